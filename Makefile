@@ -1,0 +1,57 @@
+SHELL := /bin/bash
+# Dinger: the two commands a newcomer runs are `make demo` and `make test`.
+# Both install what is missing (system libraries through apt), then build.
+
+PREFIX ?= /usr/local
+SWIFT  ?= swift
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO_DIR ?= $(CURDIR)/.build/demo-data
+
+.PHONY: all deps build release test demo bench install format lint clean
+
+all: build
+
+## deps: install libgit2-dev, libyaml-dev and pkg-config when pkg-config cannot find them,
+## and PyYAML (the independent parser the tests compare against) when python3 lacks it.
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1; then \
+	  echo "installing libgit2-dev libyaml-dev pkg-config"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev pkg-config; \
+	fi
+	@if ! python3 -c 'import yaml' >/dev/null 2>&1; then \
+	  echo "installing PyYAML"; \
+	  python3 -m pip install -q pyyaml 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-yaml; }; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product dinger
+
+## test: every test (unit, provider and end-to-end against the built binary).
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+
+## demo: Dinger's main job on a fresh local data directory made from Templates/.
+demo: build
+	@DINGER="$$($(SWIFT) build --show-bin-path)/dinger" DEMO_DIR="$(DEMO_DIR)" bash scripts/demo.sh
+
+## bench: throughput figures and ratios against the baselines named in the issues.
+bench: deps
+	$(SWIFT) build -c release --product DingerBench
+	$$($(SWIFT) build -c release --show-bin-path)/DingerBench
+
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

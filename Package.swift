@@ -1,0 +1,58 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Warnings are errors in our own targets; dependencies keep their own settings.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+  name: "Dinger",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "dinger", targets: ["DingerCLI"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // C libraries from the system (apt: libyaml-dev, libgit2-dev).
+    .systemLibrary(
+      name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+    .systemLibrary(
+      name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+
+    // Core
+    .target(name: "Models", swiftSettings: strict),
+    .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
+    .target(name: "Storage", dependencies: ["Models", "YAML"], swiftSettings: strict),
+
+    // Providers and components
+    .target(name: "Providers", dependencies: ["Models", "Storage"], swiftSettings: strict),
+    .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
+
+    // Modules: the executable
+    .executableTarget(
+      name: "DingerCLI",
+      dependencies: [
+        "Models", "Providers", "Components",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strict),
+
+    // `make bench`
+    .executableTarget(
+      name: "DingerBench", dependencies: ["YAML", "Models", "Storage"], swiftSettings: strict),
+
+    // Tests
+    .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),
+    .testTarget(
+      name: "YAMLTests", dependencies: ["YAML", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "ModelsTests", dependencies: ["Models", "YAML", "Storage", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "StorageTests", dependencies: ["Storage", "Models", "TestSupport"],
+      resources: [.copy("Corpus")], swiftSettings: strict),
+    .testTarget(
+      name: "DingerCLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+  ]
+)

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Components
+import Foundation
+import Storage
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+  @Option(name: .long, help: "The data repository (default: $DINGER_REPO, else the enclosing one).")
+  var repo: String?
+
+  /// The data directory from --repo, DINGER_REPO, or the enclosing directory with `.dinger/`.
+  func dataDirectory() throws -> DataDirectory {
+    if let repo { return try existing(repo, from: "--repo") }
+    if let env = ProcessInfo.processInfo.environment["DINGER_REPO"], !env.isEmpty {
+      return try existing(env, from: "DINGER_REPO")
+    }
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    if let found = DataDirectory.enclosing(cwd) { return found }
+    throw CLIError(
+      "no data repository here: run inside one (a directory with .dinger/), pass --repo PATH, or set DINGER_REPO"
+    )
+  }
+
+  private func existing(_ path: String, from source: String) throws -> DataDirectory {
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+      throw CLIError("\(source) '\(path)' is not a directory")
+    }
+    return DataDirectory(root: URL(fileURLWithPath: path))
+  }
+}
+
+/// Options of read commands.
+struct OutputOptions: ParsableArguments {
+  @Flag(name: .long, help: "Print JSON instead of text.")
+  var json = false
+}
+
+/// A failure to report as `error: message` with exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+  var description: String
+  init(_ message: String) { description = message }
+}
+
+/// Where output goes and whether it may be coloured.
+enum Terminal {
+  /// True when stderr is a terminal and NO_COLOR is unset.
+  static var colorOnStderr: Bool { allowsColor(fd: 2) }
+  /// True when stdout is a terminal and NO_COLOR is unset.
+  static var colorOnStdout: Bool { allowsColor(fd: 1) }
+
+  static func allowsColor(fd: Int32) -> Bool {
+    let env = ProcessInfo.processInfo.environment
+    if env["NO_COLOR"] != nil || env["TERM"] == "dumb" { return false }
+    return isatty(fd) == 1
+  }
+
+  /// Writes to standard error.
+  static func error(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  /// Writes to standard output.
+  static func output(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+}
+
+extension ParsableCommand {
+  /// Runs a command body, reporting a `CLIError` as `error: ...` with exit status 1.
+  func reporting(_ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch let error as CLIError {
+      Terminal.error(
+        Style.severityLabel(color: Terminal.colorOnStderr) + " " + error.description + "\n")
+      throw ExitCode.failure
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Every problem found while decoding one record, not just the first.
+public struct RecordDecodingErrors: Error, Sendable {
+  /// The problems, in the order found (any decoder's errors).
+  public var errors: [any Error]
+  /// The record as far as it decoded (bad fields hold placeholders), so that its validation rules
+  /// can still report on the fields that were fine.
+  public var partial: (any Sendable)?
+
+  /// Flattens nested collections of errors.
+  public init(_ errors: [any Error], partial: (any Sendable)? = nil) {
+    self.errors = errors.flatMap { ($0 as? RecordDecodingErrors)?.errors ?? [$0] }
+    self.partial = partial
+  }
+}
+
+/// A key the schema does not know, found while decoding; the data is kept, this is the warning.
+public struct UnknownKey: Hashable, Sendable {
+  /// The mapping that holds the key.
+  public var path: [PathComponent]
+  /// The key as written.
+  public var key: String
+  /// The known key it most resembles.
+  public var suggestion: String?
+}
+
+/// Collects unknown-key warnings while records decode; pass one in the decoder's `userInfo`
+/// under `.unknownKeys`.
+public final class UnknownKeyCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var found: [UnknownKey] = []
+
+  /// An empty collector.
+  public init() {}
+
+  /// What was found so far.
+  public var keys: [UnknownKey] { lock.withLock { found } }
+
+  func add(_ key: UnknownKey) { lock.withLock { found.append(key) } }
+}
+
+extension CodingUserInfoKey {
+  /// Where decoding records unknown keys: an `UnknownKeyCollector`.
+  public static let unknownKeys = CodingUserInfoKey(rawValue: "dinger.unknownKeys")!
+}
+
+extension [any CodingKey] {
+  /// A coding path as path components.
+  public var pathComponents: [PathComponent] {
+    map { key in
+      if let i = key.intValue { return .index(i) }
+      return .key(key.stringValue)
+    }
+  }
+}
+
+/// Reads the fields of one record mapping, gathering every error instead of stopping at the first,
+/// and keeping the keys it was not asked for as `UnknownFields`.
+///
+/// Records decode with it in `init(from:)`: ask for each field, then call `finish()`, which throws
+/// all gathered errors at once.
+public struct FieldReader {
+  private let container: KeyedDecodingContainer<DynamicKey>
+  private let decoder: any Decoder
+  private let known: [String]
+  private(set) var errors: [any Error] = []
+
+  /// Opens the record's mapping. `known` lists the schema's keys, in order.
+  public init(_ decoder: any Decoder, known: [String]) throws {
+    self.decoder = decoder
+    self.container = try decoder.container(keyedBy: DynamicKey.self)
+    self.known = known
+  }
+
+  /// True when the key is present (even if null).
+  public func has(_ key: String) -> Bool { container.contains(DynamicKey(key)) }
+
+  /// A required field; nil (with the error kept) when missing or malformed.
+  public mutating func required<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
+    do {
+      return try container.decode(T.self, forKey: DynamicKey(key))
+    } catch {
+      errors.append(error)
+      return nil
+    }
+  }
+
+  /// An optional field: nil when missing or null; a malformed value is an error.
+  public mutating func optional<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
+    do {
+      return try container.decodeIfPresent(T.self, forKey: DynamicKey(key))
+    } catch {
+      errors.append(error)
+      return nil
+    }
+  }
+
+  /// A list field, each item decoded on its own so that every bad item is reported; null is an
+  /// empty list, and so is a missing key unless the list is `required`.
+  public mutating func list<T: Decodable>(
+    _ key: String, of type: T.Type = T.self, required: Bool = false
+  ) -> [T] {
+    let k = DynamicKey(key)
+    guard container.contains(k) else {
+      if required {
+        errors.append(
+          DecodingError.keyNotFound(k, .init(codingPath: decoder.codingPath, debugDescription: "")))
+      }
+      return []
+    }
+    guard (try? container.decodeNil(forKey: k)) == false else { return [] }
+    do {
+      var items = try container.nestedUnkeyedContainer(forKey: k)
+      var out: [T] = []
+      while !items.isAtEnd {
+        let before = items.currentIndex
+        do {
+          out.append(try items.decode(T.self))
+        } catch {
+          errors.append(error)
+          // NB: a failed decode may not advance the container; skip the bad item by hand.
+          if items.currentIndex == before { _ = try? items.decode(Skip.self) }
+        }
+      }
+      return out
+    } catch {
+      errors.append(error)
+      return []
+    }
+  }
+
+  /// Records an error found by the record's own checks during decoding.
+  public mutating func fail(_ key: String, _ message: String) {
+    let path = decoder.codingPath + [DynamicKey(key)]
+    errors.append(
+      DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: message)))
+  }
+
+  /// The keys not in `known`, kept in order; each is reported to the `UnknownKeyCollector`.
+  public mutating func unknown() -> UnknownFields {
+    var fields = UnknownFields()
+    for key in container.allKeys where !known.contains(key.stringValue) {
+      if let value = try? container.decode(OpaqueValue.self, forKey: key) {
+        fields.entries.append((key.stringValue, value))
+      }
+      if let collector = decoder.userInfo[.unknownKeys] as? UnknownKeyCollector {
+        collector.add(
+          UnknownKey(
+            path: decoder.codingPath.pathComponents, key: key.stringValue,
+            suggestion: Suggestions.closest(to: key.stringValue, in: known, limit: 1).first))
+      }
+    }
+    return fields
+  }
+
+  /// Throws every error gathered, if any, with the record as far as it decoded.
+  public func finish(_ partial: some Sendable) throws {
+    if !errors.isEmpty { throw RecordDecodingErrors(errors, partial: partial) }
+  }
+}
+
+/// Decodes anything and keeps nothing: used to step over a list item that failed.
+private struct Skip: Decodable {
+  init(from decoder: any Decoder) throws {}
+}
+
+/// Writes a record's fields in order, then its unknown fields.
+public struct FieldWriter {
+  private var container: KeyedEncodingContainer<DynamicKey>
+
+  /// Opens the record's mapping.
+  public init(_ encoder: any Encoder) {
+    container = encoder.container(keyedBy: DynamicKey.self)
+  }
+
+  /// Writes a field.
+  public mutating func write<T: Encodable>(_ key: String, _ value: T) throws {
+    try container.encode(value, forKey: DynamicKey(key))
+  }
+
+  /// Writes a field unless it is nil.
+  public mutating func write<T: Encodable>(_ key: String, _ value: T?) throws {
+    if let value { try container.encode(value, forKey: DynamicKey(key)) }
+  }
+
+  /// Writes a list unless it is empty.
+  public mutating func writeNonEmpty<T: Encodable>(_ key: String, _ value: [T]) throws {
+    if !value.isEmpty { try container.encode(value, forKey: DynamicKey(key)) }
+  }
+
+  /// Writes the unknown fields last.
+  public mutating func write(_ unknown: UnknownFields) throws {
+    try unknown.encode(into: &container)
+  }
+}

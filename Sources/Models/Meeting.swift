@@ -1,0 +1,138 @@
+import Foundation
+
+/// One meeting of a scrum: `history/<scrum-slug>/<yyyy-mm-dd>-<id8>.yaml`.
+public struct Meeting: Hashable, Sendable, Codable {
+  /// Identity; nil for a hand-written file that has none yet.
+  public var id: UUID?
+  /// The id of the scrum this meeting belongs to.
+  public var scrum: UUID
+  /// When the meeting started (whole seconds).
+  public var date: Date
+  /// Planned minutes at the time.
+  public var length: Int
+  /// Actual seconds.
+  public var duration: Int
+  /// Who was expected, at meeting time.
+  public var attendees: [String]
+  /// Actual time per speaker, in speaking order.
+  public var speakers: [SpeakerTime]
+  /// Free-text notes.
+  public var transcript: String?
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
+
+  /// The keys of a meeting file, in the order they are written.
+  public static let keys = [
+    "id", "scrum", "date", "length", "duration", "attendees", "speakers", "transcript",
+  ]
+
+  /// Creates a meeting.
+  public init(
+    id: UUID? = nil, scrum: UUID, date: Date, length: Int, duration: Int, attendees: [String],
+    speakers: [SpeakerTime] = [], transcript: String? = nil
+  ) {
+    self.id = id
+    self.scrum = scrum
+    self.date = date
+    self.length = length
+    self.duration = duration
+    self.attendees = attendees
+    self.speakers = speakers
+    self.transcript = transcript
+  }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: Self.keys)
+    id = r.optional("id")
+    scrum = r.required("scrum") ?? UUID.nil
+    date = r.required("date") ?? Date(timeIntervalSince1970: 0)
+    length = r.required("length") ?? 0
+    duration = r.required("duration") ?? 0
+    attendees = r.list("attendees")
+    speakers = r.list("speakers")
+    transcript = r.optional("transcript")
+    unknown = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.write("id", id)
+    try w.write("scrum", scrum)
+    try w.write("date", date)
+    try w.write("length", length)
+    try w.write("duration", duration)
+    try w.write("attendees", attendees)
+    try w.writeNonEmpty("speakers", speakers)
+    try w.write("transcript", transcript)
+    try w.write(unknown)
+  }
+
+  /// The rules a meeting must follow beyond its types.
+  public func validate() -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    if !Scrum.lengthRange.contains(length) {
+      issues.append(
+        .init(at: [.key("length")], "'length' must be from 1 to 600 minutes, found \(length)"))
+    }
+    if duration < 0 {
+      issues.append(
+        .init(at: [.key("duration")], "'duration' must be 0 or more seconds, found \(duration)"))
+    }
+    for (i, name) in attendees.enumerated()
+    where name.trimmingCharacters(in: .whitespaces).isEmpty {
+      issues.append(.init(at: [.key("attendees"), .index(i)], "attendee \(i + 1) has an empty name"))
+    }
+    for (i, speaker) in speakers.enumerated() {
+      let path: [PathComponent] = [.key("speakers"), .index(i)]
+      if speaker.name.trimmingCharacters(in: .whitespaces).isEmpty {
+        issues.append(.init(at: path + [.key("name")], "speaker \(i + 1) has an empty name"))
+      }
+      if speaker.seconds < 0 {
+        issues.append(
+          .init(
+            at: path + [.key("seconds")],
+            "'seconds' must be 0 or more, found \(speaker.seconds)"))
+      }
+    }
+    let spoken = speakers.reduce(0) { $0 + max(0, $1.seconds) }
+    if spoken > duration && duration >= 0 {
+      issues.append(
+        .init(
+          .warning, at: [.key("speakers")],
+          "speakers add up to \(spoken) s, more than the meeting's duration of \(duration) s"))
+    }
+    return issues
+  }
+}
+
+/// How long one person spoke in a meeting.
+public struct SpeakerTime: Hashable, Sendable, Codable {
+  /// The speaker's name.
+  public var name: String
+  /// Seconds spoken.
+  public var seconds: Int
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
+
+  /// Creates a speaker time.
+  public init(name: String, seconds: Int) {
+    self.name = name
+    self.seconds = seconds
+  }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: ["name", "seconds"])
+    name = r.required("name") ?? ""
+    seconds = r.required("seconds") ?? 0
+    unknown = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.write("name", name)
+    try w.write("seconds", seconds)
+    try w.write(unknown)
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// A recurring stand-up meeting: `scrums/<slug>.yaml`.
+public struct Scrum: Hashable, Sendable, Codable {
+  /// Identity; nil for a hand-written file that has none yet.
+  public var id: UUID?
+  /// Shown everywhere; not the file name.
+  public var title: String
+  /// Colour; nil when the file leaves it out (shown as `Theme.default`).
+  public var theme: Theme?
+  /// Planned minutes, 1...600.
+  public var length: Int
+  /// The speakers, in speaking order.
+  public var attendees: [Attendee]
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
+
+  /// The keys of a scrum file, in the order they are written.
+  public static let keys = ["id", "title", "theme", "length", "attendees"]
+  /// Allowed meeting lengths, in minutes.
+  public static let lengthRange = 1...600
+
+  /// Creates a scrum.
+  public init(
+    id: UUID? = nil, title: String, theme: Theme? = nil, length: Int, attendees: [Attendee]
+  ) {
+    self.id = id
+    self.title = title
+    self.theme = theme
+    self.length = length
+    self.attendees = attendees
+  }
+
+  /// The theme to show.
+  public var effectiveTheme: Theme { theme ?? .default }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: Self.keys)
+    id = r.optional("id")
+    title = r.required("title") ?? ""
+    theme = r.optional("theme")
+    length = r.required("length") ?? 0
+    attendees = r.list("attendees", required: true)
+    unknown = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.write("id", id)
+    try w.write("title", title)
+    try w.write("theme", theme)
+    try w.write("length", length)
+    try w.write("attendees", attendees)
+    try w.write(unknown)
+  }
+
+  /// The rules a scrum must follow beyond its types.
+  public func validate() -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      issues.append(.init(at: [.key("title")], "'title' must not be empty"))
+    }
+    if !Self.lengthRange.contains(length) {
+      issues.append(
+        .init(at: [.key("length")], "'length' must be from 1 to 600 minutes, found \(length)"))
+    }
+    if attendees.isEmpty {
+      issues.append(.init(at: [.key("attendees")], "a scrum needs at least one attendee"))
+    }
+    issues += Attendee.validate(attendees, at: [.key("attendees")])
+    return issues
+  }
+}
+
+/// A person who speaks in a scrum. Written as a plain name, or as a mapping with `name` when it
+/// carries more.
+public struct Attendee: Hashable, Sendable, Codable {
+  /// The name, unique within its scrum (case-insensitive).
+  public var name: String
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
+
+  /// Creates an attendee.
+  public init(name: String) { self.name = name }
+
+  public init(from decoder: any Decoder) throws {
+    if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+      self.name = name
+      return
+    }
+    var r = try FieldReader(decoder, known: ["name"])
+    name = r.required("name") ?? ""
+    unknown = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    if unknown.isEmpty {
+      var c = encoder.singleValueContainer()
+      try c.encode(name)
+      return
+    }
+    var w = FieldWriter(encoder)
+    try w.write("name", name)
+    try w.write(unknown)
+  }
+
+  /// The key two attendees are the same person by: trimmed, case-insensitive.
+  public var naturalKey: String {
+    name.trimmingCharacters(in: .whitespaces).lowercased()
+  }
+
+  /// Names must be non-empty and unique.
+  static func validate(_ attendees: [Attendee], at path: [PathComponent]) -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    var seen: [String: Int] = [:]
+    for (i, attendee) in attendees.enumerated() {
+      let key = attendee.naturalKey
+      if key.isEmpty {
+        issues.append(.init(at: path + [.index(i)], "attendee \(i + 1) has an empty name"))
+      } else if let first = seen[key] {
+        issues.append(
+          .init(
+            at: path + [.index(i)],
+            "attendee '\(attendee.name)' is listed twice (also item \(first + 1)); remove one"))
+      } else {
+        seen[key] = i
+      }
+    }
+    return issues
+  }
+}

@@ -1,0 +1,44 @@
+/// "Did you mean" suggestions for mistyped names.
+public enum Suggestions {
+  /// The candidates closest to `input` (case-insensitive edit distance), best first; only those
+  /// close enough to be a plausible typo.
+  public static func closest(to input: String, in candidates: [String], limit: Int = 3) -> [String] {
+    let needle = Array(input.lowercased())
+    let scored = candidates.map { candidate -> (String, Int) in
+      let hay = Array(candidate.lowercased())
+      var d = distance(needle, hay)
+      if hay.starts(with: needle) || needle.starts(with: hay) { d = min(d, 1) }
+      return (candidate, d)
+    }
+    let threshold = max(1, needle.count / 3)
+    return scored.filter { $0.1 <= threshold }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+      .prefix(limit).map(\.0)
+  }
+
+  /// Levenshtein distance, with a transposition counted as one edit.
+  static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previous2[j - 2] + 1)
+        }
+      }
+      (previous2, previous, current) = (previous, current, previous2)
+    }
+    return previous[b.count]
+  }
+
+  /// ` (did you mean 'x'?)` or an empty string.
+  public static func hint(for input: String, in candidates: [String]) -> String {
+    guard let best = closest(to: input, in: candidates, limit: 1).first else { return "" }
+    return " (did you mean '\(best)'?)"
+  }
+}

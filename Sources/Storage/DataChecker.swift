@@ -1,0 +1,116 @@
+import Foundation
+import Models
+
+/// The outcome of checking a data directory.
+public struct CheckReport: Sendable, Codable {
+  /// How many record files were read.
+  public var files: Int
+  /// Every finding, grouped by file in path order.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates a report.
+  public init(files: Int, diagnostics: [Diagnostic]) {
+    self.files = files
+    self.diagnostics = diagnostics
+  }
+
+  /// Findings that make the check fail.
+  public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+  /// Findings that do not.
+  public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
+}
+
+/// Validates record files one by one and against each other: ids used twice, meetings of scrums
+/// that do not exist, records filed under the wrong folder.
+public enum DataChecker {
+  /// Checks `files` (data-relative path and bytes). Only findings about paths in `only` are kept
+  /// when it is given; the other files still serve as references.
+  public static func check(files: [(path: String, bytes: [UInt8])], only: Set<String>? = nil)
+    -> CheckReport
+  {
+    var decoded: [DecodedFile] = []
+    var diagnostics: [Diagnostic] = []
+    for (path, bytes) in files.sorted(by: { $0.path < $1.path }) {
+      if let kind = RecordLayout.kind(ofPath: path) {
+        decoded.append(RecordCodec.decode(bytes, path: path, kind: kind))
+      } else if path.hasSuffix(".yml") {
+        diagnostics.append(
+          Diagnostic(
+            .warning, file: path,
+            message: "dinger reads only '.yaml' files; rename this one to end in '.yaml'"))
+      }
+    }
+    for index in decoded.indices {
+      decoded[index].diagnostics += crossFile(decoded[index], all: decoded)
+    }
+    for file in decoded { diagnostics += file.diagnostics }
+    if let only { diagnostics = diagnostics.filter { only.contains($0.file) } }
+    diagnostics.sort { $0.file < $1.file }
+    let count = only.map { o in decoded.filter { o.contains($0.path) }.count } ?? decoded.count
+    return CheckReport(files: count, diagnostics: stableByFile(diagnostics))
+  }
+
+  /// Keeps each file's findings in line order after the sort by file.
+  private static func stableByFile(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    Dictionary(grouping: diagnostics, by: \.file).sorted { $0.key < $1.key }.flatMap { _, list in
+      list.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+    }
+  }
+
+  private static func crossFile(_ file: DecodedFile, all: [DecodedFile]) -> [Diagnostic] {
+    guard let record = file.record else { return [] }
+    var found: [Diagnostic] = []
+    if let id = record.id,
+      let other = all.first(where: { $0.path != file.path && $0.record?.id == id }),
+      other.path < file.path
+    {
+      found.append(
+        file.diagnostic(
+          .error, at: [.key("id")],
+          "id \(id.uuidString.lowercased()) is also used by \(other.path); each record needs its own id (delete this 'id' line and dinger adds a new one)"
+        ))
+    }
+    switch record {
+    case .meeting(let meeting):
+      found += parent(
+        of: file, id: meeting.scrum, key: "scrum", kind: .scrum, folder: "history", all: all)
+    case .quiz(let quiz):
+      found += parent(
+        of: file, id: quiz.library, key: "library", kind: .library, folder: "quizzes", all: all)
+    default:
+      break
+    }
+    return found
+  }
+
+  /// A meeting's scrum (or a quiz's library) must exist, and the file should be filed under its
+  /// slug.
+  private static func parent(
+    of file: DecodedFile, id: UUID, key: String, kind: RecordKind, folder: String,
+    all: [DecodedFile]
+  ) -> [Diagnostic] {
+    let idText = id.uuidString.lowercased()
+    // NB: a parent file with errors still names its id; match on the text so that one broken
+    // scrum does not also fail every meeting of it.
+    guard
+      let owner = all.first(where: {
+        $0.kind == kind && ($0.record?.id == id || $0.root?["id"]?.scalarText?.lowercased() == idText)
+      })
+    else {
+      return [
+        file.diagnostic(
+          .error, at: [.key(key)],
+          "no \(kind.noun) has id \(idText); check the id against the \(kind.noun) files")
+      ]
+    }
+    let slug = RecordLayout.slug(ofPath: owner.path)
+    guard RecordLayout.slug(ofPath: file.path) != slug else { return [] }
+    let name = URL(fileURLWithPath: file.path).lastPathComponent
+    return [
+      file.diagnostic(
+        .warning, at: [.key(key)],
+        "this belongs to \(owner.path) but is filed under \(folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(folder)/\(slug)/\(name)"
+      )
+    ]
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Models
+import YAML
+
+/// One record file read and judged: the record when it decoded, and every finding about it.
+public struct DecodedFile: Sendable {
+  /// Data-relative path.
+  public var path: String
+  /// What the path says it holds.
+  public var kind: RecordKind
+  /// The record, when the file decoded without errors.
+  public var record: AnyRecord?
+  /// Every error and warning in the file, in source order.
+  public var diagnostics: [Diagnostic]
+  /// The parsed document, for locating later (cross-file) findings.
+  public var root: Node?
+  /// The file's text.
+  public var source: SourceText
+
+  /// A diagnostic pointing at the node a path leads to (the whole file when it leads nowhere).
+  public func diagnostic(_ severity: Severity, at path: [PathComponent], _ message: String)
+    -> Diagnostic
+  {
+    guard let node = root?.lookup(path) else {
+      return Diagnostic(severity, file: self.path, path: path.dotted, message: message)
+    }
+    return RecordCodec.diagnostic(severity, file: self.path, at: node.range.start, path: path.dotted, message: message, source: source)
+  }
+}
+
+/// Turns record files into records and diagnostics, and records into canonical YAML.
+public enum RecordCodec {
+  /// Reads one record file: parses, decodes, validates, and reports everything it finds.
+  public static func decode(_ bytes: [UInt8], path: String, kind: RecordKind) -> DecodedFile {
+    let source = SourceText(bytes)
+    var file = DecodedFile(
+      path: path, kind: kind, record: nil, diagnostics: [], root: nil, source: source)
+    let root: Node
+    do {
+      guard let parsed = try YAMLParser.parse(source) else {
+        file.diagnostics.append(
+          Diagnostic(.error, file: path, line: 1, column: 1, message: "the file is empty; a \(kind.noun) file needs at least \(requiredKeys(kind))"))
+        return file
+      }
+      root = parsed
+    } catch {
+      file.diagnostics.append(diagnostic(error, file: path, source: source))
+      return file
+    }
+    file.root = root
+    var decoder = YAMLDecoder()
+    let unknownKeys = UnknownKeyCollector()
+    decoder.userInfo[.unknownKeys] = unknownKeys
+    do {
+      file.record = try decodeRecord(kind, decoder, root)
+    } catch let errors as RecordDecodingErrors {
+      var failedPaths: [String] = []
+      for error in errors.errors {
+        let located = locate(error, root)
+        failedPaths.append((located as? YAMLError)?.path ?? "")
+        file.diagnostics.append(diagnostic(located, file: path, source: source))
+      }
+      // The fields that did decode still get their rules checked; a rule about a field that
+      // already failed would only repeat the error.
+      if let partial = errors.partial.flatMap({ AnyRecord(partial: $0) }) {
+        for issue in partial.validate() {
+          let at = issue.path.dotted
+          if failedPaths.contains(where: { overlaps($0, at) }) { continue }
+          file.diagnostics.append(file.diagnostic(issue.severity, at: issue.path, issue.message))
+        }
+      }
+    } catch {
+      file.diagnostics.append(diagnostic(locate(error, root), file: path, source: source))
+    }
+    for unknown in unknownKeys.keys {
+      let node = root.lookup(unknown.path)?.pairs?.first { $0.key.scalarText == unknown.key }?.key
+      var message = "unknown key '\(unknown.key)' is kept but not used"
+      if let suggestion = unknown.suggestion { message += " (did you mean '\(suggestion)'?)" }
+      let at = node?.range.start ?? root.range.start
+      file.diagnostics.append(
+        Self.diagnostic(.warning, file: path, at: at, path: (unknown.path + [.key(unknown.key)]).dotted, message: message, source: source))
+    }
+    if let record = file.record {
+      for issue in record.validate() {
+        file.diagnostics.append(file.diagnostic(issue.severity, at: issue.path, issue.message))
+      }
+    }
+    file.diagnostics.sort { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+    if file.diagnostics.contains(where: { $0.severity == .error }) { file.record = nil }
+    return file
+  }
+
+  /// Writes a record as canonical YAML, in the style its kind uses.
+  public static func encode(_ record: AnyRecord) throws -> String {
+    switch record {
+    case .scrum(let r): return try encode(r, kind: .scrum)
+    case .meeting(let r): return try encode(r, kind: .meeting)
+    case .library(let r): return try encode(r, kind: .library)
+    case .quiz(let r): return try encode(r, kind: .quiz)
+    case .config(let r): return try encode(r, kind: .config)
+    }
+  }
+
+  /// Writes a value as canonical YAML with the flow style of its kind.
+  public static func encode<T: Encodable>(_ value: T, kind: RecordKind) throws -> String {
+    try YAMLEncoder(flowPaths: RecordLayout.flowPaths(for: kind)).encode(value)
+  }
+
+  static func decodeRecord(_ kind: RecordKind, _ decoder: YAMLDecoder, _ root: Node) throws -> AnyRecord {
+    switch kind {
+    case .scrum: return .scrum(try decoder.decode(Scrum.self, from: root))
+    case .meeting: return .meeting(try decoder.decode(Meeting.self, from: root))
+    case .library: return .library(try decoder.decode(Library.self, from: root))
+    case .quiz: return .quiz(try decoder.decode(QuizResult.self, from: root))
+    case .config: return .config(try decoder.decode(RepoConfig.self, from: root))
+    }
+  }
+
+  /// True when one key path lies within the other (`attendees` and `attendees[1]`).
+  static func overlaps(_ a: String, _ b: String) -> Bool {
+    func within(_ x: String, _ y: String) -> Bool {
+      x == y || y.isEmpty || x.hasPrefix(y + ".") || x.hasPrefix(y + "[")
+    }
+    return within(a, b) || within(b, a)
+  }
+
+  static func requiredKeys(_ kind: RecordKind) -> String {
+    switch kind {
+    case .scrum: return "'title', 'length' and 'attendees'"
+    case .meeting: return "'scrum', 'date', 'length' and 'duration'"
+    case .library: return "'name' and 'language'"
+    case .quiz: return "'library', 'date' and 'questions'"
+    case .config: return "'format: 1'"
+    }
+  }
+
+  static func locate(_ error: any Error, _ root: Node) -> any Error {
+    if let decoding = error as? DecodingError { return YAMLDecoder.locate(decoding, in: root) }
+    return error
+  }
+
+  static func diagnostic(_ error: any Error, file: String, source: SourceText) -> Diagnostic {
+    guard let e = error as? YAMLError else {
+      return Diagnostic(.error, file: file, message: "\(error)")
+    }
+    return diagnostic(.error, file: file, at: e.location, path: e.path, message: e.message, source: source)
+  }
+
+  /// A diagnostic at a location, with the source line for the caret display.
+  public static func diagnostic(
+    _ severity: Severity, file: String, at location: Location, path: String, message: String,
+    source: SourceText
+  ) -> Diagnostic {
+    Diagnostic(
+      severity, file: file, line: location.line, column: location.column, path: path,
+      message: message, sourceLine: source.line(containing: location.offset))
+  }
+}
+
+extension Node {
+  /// The node a record path leads to.
+  public func lookup(_ path: [PathComponent]) -> Node? {
+    var node = self
+    for component in path {
+      switch (component, node.value) {
+      case (.key(let k), .mapping(let pairs, _)):
+        guard let next = pairs.first(where: { $0.key.scalarText == k }) else { return nil }
+        node = next.value
+      case (.index(let i), .sequence(let items, _)) where items.indices.contains(i):
+        node = items[i]
+      default:
+        return nil
+      }
+    }
+    return node
+  }
+}

@@ -1,0 +1,41 @@
+import Models
+
+/// Where each kind of record lives in a data repository (format version 1).
+public enum RecordLayout {
+  /// The config file, relative to the data root.
+  public static let configPath = ".dinger/config.yaml"
+
+  /// The kind of record a data-relative path holds, or nil for a file that is not a record.
+  public static func kind(ofPath path: String) -> RecordKind? {
+    guard path.hasSuffix(".yaml") else { return nil }
+    if path == configPath { return .config }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    switch (parts.first, parts.count) {
+    case ("scrums", 2): return .scrum
+    case ("libraries", 2): return .library
+    case ("history", 3): return .meeting
+    case ("quizzes", 3): return .quiz
+    default: return nil
+    }
+  }
+
+  /// The folders that hold records, for messages.
+  public static let folders = "scrums/, history/<scrum>/, libraries/, quizzes/<library>/"
+
+  /// The slug a path is filed under: the file name for scrums and libraries, the folder for
+  /// meetings and quizzes.
+  public static func slug(ofPath path: String) -> String {
+    let parts = path.split(separator: "/")
+    guard let kind = kind(ofPath: path) else { return "" }
+    switch kind {
+    case .scrum, .library: return String(parts[1].dropLast(".yaml".count))
+    case .meeting, .quiz: return String(parts[1])
+    case .config: return ""
+    }
+  }
+
+  /// Paths written in flow style when short: a meeting's attendee snapshot and speaker times.
+  public static func flowPaths(for kind: RecordKind) -> Set<String> {
+    kind == .meeting ? ["attendees", "speakers[]"] : []
+  }
+}

@@ -1,0 +1,283 @@
+internal import CYAML
+
+/// Parses YAML text into `Node`s with exact source ranges, on libyaml's event parser.
+///
+/// One record file holds one document. Duplicate keys, unknown aliases, and inputs past the
+/// `YAMLLimits` are errors; aliases are resolved into copies of their anchored nodes (copies share
+/// storage, and the expansion budget bounds the work anyone can make us do).
+public enum YAMLParser {
+  /// Parses a single-document file; returns nil for a file with no document (empty or comments).
+  public static func parse(_ source: SourceText, limits: YAMLLimits = .default) throws(YAMLError)
+    -> Node?
+  {
+    if source.bytes.count > limits.maxBytes {
+      throw YAMLError(
+        .limit,
+        "file is \(source.bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes",
+        at: .start)
+    }
+    let result: Result<Node?, YAMLError> = source.bytes.withUnsafeBufferPointer { buffer in
+      let builder = TreeBuilder(buffer: buffer, source: source, limits: limits)
+      do { return .success(try builder.run()) } catch let error as YAMLError {
+        return .failure(error)
+      } catch {
+        return .failure(YAMLError(.syntax, "\(error)", at: .start))
+      }
+    }
+    return try result.get()
+  }
+
+  /// Parses text given as a string.
+  public static func parse(_ text: String, limits: YAMLLimits = .default) throws(YAMLError) -> Node? {
+    try parse(SourceText(text), limits: limits)
+  }
+
+  /// Runs libyaml's event parser over the bytes and counts the events, building nothing: the floor
+  /// that `make bench` compares decoding against.
+  public static func countEvents(_ bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      let parser = LibYAMLParser(buffer)
+      var n = 0
+      var event = yaml_event_t()
+      while yaml_parser_parse(parser.raw, &event) == 1 {
+        let done = event.type == YAML_STREAM_END_EVENT
+        yaml_event_delete(&event)
+        n += 1
+        if done { break }
+      }
+      return n
+    }
+  }
+}
+
+/// Owns one `yaml_parser_t` and frees it.
+final class LibYAMLParser {
+  let raw: UnsafeMutablePointer<yaml_parser_t>
+
+  init(_ buffer: UnsafeBufferPointer<UInt8>) {
+    raw = .allocate(capacity: 1)
+    yaml_parser_initialize(raw)
+    // NB: libyaml only reads the buffer; an empty buffer still needs a valid pointer.
+    yaml_parser_set_input_string(raw, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
+    yaml_parser_set_encoding(raw, YAML_UTF8_ENCODING)
+  }
+
+  deinit {
+    yaml_parser_delete(raw)
+    raw.deallocate()
+  }
+}
+
+/// Builds the node tree from events with an explicit stack.
+private final class TreeBuilder {
+  private let parser: LibYAMLParser
+  private var marks: MarkConverter
+  private let source: SourceText
+  private let limits: YAMLLimits
+
+  private struct Frame {
+    var isMapping: Bool
+    var style: CollectionStyle
+    var start: Location
+    var tag: String?
+    var anchor: String?
+    var items: [Node] = []
+    var pairs: [Node.Pair] = []
+    var pendingKey: Node?
+    var weight = 1
+    var keyIndex: [String: Location]? = nil
+  }
+  private var stack: [Frame] = []
+  private var anchors: [String: (node: Node, weight: Int)] = [:]
+  private var aliasExpansion = 0
+  private var root: Node?
+  private var documents = 0
+
+  init(buffer: UnsafeBufferPointer<UInt8>, source: SourceText, limits: YAMLLimits) {
+    parser = LibYAMLParser(buffer)
+    marks = MarkConverter(buffer)
+    self.source = source
+    self.limits = limits
+  }
+
+  func run() throws(YAMLError) -> Node? {
+    var event = yaml_event_t()
+    while true {
+      guard yaml_parser_parse(parser.raw, &event) == 1 else { throw parserError() }
+      defer { yaml_event_delete(&event) }
+      switch event.type {
+      case YAML_STREAM_END_EVENT:
+        return root
+      case YAML_DOCUMENT_START_EVENT:
+        documents += 1
+        if documents > 1 {
+          throw YAMLError(
+            .syntax, "a record file holds one document; remove the second '---' and what follows",
+            at: location(event.start_mark))
+        }
+      case YAML_SCALAR_EVENT:
+        let s = event.data.scalar
+        let text = String(
+          decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
+        let style: ScalarStyle
+        switch s.style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: style = .literal
+        case YAML_FOLDED_SCALAR_STYLE: style = .folded
+        default: style = .plain
+        }
+        let node = Node(
+          .scalar(text, style), range: range(event), tag: tagString(s.tag))
+        try complete(node, weight: 1, anchor: s.anchor)
+      case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+        let isMapping = event.type == YAML_MAPPING_START_EVENT
+        if stack.count >= limits.maxDepth {
+          throw YAMLError(
+            .limit, "nesting is deeper than \(limits.maxDepth) levels",
+            at: location(event.start_mark))
+        }
+        let flow =
+          isMapping
+          ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+          : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+        let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+        stack.append(
+          Frame(
+            isMapping: isMapping, style: flow ? .flow : .block, start: location(event.start_mark),
+            tag: tagString(tag), anchor: anchor.map { String(cString: $0) }))
+      case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+        let frame = stack.removeLast()
+        let r = SourceRange(start: frame.start, end: location(event.end_mark))
+        let value: Node.Value =
+          frame.isMapping ? .mapping(frame.pairs, frame.style) : .sequence(frame.items, frame.style)
+        try complete(Node(value, range: r, tag: frame.tag), weight: frame.weight, anchorName: frame.anchor)
+      case YAML_ALIAS_EVENT:
+        let name = String(cString: event.data.alias.anchor)
+        guard let anchored = anchors[name] else {
+          throw YAMLError(
+            .syntax, "unknown alias '*\(name)'; define it first with '&\(name)'",
+            at: location(event.start_mark))
+        }
+        aliasExpansion += anchored.weight
+        if aliasExpansion > limits.maxAliasExpansion {
+          throw YAMLError(
+            .limit,
+            "aliases expand to more than \(limits.maxAliasExpansion) nodes; is this an alias bomb?",
+            at: location(event.start_mark))
+        }
+        var copy = anchored.node
+        copy.range = range(event)
+        try complete(copy, weight: anchored.weight, anchorName: nil)
+      default:
+        break
+      }
+    }
+  }
+
+  private func complete(
+    _ node: Node, weight: Int, anchor: UnsafeMutablePointer<yaml_char_t>?
+  ) throws(YAMLError) {
+    try complete(node, weight: weight, anchorName: anchor.map { String(cString: $0) })
+  }
+
+  private func complete(_ node: Node, weight: Int, anchorName: String?) throws(YAMLError) {
+    if let anchorName { anchors[anchorName] = (node, weight) }
+    guard !stack.isEmpty else {
+      root = node
+      return
+    }
+    let top = stack.count - 1
+    stack[top].weight += weight
+    if !stack[top].isMapping {
+      stack[top].items.append(node)
+    } else if let key = stack[top].pendingKey {
+      stack[top].pendingKey = nil
+      stack[top].pairs.append(Node.Pair(key: key, value: node))
+    } else {
+      try checkDuplicate(key: node, in: top)
+      stack[top].pendingKey = node
+    }
+  }
+
+  private func checkDuplicate(key: Node, in top: Int) throws(YAMLError) {
+    guard let text = key.scalarText else { return }
+    if stack[top].pairs.count < 8 {
+      if let first = stack[top].pairs.first(where: { $0.key.scalarText == text }) {
+        throw duplicate(text, key.range.start, first.key.range.start)
+      }
+      return
+    }
+    if stack[top].keyIndex == nil {
+      var index: [String: Location] = [:]
+      for pair in stack[top].pairs {
+        if let t = pair.key.scalarText { index[t] = pair.key.range.start }
+      }
+      stack[top].keyIndex = index
+    }
+    if let first = stack[top].keyIndex?[text] { throw duplicate(text, key.range.start, first) }
+    stack[top].keyIndex?[text] = key.range.start
+  }
+
+  private func duplicate(_ key: String, _ at: Location, _ first: Location) -> YAMLError {
+    YAMLError(
+      .duplicateKey, "duplicate key '\(key)'; it is already set on line \(first.line)", at: at)
+  }
+
+  private func tagString(_ tag: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+    tag.map { String(cString: $0) }
+  }
+
+  private func location(_ mark: yaml_mark_t) -> Location {
+    Location(
+      line: Int(mark.line) + 1, column: Int(mark.column) + 1,
+      offset: marks.offset(ofCharacter: Int(mark.index)))
+  }
+
+  private func range(_ event: yaml_event_t) -> SourceRange {
+    SourceRange(start: location(event.start_mark), end: location(event.end_mark))
+  }
+
+  /// Turns libyaml's error state into a located error with a message a person can act on.
+  private func parserError() -> YAMLError {
+    let p = parser.raw.pointee
+    let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
+    if p.error == YAML_READER_ERROR {
+      let at = source.location(ofByte: Int(p.problem_offset))
+      if problem.contains("UTF-8") || problem.contains("octet") {
+        return YAMLError(
+          .syntax, "the file is not valid UTF-8 (\(problem)); save it as UTF-8", at: at)
+      }
+      if problem.contains("control characters") {
+        return YAMLError(
+          .syntax, "the file contains a control character (byte \(p.problem_value)); remove it",
+          at: at)
+      }
+      return YAMLError(.syntax, problem, at: at)
+    }
+    if p.error == YAML_MEMORY_ERROR {
+      return YAMLError(.limit, "out of memory while parsing", at: .start)
+    }
+    let at = location(p.problem_mark)
+    let context = p.context.map { String(cString: $0) }
+    let byte = at.offset < source.bytes.count ? source.bytes[at.offset] : 0
+    if problem == "found character that cannot start any token" && byte == UInt8(ascii: "\t") {
+      return YAMLError(.syntax, "tabs can't indent YAML; use spaces", at: at)
+    }
+    if problem == "found a tab character that violates indentation"
+      || problem.contains("tab character")
+    {
+      return YAMLError(.syntax, "tabs can't indent YAML; use spaces", at: at)
+    }
+    var message = problem
+    if let context { message = "\(problem) \(context)" }
+    if problem == "mapping values are not allowed in this context" {
+      message += "; quote a value that contains ': '"
+    }
+    if let contextMark = Optional(p.context_mark), context != nil, contextMark.line != p.problem_mark.line {
+      message += " (started on line \(contextMark.line + 1))"
+    }
+    return YAMLError(.syntax, message, at: at)
+  }
+}

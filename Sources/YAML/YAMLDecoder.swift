@@ -1,0 +1,359 @@
+import Foundation
+
+/// Decodes `Decodable` values from parsed YAML nodes.
+///
+/// Plain untagged scalars follow the YAML 1.2 core schema where the type asks for a number,
+/// boolean or null; a `String` reads any scalar as its text, so `no`, `1.0` and `2026-01-01` stay
+/// text. Every error is a `YAMLError` with the location of the offending node and its key path.
+public struct YAMLDecoder: Sendable {
+  /// Values passed to `Decoder.userInfo`.
+  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  /// Limits used when decoding from bytes.
+  public var limits: YAMLLimits = .default
+
+  /// Creates a decoder.
+  public init() {}
+
+  /// Decodes a value from a node.
+  public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
+    let decoder = NodeDecoder(node: node, codingPath: [], userInfo: userInfo)
+    do {
+      return try decoder.decodeValue(T.self)
+    } catch let error as DecodingError {
+      throw YAMLDecoder.locate(error, in: node)
+    }
+  }
+
+  /// Parses a single-document file and decodes it; an empty file decodes from an empty mapping.
+  public func decode<T: Decodable>(_ type: T.Type, from source: SourceText) throws -> T {
+    let node = try YAMLParser.parse(source, limits: limits) ?? Node(.mapping([], .block))
+    return try decode(type, from: node)
+  }
+
+  /// Gives a `DecodingError` thrown by a type's own `init(from:)` the location of the node its
+  /// coding path leads to.
+  public static func locate(_ error: DecodingError, in root: Node) -> YAMLError {
+    let context: DecodingError.Context
+    var message: String
+    switch error {
+    case .typeMismatch(let type, let c):
+      context = c
+      message = c.debugDescription.isEmpty ? "expected \(type)" : c.debugDescription
+    case .valueNotFound(let type, let c):
+      context = c
+      message = c.debugDescription.isEmpty ? "expected \(type)" : c.debugDescription
+    case .keyNotFound(let key, let c):
+      let node = root.lookup(c.codingPath) ?? root
+      return YAMLError(
+        .schema, "missing required key '\(key.stringValue)'", at: node.range.start,
+        path: keyPath(c.codingPath + [key]))
+    case .dataCorrupted(let c):
+      context = c
+      message = c.debugDescription
+    @unknown default:
+      return YAMLError(.schema, "\(error)", at: root.range.start)
+    }
+    if let underlying = context.underlyingError as? YAMLError { return underlying }
+    let node = root.lookup(context.codingPath) ?? root
+    let path = keyPath(context.codingPath)
+    if message.isEmpty { message = "invalid value at '\(path)'" }
+    return YAMLError(.schema, message, at: node.range.start, path: path)
+  }
+
+  /// `attendees[2].name` for a coding path.
+  public static func keyPath(_ path: [any CodingKey]) -> String {
+    var out = ""
+    for key in path {
+      if let i = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(i)" {
+        out += "[\(i)]"
+      } else {
+        if !out.isEmpty { out += "." }
+        out += key.stringValue
+      }
+    }
+    return out
+  }
+}
+
+extension Node {
+  /// The node a coding path leads to, or nil when the path leaves the document.
+  public func lookup(_ path: [any CodingKey]) -> Node? {
+    var node = self
+    for key in path {
+      switch node.value {
+      case .mapping(let pairs, _):
+        guard let next = pairs.first(where: { $0.key.scalarText == key.stringValue }) else {
+          return nil
+        }
+        node = next.value
+      case .sequence(let items, _):
+        guard let i = key.intValue, items.indices.contains(i) else { return nil }
+        node = items[i]
+      case .scalar:
+        return nil
+      }
+    }
+    return node
+  }
+}
+
+/// A coding key for list indexes and arbitrary mapping keys.
+struct AnyKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+  init(stringValue: String) { self.stringValue = stringValue }
+  init(intValue: Int) {
+    self.stringValue = "Index \(intValue)"
+    self.intValue = intValue
+  }
+}
+
+final class NodeDecoder: Decoder {
+  let node: Node
+  let codingPath: [any CodingKey]
+  let userInfo: [CodingUserInfoKey: Any]
+
+  init(node: Node, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    self.node = node
+    self.codingPath = codingPath
+    self.userInfo = userInfo
+  }
+
+  init(node: Node, codingPath: [any CodingKey], anyUserInfo: [CodingUserInfoKey: Any]) {
+    self.node = node
+    self.codingPath = codingPath
+    self.userInfo = anyUserInfo
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard case .mapping(let pairs, _) = node.value else {
+      if node.isNull { return KeyedDecodingContainer(KeyedNodeContainer(self, pairs: [])) }
+      throw mismatch("a mapping of keys and values")
+    }
+    return KeyedDecodingContainer(KeyedNodeContainer(self, pairs: pairs))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .sequence(let items, _) = node.value else {
+      if node.isNull { return UnkeyedNodeContainer(self, items: []) }
+      throw mismatch("a list")
+    }
+    return UnkeyedNodeContainer(self, items: items)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+  // MARK: Errors
+
+  var pathString: String { YAMLDecoder.keyPath(codingPath) }
+
+  var subject: String {
+    guard let last = codingPath.last else { return "the document" }
+    if last.intValue != nil && last.stringValue.hasPrefix("Index ") {
+      return "item \(last.intValue! + 1) of '\(YAMLDecoder.keyPath(codingPath.dropLast()))'"
+    }
+    return "'\(last.stringValue)'"
+  }
+
+  func mismatch(_ expected: String) -> YAMLError {
+    YAMLError(
+      .schema, "\(subject) must be \(expected), found \(node.foundDescription)",
+      at: node.range.start, path: pathString)
+  }
+
+  // MARK: Scalars
+
+  func scalar(_ expected: String) throws -> (String, ScalarStyle) {
+    guard case .scalar(let text, let style) = node.value else { throw mismatch(expected) }
+    return (text, style)
+  }
+
+  /// Text of a scalar that the core schema resolves: plain and untagged, or tagged explicitly.
+  func resolvable(_ expected: String) throws -> String {
+    let (text, style) = try scalar(expected)
+    if style != .plain && node.tag == nil { throw mismatch(expected) }
+    return text
+  }
+
+  func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    switch type {
+    case is String.Type: return try decode(String.self) as! T
+    case is Int.Type: return try decode(Int.self) as! T
+    case is Bool.Type: return try decode(Bool.self) as! T
+    case is Double.Type: return try decode(Double.self) as! T
+    case is UUID.Type:
+      let (text, _) = try scalar("an id (a UUID)")
+      guard let id = UUID(uuidString: text) else {
+        throw mismatch("an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11")
+      }
+      return id as! T
+    case is Date.Type:
+      let (text, _) = try scalar("a date")
+      guard let date = ISODate.parse(text) else {
+        throw mismatch("a date and time like 2026-11-21T09:00:00Z")
+      }
+      return date as! T
+    case is URL.Type:
+      let (text, _) = try scalar("a URL")
+      guard let url = URL(string: text), url.scheme != nil else { throw mismatch("a URL") }
+      return url as! T
+    default:
+      return try T(from: self)
+    }
+  }
+
+  func child(_ node: Node, _ key: any CodingKey) -> NodeDecoder {
+    NodeDecoder(node: node, codingPath: codingPath + [key], anyUserInfo: userInfo)
+  }
+}
+
+extension NodeDecoder: SingleValueDecodingContainer {
+  func decodeNil() -> Bool { node.isNull }
+
+  func decode(_ type: Bool.Type) throws -> Bool {
+    guard let b = CoreSchema.bool(try resolvable("true or false")) else {
+      throw mismatch("true or false")
+    }
+    return b
+  }
+
+  func decode(_ type: String.Type) throws -> String {
+    try scalar("text").0
+  }
+
+  func decode(_ type: Double.Type) throws -> Double {
+    let text = try resolvable("a number")
+    if let i = CoreSchema.int(text) { return Double(i) }
+    guard let d = CoreSchema.float(text) else { throw mismatch("a number") }
+    return d
+  }
+
+  func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+
+  func decode(_ type: Int.Type) throws -> Int {
+    let text = try resolvable("a whole number")
+    guard let i = CoreSchema.int(text) else { throw mismatch("a whole number") }
+    return i
+  }
+
+  func decode<T: FixedWidthInteger & Decodable>(integer: T.Type) throws -> T {
+    let i = try decode(Int.self)
+    guard let v = T(exactly: i) else { throw mismatch("a whole number from \(T.min) to \(T.max)") }
+    return v
+  }
+
+  func decode(_ type: Int8.Type) throws -> Int8 { try decode(integer: type) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try decode(integer: type) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try decode(integer: type) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try decode(integer: type) }
+  func decode(_ type: UInt.Type) throws -> UInt { try decode(integer: type) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(integer: type) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(integer: type) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(integer: type) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(integer: type) }
+
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}
+
+struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let decoder: NodeDecoder
+  let pairs: [Node.Pair]
+
+  init(_ decoder: NodeDecoder, pairs: [Node.Pair]) {
+    self.decoder = decoder
+    self.pairs = pairs
+  }
+
+  var codingPath: [any CodingKey] { decoder.codingPath }
+
+  var allKeys: [Key] { pairs.compactMap { $0.key.scalarText.flatMap(Key.init(stringValue:)) } }
+
+  func find(_ key: Key) -> Node? {
+    let name = key.stringValue
+    for pair in pairs where pair.key.scalarText == name { return pair.value }
+    return nil
+  }
+
+  func contains(_ key: Key) -> Bool { find(key) != nil }
+
+  func child(_ key: Key) throws -> NodeDecoder {
+    guard let node = find(key) else {
+      throw YAMLError(
+        .schema, "missing required key '\(key.stringValue)'",
+        at: decoder.node.range.start, path: YAMLDecoder.keyPath(decoder.codingPath + [key]))
+    }
+    return decoder.child(node, key)
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool { find(key)?.isNull ?? true }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try child(key).decodeValue(type)
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let node = find(key), !node.isNull else { return nil }
+    return try decoder.child(node, key).decodeValue(type)
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  ) throws -> KeyedDecodingContainer<NestedKey> {
+    try child(key).container(keyedBy: type)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try child(key).unkeyedContainer()
+  }
+
+  func superDecoder() throws -> any Decoder { decoder }
+
+  func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+}
+
+struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
+  let decoder: NodeDecoder
+  let items: [Node]
+  var currentIndex = 0
+
+  init(_ decoder: NodeDecoder, items: [Node]) {
+    self.decoder = decoder
+    self.items = items
+  }
+
+  var codingPath: [any CodingKey] { decoder.codingPath }
+  var count: Int? { items.count }
+  var isAtEnd: Bool { currentIndex >= items.count }
+
+  mutating func next() throws -> NodeDecoder {
+    guard !isAtEnd else {
+      throw YAMLError(
+        .schema, "'\(decoder.pathString)' has too few items", at: decoder.node.range.end,
+        path: decoder.pathString)
+    }
+    defer { currentIndex += 1 }
+    return decoder.child(items[currentIndex], AnyKey(intValue: currentIndex))
+  }
+
+  mutating func decodeNil() throws -> Bool {
+    guard !isAtEnd, items[currentIndex].isNull else { return false }
+    currentIndex += 1
+    return true
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try next().decodeValue(type)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type
+  ) throws -> KeyedDecodingContainer<NestedKey> {
+    try next().container(keyedBy: type)
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    try next().unkeyedContainer()
+  }
+
+  mutating func superDecoder() throws -> any Decoder { try next() }
+}
