@@ -50,8 +50,8 @@ let package = Package(
       name: "ModelsTests", dependencies: ["Models", "YAML", "Storage", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "StorageTests", dependencies: ["Storage", "Models", "TestSupport"],
-      resources: [.copy("Corpus")], swiftSettings: strict),
+      name: "StorageTests", dependencies: ["Storage", "Models", "Providers", "TestSupport"],
+      exclude: ["Corpus"], swiftSettings: strict),
     .testTarget(
       name: "DingerCLITests", dependencies: ["TestSupport"], swiftSettings: strict),
   ]
