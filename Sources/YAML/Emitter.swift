@@ -155,7 +155,7 @@ struct Emitter {
       if !isPrintable(c) || isBreak(c) || c == "\t" { return false }
       if c == " " && previous == ":" { return false }
       if c == "#" && previous == " " { return false }
-      if flow && ",[]{}:#".unicodeScalars.contains(c) { return false }
+      if flow && ",[]{}:#?".unicodeScalars.contains(c) { return false }
       previous = c
     }
     return true

@@ -82,7 +82,12 @@ final class ValueEncoder: Encoder {
     if v.isNaN { return ".nan" }
     if v.isInfinite { return v < 0 ? "-.inf" : ".inf" }
     if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) + ".0" }
-    return "\(v)"
+    var text = "\(v)"
+    // NB: YAML 1.1 parsers only read a float with a dot and a signed exponent ("1.0e-05").
+    if let e = text.firstIndex(of: "e"), !text[..<e].contains(".") {
+      text.insert(contentsOf: ".0", at: e)
+    }
+    return text
   }
 
   func child(_ key: any CodingKey, _ box: Encoded.Box) -> ValueEncoder {

@@ -26,7 +26,7 @@ public enum HostileStrings {
     "1:20", "2026-01-01", "2026-01-01T09:00:00Z", "2001-12-14 21:59:43.10 -5",
     "key: value", "a #b", "#hash", " lead", "trail ", " both ", "\ttab", "tab\tinside",
     "- dash", "-", "?", ":", "? q", ": c", "[x]", "{y}", "a, b", "&anchor", "*alias", "!tag",
-    "|", ">", "'single'", "\"double\"", "%percent", "@at", "`tick`", "back\\slash",
+    "|", ">", "x? q", "a?b", "'single'", "\"double\"", "%percent", "@at", "`tick`", "back\\slash",
     "line\nbreak", "ends\n", "two\n\n", "\nstarts", "  \n  ", "crlf\r\n", "cr\rcr",
     "ünïcödé", "日本語", "emoji 🎉🚀", "👩‍👩‍👧‍👦", "nbsp\u{A0}x", "bom\u{FEFF}x", "bell\u{7}",
     "nul\u{0}x", "del\u{7F}", "nel\u{85}x", "ls\u{2028}x", "ps\u{2029}x", "---", "...",

@@ -21,7 +21,7 @@ public enum PyYAML {
       out = []
       for d in docs:
           try:
-              out.append(json.dumps(yaml.load(d, Loader=yaml.SafeLoader), default=conv, ensure_ascii=False, sort_keys=True))
+              out.append(json.dumps(yaml.load(d, Loader=yaml.SafeLoader), default=conv, ensure_ascii=False))
           except Exception as e:
               out.append("ERROR " + str(e).replace("\\n", " "))
       print(json.dumps(out))
