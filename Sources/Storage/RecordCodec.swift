@@ -39,7 +39,10 @@ public enum RecordCodec {
     do {
       guard let parsed = try YAMLParser.parse(source) else {
         file.diagnostics.append(
-          Diagnostic(.error, file: path, line: 1, column: 1, message: "the file is empty; a \(kind.noun) file needs at least \(requiredKeys(kind))"))
+          Diagnostic(
+            .error, file: path, line: 1, column: 1,
+            message: "the file is empty; a \(kind.noun) file needs at least \(requiredKeys(kind))",
+            sourceLine: source.line(containing: 0)))
         return file
       }
       root = parsed

@@ -16,8 +16,12 @@ public enum YAMLParser {
         "file is \(source.bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes",
         at: .start)
     }
-    let result: Result<Node?, YAMLError> = source.bytes.withUnsafeBufferPointer { buffer in
-      let builder = TreeBuilder(buffer: buffer, source: source, limits: limits)
+    let result: Result<Node?, YAMLError> = source.bytes.withUnsafeBufferPointer { whole in
+      // NB: libyaml skips a byte order mark only when it detects the encoding itself; we fix
+      // the encoding to UTF-8, so the mark is stepped over here and added back to offsets.
+      let bom = whole.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      let buffer = UnsafeBufferPointer(rebasing: whole[bom...])
+      let builder = TreeBuilder(buffer: buffer, base: bom, source: source, limits: limits)
       do { return .success(try builder.run()) } catch let error as YAMLError {
         return .failure(error)
       } catch {
@@ -93,9 +97,12 @@ private final class TreeBuilder {
   private var root: Node?
   private var documents = 0
 
-  init(buffer: UnsafeBufferPointer<UInt8>, source: SourceText, limits: YAMLLimits) {
+  private let base: Int
+
+  init(buffer: UnsafeBufferPointer<UInt8>, base: Int, source: SourceText, limits: YAMLLimits) {
     parser = LibYAMLParser(buffer)
     marks = MarkConverter(buffer)
+    self.base = base
     self.source = source
     self.limits = limits
   }
@@ -232,7 +239,7 @@ private final class TreeBuilder {
   private func location(_ mark: yaml_mark_t) -> Location {
     Location(
       line: Int(mark.line) + 1, column: Int(mark.column) + 1,
-      offset: marks.offset(ofCharacter: Int(mark.index)))
+      offset: base + marks.offset(ofCharacter: Int(mark.index)))
   }
 
   private func range(_ event: yaml_event_t) -> SourceRange {
@@ -244,7 +251,7 @@ private final class TreeBuilder {
     let p = parser.raw.pointee
     let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
     if p.error == YAML_READER_ERROR {
-      let at = source.location(ofByte: Int(p.problem_offset))
+      let at = source.location(ofByte: base + Int(p.problem_offset))
       if problem.contains("UTF-8") || problem.contains("octet") {
         return YAMLError(
           .syntax, "the file is not valid UTF-8 (\(problem)); save it as UTF-8", at: at)
@@ -270,13 +277,34 @@ private final class TreeBuilder {
     {
       return YAMLError(.syntax, "tabs can't indent YAML; use spaces", at: at)
     }
+    let startLine = Int(p.context_mark.line) + 1
+    switch (problem, context) {
+    case ("found unexpected end of stream", "while scanning a quoted scalar"?):
+      return YAMLError(
+        .syntax, "the quote opened here is never closed; add the closing quote",
+        at: location(p.context_mark))
+    case ("did not find expected ',' or ']'", _):
+      return YAMLError(
+        .syntax,
+        "the list opened with '[' on line \(startLine) is not closed; add ']' or a ',' between items",
+        at: at)
+    case ("did not find expected ',' or '}'", _):
+      return YAMLError(
+        .syntax,
+        "the mapping opened with '{' on line \(startLine) is not closed; add '}' or a ',' between entries",
+        at: at)
+    case ("mapping values are not allowed in this context", _):
+      return YAMLError(
+        .syntax,
+        "unexpected ': '; quote a value that contains ': ', or check the indentation of this line",
+        at: at)
+    default:
+      break
+    }
     var message = problem
     if let context { message = "\(problem) \(context)" }
-    if problem == "mapping values are not allowed in this context" {
-      message += "; quote a value that contains ': '"
-    }
-    if let contextMark = Optional(p.context_mark), context != nil, contextMark.line != p.problem_mark.line {
-      message += " (started on line \(contextMark.line + 1))"
+    if context != nil && p.context_mark.line != p.problem_mark.line {
+      message += " (started on line \(startLine))"
     }
     return YAMLError(.syntax, message, at: at)
   }

@@ -1,0 +1,81 @@
+import Foundation
+import Models
+import Storage
+import TestSupport
+import Testing
+
+/// The malformed-file corpus: each folder of `Corpus/` is a small data directory with an
+/// `expected.txt` holding the exact diagnostics, one `file:line:col: severity: message` a line.
+@Suite struct CorpusTests {
+  static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Corpus")
+
+  static var cases: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
+  }
+
+  static func files(of name: String) throws -> [(path: String, bytes: [UInt8])] {
+    let dir = corpus.appendingPathComponent(name)
+    var out: [(String, [UInt8])] = []
+    let walker = FileManager.default.enumerator(atPath: dir.path)
+    while let item = walker?.nextObject() as? String {
+      var isDir: ObjCBool = false
+      let full = dir.appendingPathComponent(item).path
+      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue,
+        item != "expected.txt"
+      else { continue }
+      out.append((item, Array(try Data(contentsOf: URL(fileURLWithPath: full)))))
+    }
+    return out
+  }
+
+  static func lines(_ report: CheckReport) -> [String] {
+    report.diagnostics.map { d in
+      var at = d.file
+      if let line = d.line, let column = d.column { at += ":\(line):\(column)" }
+      return "\(at): \(d.severity.rawValue): \(d.message)"
+    }
+  }
+
+  @Test func corpusHasAtLeastThirtyMalformedFiles() throws {
+    let failing = try Self.cases.filter { name in
+      !(try String(contentsOf: Self.corpus.appendingPathComponent("\(name)/expected.txt"), encoding: .utf8)).isEmpty
+    }
+    #expect(failing.count >= 30)
+  }
+
+  @Test(arguments: CorpusTests.cases)
+  func diagnosticsAreExactlyAsExpected(name: String) throws {
+    let expected = try String(
+      contentsOf: Self.corpus.appendingPathComponent("\(name)/expected.txt"), encoding: .utf8
+    ).split(separator: "\n").map(String.init)
+    let report = DataChecker.check(files: try Self.files(of: name))
+    #expect(Self.lines(report) == expected)
+    // Every located diagnostic shows its source line for the caret display.
+    for d in report.diagnostics where d.line != nil { #expect(d.sourceLine != nil) }
+  }
+
+  @Test func oversizedFilesFailFast() {
+    let big = Array("title: X\n".utf8) + [UInt8](repeating: UInt8(ascii: "#"), count: 64 << 20)
+    let report = DataChecker.check(files: [("scrums/big.yaml", big)])
+    #expect(
+      Self.lines(report) == [
+        "scrums/big.yaml:1:1: error: file is 67108873 bytes, more than the limit of 67108864 bytes"
+      ])
+  }
+
+  @Test func crlfFilesPointAtTheRightLines() throws {
+    let files = try Self.files(of: "crlf-error-lines")
+    let report = DataChecker.check(files: files)
+    #expect(report.diagnostics.first?.sourceLine == "length: ten")
+  }
+
+  @Test func onlyLimitsFindingsButStillUsesOtherFilesAsReferences() throws {
+    let files = try Self.files(of: "meeting-wrong-folder")
+    let report = DataChecker.check(files: files, only: ["scrums/design.yaml"])
+    #expect(report.diagnostics.isEmpty)
+    #expect(report.files == 1)
+    let meetingOnly = DataChecker.check(files: files, only: ["history/web/m.yaml"])
+    #expect(meetingOnly.warnings == 1)
+  }
+}
