@@ -5,7 +5,11 @@ import Foundation
 public enum ISODate {
   /// Parses a date; nil when the text is not one.
   public static func parse(_ text: String) -> Date? {
-    let b = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { parse(bytes: $0) }
+  }
+
+  static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
     var i = 0
     func number(_ width: Int) -> Int? {
       guard i + width <= b.count else { return nil }

@@ -110,19 +110,35 @@ struct AnyKey: CodingKey {
 
 final class NodeDecoder: Decoder {
   let node: Node
-  let codingPath: [any CodingKey]
   let userInfo: [CodingUserInfoKey: Any]
+  // NB: the coding path is kept as a parent link and built only when asked for (errors, custom
+  // inits); building an array for every field decoded was a large share of decode time.
+  private let parent: NodeDecoder?
+  private let key: (any CodingKey)?
 
   init(node: Node, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
     self.node = node
-    self.codingPath = codingPath
     self.userInfo = userInfo
+    self.parent = nil
+    self.key = nil
+    precondition(codingPath.isEmpty, "a root decoder starts at the root")
   }
 
-  init(node: Node, codingPath: [any CodingKey], anyUserInfo: [CodingUserInfoKey: Any]) {
+  private init(node: Node, parent: NodeDecoder, key: any CodingKey) {
     self.node = node
-    self.codingPath = codingPath
-    self.userInfo = anyUserInfo
+    self.userInfo = parent.userInfo
+    self.parent = parent
+    self.key = key
+  }
+
+  var codingPath: [any CodingKey] {
+    var path: [any CodingKey] = []
+    var current: NodeDecoder? = self
+    while let d = current, let key = d.key {
+      path.append(key)
+      current = d.parent
+    }
+    return path.reversed()
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -176,14 +192,14 @@ final class NodeDecoder: Decoder {
   }
 
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    if T.self == String.self { return try decode(String.self) as! T }
     switch type {
-    case is String.Type: return try decode(String.self) as! T
     case is Int.Type: return try decode(Int.self) as! T
     case is Bool.Type: return try decode(Bool.self) as! T
     case is Double.Type: return try decode(Double.self) as! T
     case is UUID.Type:
       let (text, _) = try scalar("an id (a UUID)")
-      guard let id = UUID(uuidString: text) else {
+      guard let id = FastUUID.parse(text) else {
         throw mismatch("an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11")
       }
       return id as! T
@@ -203,7 +219,7 @@ final class NodeDecoder: Decoder {
   }
 
   func child(_ node: Node, _ key: any CodingKey) -> NodeDecoder {
-    NodeDecoder(node: node, codingPath: codingPath + [key], anyUserInfo: userInfo)
+    NodeDecoder(node: node, parent: self, key: key)
   }
 }
 
