@@ -61,6 +61,14 @@ enum YAMLBench {
   static func run() {
     let files = corpus()
     let bytes = files.reduce(0) { $0 + $1.bytes.count }
+    if ProcessInfo.processInfo.environment["DINGER_BENCH_PROFILE"] == "tree" {
+      var sink = 0
+      for _ in 0..<20 {
+        for file in files { sink &+= (try? YAMLParser.parse(SourceText(file.bytes)))?.count ?? 0 }
+      }
+      print(sink)
+      return
+    }
     if ProcessInfo.processInfo.environment["DINGER_BENCH_PROFILE"] == "decode" {
       // For `perf record`: the decode step alone, many times.
       let nodes = files.map { (try? YAMLParser.parse(SourceText($0.bytes)))! }

@@ -43,6 +43,10 @@ public final class UnknownKeyCollector: @unchecked Sendable {
 extension CodingUserInfoKey {
   /// Where decoding records unknown keys: an `UnknownKeyCollector`.
   public static let unknownKeys = CodingUserInfoKey(rawValue: "dinger.unknownKeys")!
+  /// A decoder may tell, as an `Int` under this key, how many keys the mapping it is decoding
+  /// holds; records then look for unknown keys only when there are more than they read. The
+  /// YAML decoder does (it names the same raw value); others fall back to `allKeys`.
+  public static let mappingKeyCount = CodingUserInfoKey(rawValue: "dinger.mappingKeyCount")!
 }
 
 extension [any CodingKey] {
@@ -65,6 +69,8 @@ public struct FieldReader {
   private let decoder: any Decoder
   private let known: [String]
   private(set) var errors: [any Error] = []
+  /// How many of the known keys were present in the mapping.
+  private var present = 0
 
   /// Opens the record's mapping. `known` lists the schema's keys, in order.
   public init(_ decoder: any Decoder, known: [String]) throws {
@@ -79,8 +85,11 @@ public struct FieldReader {
   /// A required field; nil (with the error kept) when missing or malformed.
   public mutating func required<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
     do {
-      return try container.decode(T.self, forKey: DynamicKey(key))
+      let value = try container.decode(T.self, forKey: DynamicKey(key))
+      present += 1
+      return value
     } catch {
+      if container.contains(DynamicKey(key)) { present += 1 }
       errors.append(error)
       return nil
     }
@@ -89,11 +98,15 @@ public struct FieldReader {
   /// An optional field: nil when missing or null; a malformed value is an error.
   public mutating func optional<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
     do {
-      return try container.decodeIfPresent(T.self, forKey: DynamicKey(key))
+      if let value = try container.decodeIfPresent(T.self, forKey: DynamicKey(key)) {
+        present += 1
+        return value
+      }
     } catch {
       errors.append(error)
-      return nil
     }
+    if container.contains(DynamicKey(key)) { present += 1 }
+    return nil
   }
 
   /// A list field, each item decoded on its own so that every bad item is reported; null is an
@@ -109,9 +122,16 @@ public struct FieldReader {
       }
       return []
     }
-    guard (try? container.decodeNil(forKey: k)) == false else { return [] }
+    present += 1
     do {
-      var items = try container.nestedUnkeyedContainer(forKey: k)
+      var items: any UnkeyedDecodingContainer
+      do {
+        items = try container.nestedUnkeyedContainer(forKey: k)
+      } catch {
+        // Null is an empty list in every decoder, not only in those that say so themselves.
+        if (try? container.decodeNil(forKey: k)) == true { return [] }
+        throw error
+      }
       var out: [T] = []
       while !items.isAtEnd {
         let before = items.currentIndex
@@ -140,6 +160,9 @@ public struct FieldReader {
   /// The keys not in `known`, kept in order; each is reported to the `UnknownKeyCollector`.
   public mutating func unknown() -> UnknownFields {
     var fields = UnknownFields()
+    // NB: `allKeys` is costly in every decoder (the standard library boxes and casts each key);
+    // skip it when the decoder says the mapping holds only the keys already read.
+    if let count = decoder.userInfo[.mappingKeyCount] as? Int, count == present { return fields }
     for key in container.allKeys where !known.contains(key.stringValue) {
       if let value = try? container.decode(OpaqueValue.self, forKey: key) {
         fields.entries.append((key.stringValue, value))

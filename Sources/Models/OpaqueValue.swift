@@ -104,15 +104,14 @@ public struct UnknownFields: Hashable, Sendable {
 }
 
 /// A coding key made from any string: how records read and write keys they may not know.
+// NB: only a String inside, so it fits an existential's inline buffer; the standard library
+// boxes every key of `allKeys` as `any CodingKey`, and a bigger key costs a heap box each.
 public struct DynamicKey: CodingKey, Hashable, Sendable {
   public var stringValue: String
-  public var intValue: Int?
+  public var intValue: Int? { nil }
 
   /// A key with this name.
   public init(_ name: String) { self.stringValue = name }
   public init(stringValue: String) { self.stringValue = stringValue }
-  public init(intValue: Int) {
-    self.stringValue = "\(intValue)"
-    self.intValue = intValue
-  }
+  public init(intValue: Int) { self.stringValue = "\(intValue)" }
 }

@@ -1,18 +1,22 @@
 /// One node of a parsed YAML document: a scalar, a sequence or a mapping, with the exact source
 /// range it came from and the style it was written in.
-public struct Node: Sendable, Equatable {
-  /// What the node holds.
-  public var value: Value
-  /// Where the node is in the source; synthesized nodes have an empty range at the start.
-  public var range: SourceRange
-  /// The explicit tag (`!!str`, `!custom`), if the source had one.
-  public var tag: String?
+///
+/// A node is a light view into its document's `NodeStore` (an arena of flat records): copying a
+/// node copies two words, and an alias shares the subtree of its anchor instead of copying it.
+public struct Node: Sendable {
+  let store: NodeStore
+  let index: Int32
 
-  /// Creates a node.
+  init(store: NodeStore, index: Int32) {
+    self.store = store
+    self.index = index
+  }
+
+  /// Builds a standalone node from a value (for nodes that did not come from a parser).
   public init(_ value: Value, range: SourceRange = .init(start: .start, end: .start), tag: String? = nil) {
-    self.value = value
-    self.range = range
-    self.tag = tag
+    var builder = NodeStore.Builder()
+    let index = builder.append(value, range: range, tag: tag)
+    self.init(store: builder.finish(), index: index)
   }
 
   /// The content of a node.
@@ -43,6 +47,37 @@ public struct Node: Sendable, Equatable {
   public static func scalar(_ text: String, _ style: ScalarStyle = .plain) -> Node {
     Node(.scalar(text, style))
   }
+
+  var record: NodeStore.Record { store.records[Int(index)] }
+
+  /// What the node holds (built on demand; the accessors below are cheaper).
+  public var value: Value {
+    let r = record
+    switch r.kind {
+    case .scalar: return .scalar(store.scalars[Int(r.first)], r.scalarStyle)
+    case .sequence: return .sequence(children.map { store.node($0) }, r.collectionStyle)
+    case .mapping:
+      let c = Array(children)
+      return .mapping(
+        stride(from: 0, to: c.count, by: 2).map {
+          Pair(key: store.node(c[$0]), value: store.node(c[$0 + 1]))
+        }, r.collectionStyle)
+    }
+  }
+
+  /// Where the node is in the source; synthesized nodes have an empty range at the start.
+  public var range: SourceRange { record.range }
+
+  /// The explicit tag (`!!str`, `!custom`), if the source had one.
+  public var tag: String? {
+    let t = record.tag
+    return t < 0 ? nil : store.tags[Int(t)]
+  }
+
+  var children: ArraySlice<Int32> {
+    let r = record
+    return store.children[Int(r.first)..<Int(r.first + r.count)]
+  }
 }
 
 /// How a scalar was written.
@@ -55,11 +90,21 @@ public enum CollectionStyle: String, Sendable, Equatable, Codable {
   case block, flow
 }
 
+extension Node: Equatable {
+  /// Nodes are equal when they hold equal values with equal tags, wherever they came from.
+  public static func == (lhs: Node, rhs: Node) -> Bool {
+    lhs.tag == rhs.tag && lhs.value == rhs.value
+  }
+}
+
 extension Node {
+  /// True for a scalar.
+  public var isScalar: Bool { record.kind == .scalar }
+
   /// The scalar text, or nil for a collection.
   public var scalarText: String? {
-    if case .scalar(let text, _) = value { return text }
-    return nil
+    let r = record
+    return r.kind == .scalar ? store.scalars[Int(r.first)] : nil
   }
 
   /// The pairs of a mapping, or nil.
@@ -70,37 +115,206 @@ extension Node {
 
   /// The items of a sequence, or nil.
   public var items: [Node]? {
-    if case .sequence(let items, _) = value { return items }
-    return nil
+    guard record.kind == .sequence else { return nil }
+    return children.map { store.node($0) }
+  }
+
+  /// Number of items of a sequence or pairs of a mapping; 0 for a scalar.
+  public var count: Int {
+    let r = record
+    switch r.kind {
+    case .scalar: return 0
+    case .sequence: return Int(r.count)
+    case .mapping: return Int(r.count) / 2
+    }
   }
 
   /// The value for a scalar key of a mapping.
   public subscript(key: String) -> Node? {
-    pairs?.first { $0.key.scalarText == key }?.value
+    keyAndValue(key)?.value
+  }
+
+  /// The key node and value node for a scalar key of a mapping.
+  public func keyAndValue(_ key: String) -> (key: Node, value: Node)? {
+    let r = record
+    guard r.kind == .mapping else { return nil }
+    var i = Int(r.first)
+    let end = i + Int(r.count)
+    while i < end {
+      let k = store.children[i]
+      let kr = store.records[Int(k)]
+      if kr.kind == .scalar && store.scalars[Int(kr.first)] == key {
+        return (store.node(k), store.node(store.children[i + 1]))
+      }
+      i += 2
+    }
+    return nil
+  }
+
+  /// The arena index of the value for a scalar key, without making nodes on the way.
+  func valueIndex(forKey key: String) -> Int32? {
+    let r = record
+    guard r.kind == .mapping else { return nil }
+    let records = store.records
+    let scalars = store.scalars
+    let children = store.children
+    var i = Int(r.first)
+    let end = i + Int(r.count)
+    while i < end {
+      let kr = records[Int(children[i])]
+      if kr.kind == .scalar && scalars[Int(kr.first)] == key { return children[i + 1] }
+      i += 2
+    }
+    return nil
   }
 
   /// True for a plain, untagged scalar: only those are resolved by the core schema.
   public var isPlainUntagged: Bool {
-    if case .scalar(_, .plain) = value { return tag == nil }
-    return false
+    let r = record
+    return r.kind == .scalar && r.scalarStyle == .plain && r.tag < 0
   }
 
   /// True when the node is `null`, `~`, `Null`, `NULL` or an empty plain value.
   public var isNull: Bool {
-    guard case .scalar(let text, .plain) = value else { return false }
-    if let tag { return tag == "tag:yaml.org,2002:null" }
-    return CoreSchema.isNull(text)
+    let r = record
+    guard r.kind == .scalar, r.scalarStyle == .plain else { return false }
+    if r.tag >= 0 { return store.tags[Int(r.tag)] == "tag:yaml.org,2002:null" }
+    return CoreSchema.isNull(store.scalars[Int(r.first)])
   }
 
   /// A short description for "found ..." in messages: the scalar quoted, or the collection kind.
   public var foundDescription: String {
-    switch value {
-    case .scalar(let text, _):
+    switch record.kind {
+    case .scalar:
       if isNull { return "nothing" }
+      let text = scalarText ?? ""
       let shown = text.count > 40 ? String(text.prefix(37)) + "..." : text
       return "\"" + shown.replacingNewlines() + "\""
     case .sequence: return "a list"
     case .mapping: return "a mapping"
+    }
+  }
+}
+
+/// The arena behind the nodes of one document: flat records, scalar texts and child indices.
+/// Immutable once built, so nodes share it freely across threads.
+final class NodeStore: Sendable {
+  enum Kind: UInt8 { case scalar, sequence, mapping }
+
+  struct Record {
+    var kind: Kind
+    var style: UInt8
+    /// Scalars: index into `scalars`. Collections: first index into `children`.
+    var first: Int32
+    /// Collections: number of entries in `children` (mappings hold key, value, key, value...).
+    var count: Int32
+    /// Index into `tags`, or -1.
+    var tag: Int32
+    var range: SourceRange
+
+    var scalarStyle: ScalarStyle {
+      switch style {
+      case 1: return .singleQuoted
+      case 2: return .doubleQuoted
+      case 3: return .literal
+      case 4: return .folded
+      default: return .plain
+      }
+    }
+    var collectionStyle: CollectionStyle { style == 1 ? .flow : .block }
+
+    static func code(_ style: ScalarStyle) -> UInt8 {
+      switch style {
+      case .plain: return 0
+      case .singleQuoted: return 1
+      case .doubleQuoted: return 2
+      case .literal: return 3
+      case .folded: return 4
+      }
+    }
+  }
+
+  let records: [Record]
+  let scalars: [String]
+  let children: [Int32]
+  let tags: [String]
+
+  init(records: [Record], scalars: [String], children: [Int32], tags: [String]) {
+    self.records = records
+    self.scalars = scalars
+    self.children = children
+    self.tags = tags
+  }
+
+  func node(_ index: Int32) -> Node { Node(store: self, index: index) }
+
+  /// Collects records while a document is parsed or built. Children of a collection are pushed
+  /// on a shared pending stack and moved into `children` when the collection ends, so no
+  /// collection allocates an array of its own.
+  struct Builder {
+    var records: [Record] = []
+    var scalars: [String] = []
+    var children: [Int32] = []
+    var tags: [String] = []
+    var pending: [Int32] = []
+
+    init() {
+      records.reserveCapacity(64)
+      scalars.reserveCapacity(48)
+      children.reserveCapacity(64)
+      pending.reserveCapacity(32)
+    }
+
+    mutating func tagIndex(_ tag: String?) -> Int32 {
+      guard let tag else { return -1 }
+      tags.append(tag)
+      return Int32(tags.count - 1)
+    }
+
+    mutating func scalar(_ text: String, style: ScalarStyle, range: SourceRange, tag: String?) -> Int32 {
+      scalars.append(text)
+      records.append(
+        Record(
+          kind: .scalar, style: Record.code(style), first: Int32(scalars.count - 1), count: 0,
+          tag: tagIndex(tag), range: range))
+      return Int32(records.count - 1)
+    }
+
+    /// Ends a collection whose children are the last `count` pending entries.
+    mutating func collection(
+      mapping: Bool, flow: Bool, childCount: Int, range: SourceRange, tag: String?
+    ) -> Int32 {
+      let first = children.count
+      children.append(contentsOf: pending[(pending.count - childCount)...])
+      pending.removeLast(childCount)
+      records.append(
+        Record(
+          kind: mapping ? .mapping : .sequence, style: flow ? 1 : 0, first: Int32(first),
+          count: Int32(childCount), tag: tagIndex(tag), range: range))
+      return Int32(records.count - 1)
+    }
+
+    /// Appends a whole value (for nodes built in code).
+    mutating func append(_ value: Node.Value, range: SourceRange, tag: String?) -> Int32 {
+      switch value {
+      case .scalar(let text, let style):
+        return scalar(text, style: style, range: range, tag: tag)
+      case .sequence(let items, let style):
+        for item in items { pending.append(copy(item)) }
+        return collection(mapping: false, flow: style == .flow, childCount: items.count, range: range, tag: tag)
+      case .mapping(let pairs, let style):
+        for pair in pairs {
+          pending.append(copy(pair.key))
+          pending.append(copy(pair.value))
+        }
+        return collection(mapping: true, flow: style == .flow, childCount: pairs.count * 2, range: range, tag: tag)
+      }
+    }
+
+    private mutating func copy(_ node: Node) -> Int32 { append(node.value, range: node.range, tag: node.tag) }
+
+    func finish() -> NodeStore {
+      NodeStore(records: records, scalars: scalars, children: children, tags: tags)
     }
   }
 }

@@ -80,26 +80,24 @@ private struct TreeBuilder {
   private var marks: MarkConverter
   private let source: SourceText
   private let limits: YAMLLimits
+  private let base: Int
+  private var nodes = NodeStore.Builder()
 
   private struct Frame {
     var isMapping: Bool
-    var style: CollectionStyle
+    var flow: Bool
     var start: Location
     var tag: String?
     var anchor: String?
-    var items: [Node] = []
-    var pairs: [Node.Pair] = []
-    var pendingKey: Node?
+    var childCount = 0
     var weight = 1
     var keyIndex: [String: Location]? = nil
   }
   private var stack: [Frame] = []
-  private var anchors: [String: (node: Node, weight: Int)] = [:]
+  private var anchors: [String: (index: Int32, weight: Int)] = [:]
   private var aliasExpansion = 0
-  private var root: Node?
+  private var root: Int32?
   private var documents = 0
-
-  private let base: Int
 
   init(buffer: UnsafeBufferPointer<UInt8>, base: Int, source: SourceText, limits: YAMLLimits) {
     parser = LibYAMLParser(buffer)
@@ -116,7 +114,7 @@ private struct TreeBuilder {
       defer { yaml_event_delete(&event) }
       switch event.type {
       case YAML_STREAM_END_EVENT:
-        return root
+        return root.map { nodes.finish().node($0) }
       case YAML_DOCUMENT_START_EVENT:
         documents += 1
         if documents > 1 {
@@ -136,9 +134,12 @@ private struct TreeBuilder {
         case YAML_FOLDED_SCALAR_STYLE: style = .folded
         default: style = .plain
         }
-        let node = Node(
-          .scalar(text, style), range: range(event), tag: tagString(s.tag))
-        try complete(node, weight: 1, anchor: s.anchor)
+        let r = range(event)
+        if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0 {
+          try checkDuplicate(key: text, at: r.start, in: top)
+        }
+        let index = nodes.scalar(text, style: style, range: r, tag: tagString(s.tag))
+        complete(index, weight: 1, anchor: s.anchor.map { String(cString: $0) })
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
         let isMapping = event.type == YAML_MAPPING_START_EVENT
         if stack.count >= limits.maxDepth {
@@ -154,14 +155,15 @@ private struct TreeBuilder {
         let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
         stack.append(
           Frame(
-            isMapping: isMapping, style: flow ? .flow : .block, start: location(event.start_mark),
+            isMapping: isMapping, flow: flow, start: location(event.start_mark),
             tag: tagString(tag), anchor: anchor.map { String(cString: $0) }))
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         let frame = stack.removeLast()
         let r = SourceRange(start: frame.start, end: location(event.end_mark))
-        let value: Node.Value =
-          frame.isMapping ? .mapping(frame.pairs, frame.style) : .sequence(frame.items, frame.style)
-        try complete(Node(value, range: r, tag: frame.tag), weight: frame.weight, anchorName: frame.anchor)
+        let index = nodes.collection(
+          mapping: frame.isMapping, flow: frame.flow, childCount: frame.childCount, range: r,
+          tag: frame.tag)
+        complete(index, weight: frame.weight, anchor: frame.anchor)
       case YAML_ALIAS_EVENT:
         let name = String(cString: event.data.alias.anchor)
         guard let anchored = anchors[name] else {
@@ -176,57 +178,59 @@ private struct TreeBuilder {
             "aliases expand to more than \(limits.maxAliasExpansion) nodes; is this an alias bomb?",
             at: location(event.start_mark))
         }
-        var copy = anchored.node
-        copy.range = range(event)
-        try complete(copy, weight: anchored.weight, anchorName: nil)
+        if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0,
+          nodes.records[Int(anchored.index)].kind == .scalar
+        {
+          let text = nodes.scalars[Int(nodes.records[Int(anchored.index)].first)]
+          try checkDuplicate(key: text, at: location(event.start_mark), in: top)
+        }
+        // NB: an alias shares its anchor's subtree; the budget above bounds what a reader of
+        // the expanded tree can be made to do.
+        complete(anchored.index, weight: anchored.weight, anchor: nil)
       default:
         break
       }
     }
   }
 
-  private mutating func complete(
-    _ node: Node, weight: Int, anchor: UnsafeMutablePointer<yaml_char_t>?
-  ) throws(YAMLError) {
-    try complete(node, weight: weight, anchorName: anchor.map { String(cString: $0) })
-  }
-
-  private mutating func complete(_ node: Node, weight: Int, anchorName: String?) throws(YAMLError) {
-    if let anchorName { anchors[anchorName] = (node, weight) }
+  private mutating func complete(_ index: Int32, weight: Int, anchor: String?) {
+    if let anchor { anchors[anchor] = (index, weight) }
     guard !stack.isEmpty else {
-      root = node
+      root = index
       return
     }
     let top = stack.count - 1
     stack[top].weight += weight
-    if !stack[top].isMapping {
-      stack[top].items.append(node)
-    } else if let key = stack[top].pendingKey {
-      stack[top].pendingKey = nil
-      stack[top].pairs.append(Node.Pair(key: key, value: node))
-    } else {
-      try checkDuplicate(key: node, in: top)
-      stack[top].pendingKey = node
-    }
+    stack[top].childCount += 1
+    nodes.pending.append(index)
   }
 
-  private mutating func checkDuplicate(key: Node, in top: Int) throws(YAMLError) {
-    guard let text = key.scalarText else { return }
-    if stack[top].pairs.count < 8 {
-      if let first = stack[top].pairs.first(where: { $0.key.scalarText == text }) {
-        throw duplicate(text, key.range.start, first.key.range.start)
+  private mutating func checkDuplicate(key text: String, at: Location, in top: Int) throws(YAMLError) {
+    let pairs = stack[top].childCount / 2
+    let keys = nodes.pending[(nodes.pending.count - stack[top].childCount)...]
+    if pairs < 8 {
+      var i = keys.startIndex
+      while i < keys.endIndex {
+        let r = nodes.records[Int(keys[i])]
+        if r.kind == .scalar && nodes.scalars[Int(r.first)] == text {
+          throw duplicate(text, at, r.range.start)
+        }
+        i += 2
       }
       return
     }
     if stack[top].keyIndex == nil {
       var index: [String: Location] = [:]
-      for pair in stack[top].pairs {
-        if let t = pair.key.scalarText { index[t] = pair.key.range.start }
+      var i = keys.startIndex
+      while i < keys.endIndex {
+        let r = nodes.records[Int(keys[i])]
+        if r.kind == .scalar { index[nodes.scalars[Int(r.first)]] = r.range.start }
+        i += 2
       }
       stack[top].keyIndex = index
     }
-    if let first = stack[top].keyIndex?[text] { throw duplicate(text, key.range.start, first) }
-    stack[top].keyIndex?[text] = key.range.start
+    if let first = stack[top].keyIndex?[text] { throw duplicate(text, at, first) }
+    stack[top].keyIndex?[text] = at
   }
 
   private func duplicate(_ key: String, _ at: Location, _ first: Location) -> YAMLError {

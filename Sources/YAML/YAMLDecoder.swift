@@ -8,6 +8,10 @@ import Foundation
 public struct YAMLDecoder: Sendable {
   /// Values passed to `Decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  /// Where each decoder tells how many keys its mapping holds (an `Int`). The raw value is a
+  /// shared convention with the record models, which cannot import this module.
+  public static let mappingKeyCount = CodingUserInfoKey(rawValue: "dinger.mappingKeyCount")!
+
   /// Limits used when decoding from bytes.
   public var limits: YAMLLimits = .default
 
@@ -80,15 +84,13 @@ extension Node {
   public func lookup(_ path: [any CodingKey]) -> Node? {
     var node = self
     for key in path {
-      switch node.value {
-      case .mapping(let pairs, _):
-        guard let next = pairs.first(where: { $0.key.scalarText == key.stringValue }) else {
-          return nil
-        }
-        node = next.value
-      case .sequence(let items, _):
-        guard let i = key.intValue, items.indices.contains(i) else { return nil }
-        node = items[i]
+      switch node.record.kind {
+      case .mapping:
+        guard let next = node[key.stringValue] else { return nil }
+        node = next
+      case .sequence:
+        guard let i = key.intValue, i >= 0, i < node.count else { return nil }
+        node = node.store.node(node.children[node.children.startIndex + i])
       case .scalar:
         return nil
       }
@@ -110,7 +112,7 @@ struct AnyKey: CodingKey {
 
 final class NodeDecoder: Decoder {
   let node: Node
-  let userInfo: [CodingUserInfoKey: Any]
+  private let baseUserInfo: [CodingUserInfoKey: Any]
   // NB: the coding path is kept as a parent link and built only when asked for (errors, custom
   // inits); building an array for every field decoded was a large share of decode time.
   private let parent: NodeDecoder?
@@ -118,7 +120,7 @@ final class NodeDecoder: Decoder {
 
   init(node: Node, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
     self.node = node
-    self.userInfo = userInfo
+    self.baseUserInfo = userInfo
     self.parent = nil
     self.key = nil
     precondition(codingPath.isEmpty, "a root decoder starts at the root")
@@ -126,10 +128,18 @@ final class NodeDecoder: Decoder {
 
   private init(node: Node, parent: NodeDecoder, key: any CodingKey) {
     self.node = node
-    self.userInfo = parent.userInfo
+    self.baseUserInfo = parent.baseUserInfo
     self.parent = parent
     self.key = key
   }
+
+  /// The caller's user info, plus the number of keys when the node is a mapping (records use it
+  /// to skip looking for unknown keys; see `mappingKeyCount`). Built on first use.
+  lazy var userInfo: [CodingUserInfoKey: Any] = {
+    var info = baseUserInfo
+    if node.record.kind == .mapping { info[YAMLDecoder.mappingKeyCount] = node.count }
+    return info
+  }()
 
   var codingPath: [any CodingKey] {
     var path: [any CodingKey] = []
@@ -142,19 +152,19 @@ final class NodeDecoder: Decoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard case .mapping(let pairs, _) = node.value else {
-      if node.isNull { return KeyedDecodingContainer(KeyedNodeContainer(self, pairs: [])) }
+    guard node.record.kind == .mapping else {
+      if node.isNull { return KeyedDecodingContainer(KeyedNodeContainer(self, mapping: nil)) }
       throw mismatch("a mapping of keys and values")
     }
-    return KeyedDecodingContainer(KeyedNodeContainer(self, pairs: pairs))
+    return KeyedDecodingContainer(KeyedNodeContainer(self, mapping: node))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    guard case .sequence(let items, _) = node.value else {
-      if node.isNull { return UnkeyedNodeContainer(self, items: []) }
+    guard node.record.kind == .sequence else {
+      if node.isNull { return UnkeyedNodeContainer(self, items: [][...]) }
       throw mismatch("a list")
     }
-    return UnkeyedNodeContainer(self, items: items)
+    return UnkeyedNodeContainer(self, items: node.children)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -180,19 +190,22 @@ final class NodeDecoder: Decoder {
   // MARK: Scalars
 
   func scalar(_ expected: String) throws -> (String, ScalarStyle) {
-    guard case .scalar(let text, let style) = node.value else { throw mismatch(expected) }
-    return (text, style)
+    let r = node.record
+    guard r.kind == .scalar else { throw mismatch(expected) }
+    return (node.store.scalars[Int(r.first)], r.scalarStyle)
   }
 
   /// Text of a scalar that the core schema resolves: plain and untagged, or tagged explicitly.
   func resolvable(_ expected: String) throws -> String {
-    let (text, style) = try scalar(expected)
-    if style != .plain && node.tag == nil { throw mismatch(expected) }
-    return text
+    let r = node.record
+    guard r.kind == .scalar, r.style == 0 || r.tag >= 0 else { throw mismatch(expected) }
+    return node.store.scalars[Int(r.first)]
   }
 
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-    if T.self == String.self { return try decode(String.self) as! T }
+    // NB: same-type bit casts, not `as!`: a dynamic cast per field showed in decode profiles.
+    if T.self == String.self { return unsafeBitCast(try decode(String.self), to: T.self) }
+    if T.self == Int.self { return unsafeBitCast(try decode(Int.self), to: T.self) }
     switch type {
     case is Int.Type: return try decode(Int.self) as! T
     case is Bool.Type: return try decode(Bool.self) as! T
@@ -273,21 +286,33 @@ extension NodeDecoder: SingleValueDecodingContainer {
 
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: NodeDecoder
-  let pairs: [Node.Pair]
+  let mapping: Node?
 
-  init(_ decoder: NodeDecoder, pairs: [Node.Pair]) {
+  init(_ decoder: NodeDecoder, mapping: Node?) {
     self.decoder = decoder
-    self.pairs = pairs
+    self.mapping = mapping
   }
 
   var codingPath: [any CodingKey] { decoder.codingPath }
 
-  var allKeys: [Key] { pairs.compactMap { $0.key.scalarText.flatMap(Key.init(stringValue:)) } }
+  var allKeys: [Key] {
+    guard let mapping else { return [] }
+    var keys: [Key] = []
+    keys.reserveCapacity(mapping.count)
+    let c = mapping.children
+    var i = c.startIndex
+    while i < c.endIndex {
+      if let text = mapping.store.node(c[i]).scalarText, let key = Key(stringValue: text) {
+        keys.append(key)
+      }
+      i += 2
+    }
+    return keys
+  }
 
   func find(_ key: Key) -> Node? {
-    let name = key.stringValue
-    for pair in pairs where pair.key.scalarText == name { return pair.value }
-    return nil
+    guard let mapping, let i = mapping.valueIndex(forKey: key.stringValue) else { return nil }
+    return mapping.store.node(i)
   }
 
   func contains(_ key: Key) -> Bool { find(key) != nil }
@@ -329,13 +354,15 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
   let decoder: NodeDecoder
-  let items: [Node]
+  let items: ArraySlice<Int32>
   var currentIndex = 0
 
-  init(_ decoder: NodeDecoder, items: [Node]) {
+  init(_ decoder: NodeDecoder, items: ArraySlice<Int32>) {
     self.decoder = decoder
     self.items = items
   }
+
+  func item(_ i: Int) -> Node { decoder.node.store.node(items[items.startIndex + i]) }
 
   var codingPath: [any CodingKey] { decoder.codingPath }
   var count: Int? { items.count }
@@ -348,11 +375,11 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
         path: decoder.pathString)
     }
     defer { currentIndex += 1 }
-    return decoder.child(items[currentIndex], AnyKey(intValue: currentIndex))
+    return decoder.child(item(currentIndex), AnyKey(intValue: currentIndex))
   }
 
   mutating func decodeNil() throws -> Bool {
-    guard !isAtEnd, items[currentIndex].isNull else { return false }
+    guard !isAtEnd, item(currentIndex).isNull else { return false }
     currentIndex += 1
     return true
   }
