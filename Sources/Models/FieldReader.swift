@@ -43,9 +43,10 @@ public final class UnknownKeyCollector: @unchecked Sendable {
 extension CodingUserInfoKey {
   /// Where decoding records unknown keys: an `UnknownKeyCollector`.
   public static let unknownKeys = CodingUserInfoKey(rawValue: "dinger.unknownKeys")!
-  /// A decoder may tell, as an `Int` under this key, how many keys the mapping it is decoding
-  /// holds; records then look for unknown keys only when there are more than they read. The
-  /// YAML decoder does (it names the same raw value); others fall back to `allKeys`.
+  /// A decoder may put here a function `@Sendable (any Decoder) -> Int?` telling how many keys
+  /// the mapping a decoder is at holds; records then look for unknown keys only when there are
+  /// more than they read. The YAML decoder does (it names the same raw value); with other
+  /// decoders records fall back to `allKeys`.
   public static let mappingKeyCount = CodingUserInfoKey(rawValue: "dinger.mappingKeyCount")!
 }
 
@@ -162,7 +163,11 @@ public struct FieldReader {
     var fields = UnknownFields()
     // NB: `allKeys` is costly in every decoder (the standard library boxes and casts each key);
     // skip it when the decoder says the mapping holds only the keys already read.
-    if let count = decoder.userInfo[.mappingKeyCount] as? Int, count == present { return fields }
+    if let keyCount = decoder.userInfo[.mappingKeyCount] as? @Sendable (any Decoder) -> Int?,
+      keyCount(decoder) == present
+    {
+      return fields
+    }
     for key in container.allKeys where !known.contains(key.stringValue) {
       if let value = try? container.decode(OpaqueValue.self, forKey: key) {
         fields.entries.append((key.stringValue, value))

@@ -8,9 +8,17 @@ import Foundation
 public struct YAMLDecoder: Sendable {
   /// Values passed to `Decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-  /// Where each decoder tells how many keys its mapping holds (an `Int`). The raw value is a
-  /// shared convention with the record models, which cannot import this module.
+  /// Where the decoder puts a function `@Sendable (any Decoder) -> Int?` that tells how many keys
+  /// the mapping a decoder is at holds; records use it to skip looking for unknown keys. The raw
+  /// value and the function type are a convention shared with the record models, which cannot
+  /// import this module.
   public static let mappingKeyCount = CodingUserInfoKey(rawValue: "dinger.mappingKeyCount")!
+
+  /// The function stored under `mappingKeyCount`.
+  static let keyCount: @Sendable (any Decoder) -> Int? = { decoder in
+    guard let d = decoder as? NodeDecoder, d.node.record.kind == .mapping else { return nil }
+    return d.node.count
+  }
 
   /// Limits used when decoding from bytes.
   public var limits: YAMLLimits = .default
@@ -120,7 +128,9 @@ final class NodeDecoder: Decoder {
 
   init(node: Node, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
     self.node = node
-    self.baseUserInfo = userInfo
+    var info: [CodingUserInfoKey: Any] = userInfo
+    info[YAMLDecoder.mappingKeyCount] = YAMLDecoder.keyCount
+    self.baseUserInfo = info
     self.parent = nil
     self.key = nil
     precondition(codingPath.isEmpty, "a root decoder starts at the root")
@@ -133,13 +143,7 @@ final class NodeDecoder: Decoder {
     self.key = key
   }
 
-  /// The caller's user info, plus the number of keys when the node is a mapping (records use it
-  /// to skip looking for unknown keys; see `mappingKeyCount`). Built on first use.
-  lazy var userInfo: [CodingUserInfoKey: Any] = {
-    var info = baseUserInfo
-    if node.record.kind == .mapping { info[YAMLDecoder.mappingKeyCount] = node.count }
-    return info
-  }()
+  var userInfo: [CodingUserInfoKey: Any] { baseUserInfo }
 
   var codingPath: [any CodingKey] {
     var path: [any CodingKey] = []
@@ -203,32 +207,61 @@ final class NodeDecoder: Decoder {
   }
 
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-    // NB: same-type bit casts, not `as!`: a dynamic cast per field showed in decode profiles.
-    if T.self == String.self { return unsafeBitCast(try decode(String.self), to: T.self) }
-    if T.self == Int.self { return unsafeBitCast(try decode(Int.self), to: T.self) }
-    switch type {
-    case is Int.Type: return try decode(Int.self) as! T
-    case is Bool.Type: return try decode(Bool.self) as! T
-    case is Double.Type: return try decode(Double.self) as! T
-    case is UUID.Type:
-      let (text, _) = try scalar("an id (a UUID)")
-      guard let id = FastUUID.parse(text) else {
-        throw mismatch("an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11")
-      }
-      return id as! T
-    case is Date.Type:
-      let (text, _) = try scalar("a date")
-      guard let date = ISODate.parse(text) else {
-        throw mismatch("a date and time like 2026-11-21T09:00:00Z")
-      }
-      return date as! T
-    case is URL.Type:
+    if Self.isLeaf(T.self) {
+      return try Self.leaf(T.self, node) { throw mismatch($0) }
+    }
+    if T.self == URL.self {
       let (text, _) = try scalar("a URL")
       guard let url = URL(string: text), url.scheme != nil else { throw mismatch("a URL") }
       return url as! T
-    default:
-      return try T(from: self)
     }
+    return try T(from: self)
+  }
+
+  /// True for the types `leaf` decodes.
+  @inline(__always)
+  static func isLeaf<T>(_ type: T.Type) -> Bool {
+    T.self == String.self || T.self == Int.self || T.self == UUID.self || T.self == Date.self
+      || T.self == Bool.self || T.self == Double.self
+  }
+
+  /// Decodes strings, numbers, booleans, ids and dates straight from a node, without making a
+  /// decoder for them; `fail` (given what was expected) throws when the value does not fit, and
+  /// only then is a decoder made for the error's path. Call only when `isLeaf(T.self)`.
+  // NB: same-type bit casts, no generic wrapper types: a dynamic cast, a generic enum's
+  // metadata and a decoder object per field were each a large share of decode time.
+  static func leaf<T>(_ type: T.Type, _ node: Node, fail: (String) throws -> Never) throws -> T {
+    let r = node.record
+    let isScalar = r.kind == .scalar
+    let text = isScalar ? node.store.scalars[Int(r.first)] : ""
+    if T.self == String.self {
+      if !isScalar { try fail("text") }
+      return unsafeBitCast(text, to: T.self)
+    }
+    let resolvable = isScalar && (r.style == 0 || r.tag >= 0)
+    if T.self == Int.self {
+      guard resolvable, let i = CoreSchema.int(text) else { try fail("a whole number") }
+      return unsafeBitCast(i, to: T.self)
+    }
+    if T.self == UUID.self {
+      guard isScalar, let id = FastUUID.parse(text) else {
+        try fail("an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11")
+      }
+      return unsafeBitCast(id, to: T.self)
+    }
+    if T.self == Date.self {
+      guard isScalar, let date = ISODate.parse(text) else {
+        try fail("a date and time like 2026-11-21T09:00:00Z")
+      }
+      return unsafeBitCast(date, to: T.self)
+    }
+    if T.self == Bool.self {
+      guard resolvable, let b = CoreSchema.bool(text) else { try fail("true or false") }
+      return unsafeBitCast(b, to: T.self)
+    }
+    guard resolvable, let d = CoreSchema.int(text).map(Double.init) ?? CoreSchema.float(text)
+    else { try fail("a number") }
+    return unsafeBitCast(d, to: T.self)
   }
 
   func child(_ node: Node, _ key: any CodingKey) -> NodeDecoder {
@@ -329,11 +362,19 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeNil(forKey key: Key) throws -> Bool { find(key)?.isNull ?? true }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try child(key).decodeValue(type)
+    guard let node = find(key) else { return try child(key).decodeValue(type) }
+    return try value(type, node, key)
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let node = find(key), !node.isNull else { return nil }
+    return try value(type, node, key)
+  }
+
+  private func value<T: Decodable>(_ type: T.Type, _ node: Node, _ key: Key) throws -> T {
+    if NodeDecoder.isLeaf(T.self) {
+      return try NodeDecoder.leaf(T.self, node) { throw decoder.child(node, key).mismatch($0) }
+    }
     return try decoder.child(node, key).decodeValue(type)
   }
 
@@ -385,7 +426,13 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
   }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try next().decodeValue(type)
+    guard !isAtEnd, NodeDecoder.isLeaf(T.self) else { return try next().decodeValue(type) }
+    let node = item(currentIndex)
+    let value = try NodeDecoder.leaf(T.self, node) { expected in
+      throw decoder.child(node, AnyKey(intValue: currentIndex)).mismatch(expected)
+    }
+    currentIndex += 1
+    return value
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
