@@ -14,6 +14,20 @@ enum Measure {
     return best
   }
 
+  /// The fastest run of each body over `rounds` rounds that run the bodies in turn, so that a
+  /// busy moment on the machine slows all of them alike and ratios stay fair.
+  static func interleaved(rounds: Int = 9, _ bodies: [() -> Void]) -> [Double] {
+    var best = [Double](repeating: .infinity, count: bodies.count)
+    for _ in 0..<rounds {
+      for (i, body) in bodies.enumerated() {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        best[i] = min(best[i], Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+      }
+    }
+    return best
+  }
+
   /// `12.3 MB/s`.
   static func throughput(bytes: Int, seconds: Double) -> String {
     String(format: "%7.1f MB/s", Double(bytes) / seconds / 1e6)

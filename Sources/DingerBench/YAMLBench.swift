@@ -90,26 +90,27 @@ enum YAMLBench {
     print("YAML decoding: \(files.count) record files, \(bytes / 1024) KiB")
 
     var sink = 0
-    let raw = Measure.best {
-      for file in files { sink &+= YAMLParser.countEvents(file.bytes) }
-    }
-    let tree = Measure.best {
-      for file in files {
-        if let node = try? YAMLParser.parse(SourceText(file.bytes)) { sink &+= node.pairs?.count ?? 0 }
-      }
-    }
     let decoder = YAMLDecoder()
-    let decode = Measure.best {
-      for file in files {
-        guard let node = try? YAMLParser.parse(SourceText(file.bytes)) else { continue }
-        switch file.kind {
-        case .scrum: sink &+= (try? decoder.decode(Scrum.self, from: node))?.length ?? 0
-        case .meeting: sink &+= (try? decoder.decode(Meeting.self, from: node))?.duration ?? 0
-        case .library: sink &+= (try? decoder.decode(Library.self, from: node))?.words.count ?? 0
-        default: break
+    let times = Measure.interleaved([
+      { for file in files { sink &+= YAMLParser.countEvents(file.bytes) } },
+      {
+        for file in files {
+          if let node = try? YAMLParser.parse(SourceText(file.bytes)) { sink &+= node.count }
         }
-      }
-    }
+      },
+      {
+        for file in files {
+          guard let node = try? YAMLParser.parse(SourceText(file.bytes)) else { continue }
+          switch file.kind {
+          case .scrum: sink &+= (try? decoder.decode(Scrum.self, from: node))?.length ?? 0
+          case .meeting: sink &+= (try? decoder.decode(Meeting.self, from: node))?.duration ?? 0
+          case .library: sink &+= (try? decoder.decode(Library.self, from: node))?.words.count ?? 0
+          default: break
+          }
+        }
+      },
+    ])
+    let (raw, tree, decode) = (times[0], times[1], times[2])
     let check = Measure.best(runs: 3) {
       for file in files {
         sink &+= RecordCodec.decode(file.bytes, path: "x", kind: file.kind).diagnostics.count

@@ -27,6 +27,43 @@ public enum CoreSchema {
     }
   }
 
+  /// `isNull` on UTF-8 bytes.
+  @inline(__always)
+  static func isNull(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch b.count {
+    case 0: return true
+    case 1: return b[0] == UInt8(ascii: "~")
+    case 4: return b.elementsEqual("null".utf8) || b.elementsEqual("Null".utf8) || b.elementsEqual("NULL".utf8)
+    default: return false
+    }
+  }
+
+  /// `bool` on UTF-8 bytes.
+  static func bool(bytes b: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard b.count == 4 || b.count == 5 else { return nil }
+    return bool(String(decoding: b, as: UTF8.self))
+  }
+
+  /// `int` on UTF-8 bytes, without making a string for plain decimals.
+  static func int(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let first = b.first else { return nil }
+    var i = 0
+    var negative = false
+    if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+      negative = first == UInt8(ascii: "-")
+      i = 1
+    }
+    guard i < b.count, b.count - i <= 18 else { return int(String(decoding: b, as: UTF8.self)) }
+    var value = 0
+    while i < b.count {
+      let d = b[i] &- 48
+      guard d < 10 else { return int(String(decoding: b, as: UTF8.self)) }
+      value = value * 10 + Int(d)
+      i += 1
+    }
+    return negative ? -value : value
+  }
+
   /// `true`/`false` in the three spellings the core schema allows.
   public static func bool(_ text: String) -> Bool? {
     switch text {

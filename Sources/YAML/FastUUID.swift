@@ -4,8 +4,14 @@ import Foundation
 /// `sscanf`, which showed up in decode profiles; ids are in every record.
 enum FastUUID {
   static func parse(_ text: String) -> UUID? {
+    var text = text
+    return text.withUTF8 { parse(bytes: $0) }
+  }
+
+  static func parse(bytes text: UnsafeBufferPointer<UInt8>) -> UUID? {
+    guard text.count == 36 else { return nil }
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var utf8 = text.utf8.makeIterator()
+    var utf8 = text.makeIterator()
     var count = 0
     var position = 0
     var high: UInt8? = nil

@@ -54,7 +54,7 @@ public struct Node: Sendable {
   public var value: Value {
     let r = record
     switch r.kind {
-    case .scalar: return .scalar(store.scalars[Int(r.first)], r.scalarStyle)
+    case .scalar: return .scalar(store.string(r), r.scalarStyle)
     case .sequence: return .sequence(children.map { store.node($0) }, r.collectionStyle)
     case .mapping:
       let c = Array(children)
@@ -104,7 +104,7 @@ extension Node {
   /// The scalar text, or nil for a collection.
   public var scalarText: String? {
     let r = record
-    return r.kind == .scalar ? store.scalars[Int(r.first)] : nil
+    return r.kind == .scalar ? store.string(r) : nil
   }
 
   /// The pairs of a mapping, or nil.
@@ -143,7 +143,7 @@ extension Node {
     while i < end {
       let k = store.children[i]
       let kr = store.records[Int(k)]
-      if kr.kind == .scalar && store.scalars[Int(kr.first)] == key {
+      if kr.kind == .scalar && store.equals(kr, key) {
         return (store.node(k), store.node(store.children[i + 1]))
       }
       i += 2
@@ -155,17 +155,19 @@ extension Node {
   func valueIndex(forKey key: String) -> Int32? {
     let r = record
     guard r.kind == .mapping else { return nil }
-    let records = store.records
-    let scalars = store.scalars
-    let children = store.children
-    var i = Int(r.first)
-    let end = i + Int(r.count)
-    while i < end {
-      let kr = records[Int(children[i])]
-      if kr.kind == .scalar && scalars[Int(kr.first)] == key { return children[i + 1] }
-      i += 2
+    var key = key
+    return key.withUTF8 { k in
+      let records = store.records
+      let children = store.children
+      var i = Int(r.first)
+      let end = i + Int(r.count)
+      while i < end {
+        let kr = records[Int(children[i])]
+        if kr.kind == .scalar && store.equals(kr, k) { return children[i + 1] }
+        i += 2
+      }
+      return nil
     }
-    return nil
   }
 
   /// True for a plain, untagged scalar: only those are resolved by the core schema.
@@ -179,7 +181,7 @@ extension Node {
     let r = record
     guard r.kind == .scalar, r.scalarStyle == .plain else { return false }
     if r.tag >= 0 { return store.tags[Int(r.tag)] == "tag:yaml.org,2002:null" }
-    return CoreSchema.isNull(store.scalars[Int(r.first)])
+    return store.withBytes(r) { CoreSchema.isNull(bytes: $0) }
   }
 
   /// A short description for "found ..." in messages: the scalar quoted, or the collection kind.
@@ -196,7 +198,9 @@ extension Node {
   }
 }
 
-/// The arena behind the nodes of one document: flat records, scalar texts and child indices.
+/// The arena behind the nodes of one document: flat records, the bytes of all scalar texts, and
+/// child indices. Texts become `String`s only when asked for: keys are compared as bytes and
+/// numbers, ids and dates are parsed from bytes.
 /// Immutable once built, so nodes share it freely across threads.
 final class NodeStore: Sendable {
   enum Kind: UInt8 { case scalar, sequence, mapping }
@@ -204,9 +208,10 @@ final class NodeStore: Sendable {
   struct Record {
     var kind: Kind
     var style: UInt8
-    /// Scalars: index into `scalars`. Collections: first index into `children`.
+    /// Scalars: byte offset into `text`. Collections: first index into `children`.
     var first: Int32
-    /// Collections: number of entries in `children` (mappings hold key, value, key, value...).
+    /// Scalars: byte length. Collections: number of entries in `children` (mappings hold key,
+    /// value, key, value...).
     var count: Int32
     /// Index into `tags`, or -1.
     var tag: Int32
@@ -235,32 +240,58 @@ final class NodeStore: Sendable {
   }
 
   let records: [Record]
-  let scalars: [String]
+  let text: [UInt8]
   let children: [Int32]
   let tags: [String]
 
-  init(records: [Record], scalars: [String], children: [Int32], tags: [String]) {
+  init(records: [Record], text: [UInt8], children: [Int32], tags: [String]) {
     self.records = records
-    self.scalars = scalars
+    self.text = text
     self.children = children
     self.tags = tags
   }
 
   func node(_ index: Int32) -> Node { Node(store: self, index: index) }
 
+  /// A scalar record's bytes.
+  @inline(__always)
+  func withBytes<R>(_ r: Record, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try text.withUnsafeBufferPointer { all in
+      try body(UnsafeBufferPointer(rebasing: all[Int(r.first)..<Int(r.first + r.count)]))
+    }
+  }
+
+  /// A scalar record's text.
+  func string(_ r: Record) -> String {
+    withBytes(r) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// True when a scalar record's text is `key`.
+  func equals(_ r: Record, _ key: String) -> Bool {
+    var key = key
+    return key.withUTF8 { equals(r, $0) }
+  }
+
+  /// True when a scalar record's bytes are `key`.
+  @inline(__always)
+  func equals(_ r: Record, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard Int(r.count) == key.count else { return false }
+    return withBytes(r) { $0.elementsEqual(key) }
+  }
+
   /// Collects records while a document is parsed or built. Children of a collection are pushed
   /// on a shared pending stack and moved into `children` when the collection ends, so no
   /// collection allocates an array of its own.
   struct Builder {
     var records: [Record] = []
-    var scalars: [String] = []
+    var text: [UInt8] = []
     var children: [Int32] = []
     var tags: [String] = []
     var pending: [Int32] = []
 
     init() {
       records.reserveCapacity(64)
-      scalars.reserveCapacity(48)
+      text.reserveCapacity(1024)
       children.reserveCapacity(64)
       pending.reserveCapacity(32)
     }
@@ -271,13 +302,27 @@ final class NodeStore: Sendable {
       return Int32(tags.count - 1)
     }
 
-    mutating func scalar(_ text: String, style: ScalarStyle, range: SourceRange, tag: String?) -> Int32 {
-      scalars.append(text)
+    mutating func scalar(
+      _ bytes: UnsafeBufferPointer<UInt8>, style: ScalarStyle, range: SourceRange, tag: String?
+    ) -> Int32 {
+      let offset = text.count
+      text.append(contentsOf: bytes)
       records.append(
         Record(
-          kind: .scalar, style: Record.code(style), first: Int32(scalars.count - 1), count: 0,
+          kind: .scalar, style: Record.code(style), first: Int32(offset), count: Int32(bytes.count),
           tag: tagIndex(tag), range: range))
       return Int32(records.count - 1)
+    }
+
+    mutating func scalar(_ string: String, style: ScalarStyle, range: SourceRange, tag: String?) -> Int32 {
+      var string = string
+      return string.withUTF8 { scalar($0, style: style, range: range, tag: tag) }
+    }
+
+    /// A scalar's bytes while building.
+    func bytes(of index: Int32) -> ArraySlice<UInt8> {
+      let r = records[Int(index)]
+      return text[Int(r.first)..<Int(r.first + r.count)]
     }
 
     /// Ends a collection whose children are the last `count` pending entries.
@@ -314,7 +359,7 @@ final class NodeStore: Sendable {
     private mutating func copy(_ node: Node) -> Int32 { append(node.value, range: node.range, tag: node.tag) }
 
     func finish() -> NodeStore {
-      NodeStore(records: records, scalars: scalars, children: children, tags: tags)
+      NodeStore(records: records, text: text, children: children, tags: tags)
     }
   }
 }

@@ -124,8 +124,7 @@ private struct TreeBuilder {
         }
       case YAML_SCALAR_EVENT:
         let s = event.data.scalar
-        let text = String(
-          decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
+        let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
         let style: ScalarStyle
         switch s.style {
         case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -136,9 +135,9 @@ private struct TreeBuilder {
         }
         let r = range(event)
         if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0 {
-          try checkDuplicate(key: text, at: r.start, in: top)
+          try checkDuplicate(key: bytes, at: r.start, in: top)
         }
-        let index = nodes.scalar(text, style: style, range: r, tag: tagString(s.tag))
+        let index = nodes.scalar(bytes, style: style, range: r, tag: tagString(s.tag))
         complete(index, weight: 1, anchor: s.anchor.map { String(cString: $0) })
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
         let isMapping = event.type == YAML_MAPPING_START_EVENT
@@ -181,8 +180,10 @@ private struct TreeBuilder {
         if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0,
           nodes.records[Int(anchored.index)].kind == .scalar
         {
-          let text = nodes.scalars[Int(nodes.records[Int(anchored.index)].first)]
-          try checkDuplicate(key: text, at: location(event.start_mark), in: top)
+          let key = Array(nodes.bytes(of: anchored.index))
+          try key.withUnsafeBufferPointer { k throws(YAMLError) in
+            try checkDuplicate(key: k, at: location(event.start_mark), in: top)
+          }
         }
         // NB: an alias shares its anchor's subtree; the budget above bounds what a reader of
         // the expanded tree can be made to do.
@@ -205,26 +206,31 @@ private struct TreeBuilder {
     nodes.pending.append(index)
   }
 
-  private mutating func checkDuplicate(key text: String, at: Location, in top: Int) throws(YAMLError) {
+  private mutating func checkDuplicate(
+    key bytes: UnsafeBufferPointer<UInt8>, at: Location, in top: Int
+  ) throws(YAMLError) {
     let pairs = stack[top].childCount / 2
     let keys = nodes.pending[(nodes.pending.count - stack[top].childCount)...]
     if pairs < 8 {
       var i = keys.startIndex
       while i < keys.endIndex {
         let r = nodes.records[Int(keys[i])]
-        if r.kind == .scalar && nodes.scalars[Int(r.first)] == text {
-          throw duplicate(text, at, r.range.start)
+        if r.kind == .scalar && nodes.bytes(of: keys[i]).elementsEqual(bytes) {
+          throw duplicate(String(decoding: bytes, as: UTF8.self), at, r.range.start)
         }
         i += 2
       }
       return
     }
+    let text = String(decoding: bytes, as: UTF8.self)
     if stack[top].keyIndex == nil {
       var index: [String: Location] = [:]
       var i = keys.startIndex
       while i < keys.endIndex {
         let r = nodes.records[Int(keys[i])]
-        if r.kind == .scalar { index[nodes.scalars[Int(r.first)]] = r.range.start }
+        if r.kind == .scalar {
+          index[String(decoding: nodes.bytes(of: keys[i]), as: UTF8.self)] = r.range.start
+        }
         i += 2
       }
       stack[top].keyIndex = index

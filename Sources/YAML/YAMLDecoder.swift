@@ -108,14 +108,20 @@ extension Node {
 }
 
 /// A coding key for list indexes and arbitrary mapping keys.
+// NB: an index key makes its text only when asked: formatting "Index 3" for every list item
+// showed in decode profiles.
 struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int?
-  init(stringValue: String) { self.stringValue = stringValue }
+  private let name: String?
+  let intValue: Int?
+  init(stringValue: String) {
+    name = stringValue
+    intValue = nil
+  }
   init(intValue: Int) {
-    self.stringValue = "Index \(intValue)"
+    name = nil
     self.intValue = intValue
   }
+  var stringValue: String { name ?? "Index \(intValue ?? 0)" }
 }
 
 final class NodeDecoder: Decoder {
@@ -165,10 +171,10 @@ final class NodeDecoder: Decoder {
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard node.record.kind == .sequence else {
-      if node.isNull { return UnkeyedNodeContainer(self, items: [][...]) }
+      if node.isNull { return UnkeyedNodeContainer(self) }
       throw mismatch("a list")
     }
-    return UnkeyedNodeContainer(self, items: node.children)
+    return UnkeyedNodeContainer(self)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -196,14 +202,14 @@ final class NodeDecoder: Decoder {
   func scalar(_ expected: String) throws -> (String, ScalarStyle) {
     let r = node.record
     guard r.kind == .scalar else { throw mismatch(expected) }
-    return (node.store.scalars[Int(r.first)], r.scalarStyle)
+    return (node.store.string(r), r.scalarStyle)
   }
 
   /// Text of a scalar that the core schema resolves: plain and untagged, or tagged explicitly.
   func resolvable(_ expected: String) throws -> String {
     let r = node.record
     guard r.kind == .scalar, r.style == 0 || r.tag >= 0 else { throw mismatch(expected) }
-    return node.store.scalars[Int(r.first)]
+    return node.store.string(r)
   }
 
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
@@ -232,33 +238,38 @@ final class NodeDecoder: Decoder {
   // metadata and a decoder object per field were each a large share of decode time.
   static func leaf<T>(_ type: T.Type, _ node: Node, fail: (String) throws -> Never) throws -> T {
     let r = node.record
+    let store = node.store
     let isScalar = r.kind == .scalar
-    let text = isScalar ? node.store.scalars[Int(r.first)] : ""
     if T.self == String.self {
       if !isScalar { try fail("text") }
-      return unsafeBitCast(text, to: T.self)
+      return unsafeBitCast(store.string(r), to: T.self)
     }
     let resolvable = isScalar && (r.style == 0 || r.tag >= 0)
     if T.self == Int.self {
-      guard resolvable, let i = CoreSchema.int(text) else { try fail("a whole number") }
+      guard resolvable, let i = store.withBytes(r, CoreSchema.int(bytes:)) else {
+        try fail("a whole number")
+      }
       return unsafeBitCast(i, to: T.self)
     }
     if T.self == UUID.self {
-      guard isScalar, let id = FastUUID.parse(text) else {
+      guard isScalar, let id = store.withBytes(r, FastUUID.parse(bytes:)) else {
         try fail("an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11")
       }
       return unsafeBitCast(id, to: T.self)
     }
     if T.self == Date.self {
-      guard isScalar, let date = ISODate.parse(text) else {
+      guard isScalar, let date = store.withBytes(r, ISODate.parse(bytes:)) else {
         try fail("a date and time like 2026-11-21T09:00:00Z")
       }
       return unsafeBitCast(date, to: T.self)
     }
     if T.self == Bool.self {
-      guard resolvable, let b = CoreSchema.bool(text) else { try fail("true or false") }
+      guard resolvable, let b = store.withBytes(r, CoreSchema.bool(bytes:)) else {
+        try fail("true or false")
+      }
       return unsafeBitCast(b, to: T.self)
     }
+    let text = isScalar ? store.string(r) : ""
     guard resolvable, let d = CoreSchema.int(text).map(Double.init) ?? CoreSchema.float(text)
     else { try fail("a number") }
     return unsafeBitCast(d, to: T.self)
@@ -393,21 +404,24 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
 }
 
+// NB: kept to two words so that `any UnkeyedDecodingContainer` holds it inline instead of in a
+// heap box; the items are read from the decoder's node.
 struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
   let decoder: NodeDecoder
-  let items: ArraySlice<Int32>
   var currentIndex = 0
 
-  init(_ decoder: NodeDecoder, items: ArraySlice<Int32>) {
-    self.decoder = decoder
-    self.items = items
+  init(_ decoder: NodeDecoder) { self.decoder = decoder }
+
+  var itemCount: Int { decoder.node.record.kind == .sequence ? decoder.node.count : 0 }
+
+  func item(_ i: Int) -> Node {
+    let store = decoder.node.store
+    return store.node(store.children[Int(decoder.node.record.first) + i])
   }
 
-  func item(_ i: Int) -> Node { decoder.node.store.node(items[items.startIndex + i]) }
-
   var codingPath: [any CodingKey] { decoder.codingPath }
-  var count: Int? { items.count }
-  var isAtEnd: Bool { currentIndex >= items.count }
+  var count: Int? { itemCount }
+  var isAtEnd: Bool { currentIndex >= itemCount }
 
   mutating func next() throws -> NodeDecoder {
     guard !isAtEnd else {
