@@ -86,7 +86,7 @@ public struct FieldReader {
   /// A required field; nil (with the error kept) when missing or malformed.
   public mutating func required<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
     do {
-      let value = try container.decode(T.self, forKey: DynamicKey(key))
+      let value = try Self.decode(T.self, DynamicKey(key), from: container)
       present += 1
       return value
     } catch {
@@ -99,7 +99,7 @@ public struct FieldReader {
   /// An optional field: nil when missing or null; a malformed value is an error.
   public mutating func optional<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
     do {
-      if let value = try container.decodeIfPresent(T.self, forKey: DynamicKey(key)) {
+      if let value = try Self.decodeIfPresent(T.self, DynamicKey(key), from: container) {
         present += 1
         return value
       }
@@ -137,7 +137,8 @@ public struct FieldReader {
       while !items.isAtEnd {
         let before = items.currentIndex
         do {
-          out.append(try items.decode(T.self))
+          // NB: the String overload reaches decoders' non-generic fast path.
+          out.append(T.self == String.self ? try items.decode(String.self) as! T : try items.decode(T.self))
         } catch {
           errors.append(error)
           // NB: a failed decode may not advance the container; skip the bad item by hand.
@@ -149,6 +150,29 @@ public struct FieldReader {
       errors.append(error)
       return []
     }
+  }
+
+  // NB: FieldReader's methods are specialized per type inside this module, so these checks fold
+  // away and leaf fields use the containers' non-generic overloads, which decoders can serve
+  // without a generic call (a few percent of YAML decode time).
+  @inline(__always)
+  static func decode<T: Decodable>(
+    _ type: T.Type, _ key: DynamicKey, from c: KeyedDecodingContainer<DynamicKey>
+  ) throws -> T {
+    if T.self == String.self { return try c.decode(String.self, forKey: key) as! T }
+    if T.self == Int.self { return try c.decode(Int.self, forKey: key) as! T }
+    if T.self == Bool.self { return try c.decode(Bool.self, forKey: key) as! T }
+    return try c.decode(T.self, forKey: key)
+  }
+
+  @inline(__always)
+  static func decodeIfPresent<T: Decodable>(
+    _ type: T.Type, _ key: DynamicKey, from c: KeyedDecodingContainer<DynamicKey>
+  ) throws -> T? {
+    if T.self == String.self { return try c.decodeIfPresent(String.self, forKey: key) as! T? }
+    if T.self == Int.self { return try c.decodeIfPresent(Int.self, forKey: key) as! T? }
+    if T.self == Bool.self { return try c.decodeIfPresent(Bool.self, forKey: key) as! T? }
+    return try c.decodeIfPresent(T.self, forKey: key)
   }
 
   /// Records an error found by the record's own checks during decoding.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One node of a parsed YAML document: a scalar, a sequence or a mapping, with the exact source
 /// range it came from and the style it was written in.
 ///
@@ -215,7 +217,31 @@ final class NodeStore: Sendable {
     var count: Int32
     /// Index into `tags`, or -1.
     var tag: Int32
-    var range: SourceRange
+    // NB: positions as Int32s, not `Location`s: records half the size made building and key
+    // lookups measurably faster. Files are limited far below 2 GiB.
+    var startLine, startColumn, startOffset, endLine, endColumn, endOffset: Int32
+
+    init(
+      kind: Kind, style: UInt8, first: Int32, count: Int32, tag: Int32, range: SourceRange
+    ) {
+      self.kind = kind
+      self.style = style
+      self.first = first
+      self.count = count
+      self.tag = tag
+      startLine = Int32(truncatingIfNeeded: range.start.line)
+      startColumn = Int32(truncatingIfNeeded: range.start.column)
+      startOffset = Int32(truncatingIfNeeded: range.start.offset)
+      endLine = Int32(truncatingIfNeeded: range.end.line)
+      endColumn = Int32(truncatingIfNeeded: range.end.column)
+      endOffset = Int32(truncatingIfNeeded: range.end.offset)
+    }
+
+    var range: SourceRange {
+      SourceRange(
+        start: Location(line: Int(startLine), column: Int(startColumn), offset: Int(startOffset)),
+        end: Location(line: Int(endLine), column: Int(endColumn), offset: Int(endOffset)))
+    }
 
     var scalarStyle: ScalarStyle {
       switch style {
@@ -276,7 +302,8 @@ final class NodeStore: Sendable {
   @inline(__always)
   func equals(_ r: Record, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     guard Int(r.count) == key.count else { return false }
-    return withBytes(r) { $0.elementsEqual(key) }
+    guard let k = key.baseAddress, key.count > 0 else { return true }
+    return withBytes(r) { memcmp($0.baseAddress!, k, key.count) == 0 }
   }
 
   /// Collects records while a document is parsed or built. Children of a collection are pushed

@@ -7,7 +7,23 @@ import Foundation
 /// text. Every error is a `YAMLError` with the location of the offending node and its key path.
 public struct YAMLDecoder: Sendable {
   /// Values passed to `Decoder.userInfo`.
-  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  public var userInfo: [CodingUserInfoKey: any Sendable] = [:] {
+    didSet { context = Context(userInfo) }
+  }
+  /// What every decoder of one decode shares, built once per change of `userInfo` rather than
+  /// once per file.
+  private var context = Context([:])
+
+  final class Context: @unchecked Sendable {
+    // NB: immutable after init; `Any` values came in as `any Sendable`.
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(_ userInfo: [CodingUserInfoKey: any Sendable]) {
+      var info: [CodingUserInfoKey: Any] = userInfo
+      info[YAMLDecoder.mappingKeyCount] = YAMLDecoder.keyCount
+      self.userInfo = info
+    }
+  }
   /// Where the decoder puts a function `@Sendable (any Decoder) -> Int?` that tells how many keys
   /// the mapping a decoder is at holds; records use it to skip looking for unknown keys. The raw
   /// value and the function type are a convention shared with the record models, which cannot
@@ -28,7 +44,7 @@ public struct YAMLDecoder: Sendable {
 
   /// Decodes a value from a node.
   public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
-    let decoder = NodeDecoder(node: node, codingPath: [], userInfo: userInfo)
+    let decoder = NodeDecoder(root: node, context: context)
     do {
       return try decoder.decodeValue(T.self)
     } catch let error as DecodingError {
@@ -132,14 +148,11 @@ final class NodeDecoder: Decoder {
   private let parent: NodeDecoder?
   private let key: (any CodingKey)?
 
-  init(node: Node, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+  init(root node: Node, context: YAMLDecoder.Context) {
     self.node = node
-    var info: [CodingUserInfoKey: Any] = userInfo
-    info[YAMLDecoder.mappingKeyCount] = YAMLDecoder.keyCount
-    self.baseUserInfo = info
+    self.baseUserInfo = context.userInfo
     self.parent = nil
     self.key = nil
-    precondition(codingPath.isEmpty, "a root decoder starts at the root")
   }
 
   private init(node: Node, parent: NodeDecoder, key: any CodingKey) {
@@ -163,10 +176,10 @@ final class NodeDecoder: Decoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard node.record.kind == .mapping else {
-      if node.isNull { return KeyedDecodingContainer(KeyedNodeContainer(self, mapping: nil)) }
+      if node.isNull { return KeyedDecodingContainer(KeyedNodeContainer(self)) }
       throw mismatch("a mapping of keys and values")
     }
-    return KeyedDecodingContainer(KeyedNodeContainer(self, mapping: node))
+    return KeyedDecodingContainer(KeyedNodeContainer(self))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -328,14 +341,14 @@ extension NodeDecoder: SingleValueDecodingContainer {
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }
 
+// NB: one reference only: the standard library's box copies the container on every call.
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: NodeDecoder
-  let mapping: Node?
 
-  init(_ decoder: NodeDecoder, mapping: Node?) {
-    self.decoder = decoder
-    self.mapping = mapping
-  }
+  init(_ decoder: NodeDecoder) { self.decoder = decoder }
+
+  /// The mapping, or nil when the node is null (an empty container).
+  var mapping: Node? { decoder.node.record.kind == .mapping ? decoder.node : nil }
 
   var codingPath: [any CodingKey] { decoder.codingPath }
 
@@ -355,8 +368,9 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func find(_ key: Key) -> Node? {
-    guard let mapping, let i = mapping.valueIndex(forKey: key.stringValue) else { return nil }
-    return mapping.store.node(i)
+    let node = decoder.node
+    guard let i = node.valueIndex(forKey: key.stringValue) else { return nil }
+    return node.store.node(i)
   }
 
   func contains(_ key: Key) -> Bool { find(key) != nil }
@@ -380,6 +394,35 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let node = find(key), !node.isNull else { return nil }
     return try value(type, node, key)
+  }
+
+  // Non-generic overloads: callers that know the type statically reach these without the
+  // generic witness.
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try leafValue(key) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try leafValue(key) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try leafValue(key) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try leafValue(key) }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    try leafValueIfPresent(key)
+  }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try leafValueIfPresent(key) }
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    try leafValueIfPresent(key)
+  }
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    try leafValueIfPresent(key)
+  }
+
+  @inline(__always)
+  private func leafValue<T: Decodable>(_ key: Key) throws -> T {
+    guard let node = find(key) else { return try child(key).decodeValue(T.self) }
+    return try NodeDecoder.leaf(T.self, node) { throw decoder.child(node, key).mismatch($0) }
+  }
+
+  @inline(__always)
+  private func leafValueIfPresent<T: Decodable>(_ key: Key) throws -> T? {
+    guard let node = find(key), !node.isNull else { return nil }
+    return try NodeDecoder.leaf(T.self, node) { throw decoder.child(node, key).mismatch($0) }
   }
 
   private func value<T: Decodable>(_ type: T.Type, _ node: Node, _ key: Key) throws -> T {
@@ -453,6 +496,20 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
     try next().container(keyedBy: type)
+  }
+
+  mutating func decode(_ type: String.Type) throws -> String { try leafItem() }
+  mutating func decode(_ type: Int.Type) throws -> Int { try leafItem() }
+
+  @inline(__always)
+  private mutating func leafItem<T: Decodable>() throws -> T {
+    guard !isAtEnd else { return try next().decodeValue(T.self) }
+    let node = item(currentIndex)
+    let value = try NodeDecoder.leaf(T.self, node) { expected in
+      throw decoder.child(node, AnyKey(intValue: currentIndex)).mismatch(expected)
+    }
+    currentIndex += 1
+    return value
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -44,7 +44,8 @@ public struct YAMLLimits: Sendable, Equatable {
 
   /// Creates limits.
   public init(maxBytes: Int = 64 << 20, maxDepth: Int = 64, maxAliasExpansion: Int = 100_000) {
-    self.maxBytes = maxBytes
+    // NB: node positions are stored as Int32; keep files well below 2 GiB.
+    self.maxBytes = min(maxBytes, 1 << 30)
     self.maxDepth = maxDepth
     self.maxAliasExpansion = maxAliasExpansion
   }
