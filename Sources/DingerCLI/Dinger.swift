@@ -11,9 +11,9 @@ struct Dinger: ParsableCommand {
       directory that has .dinger/.
 
       Examples:
-        dinger check                      validate every record of the data repository
-        dinger check scrums/design.yaml   validate one file (others still count as references)
-        dinger check --json               the findings as JSON
+        dinger check                     check every record
+        dinger check scrums/design.yaml  check one file
+        dinger check --json              findings as JSON
       """,
     version: DingerVersion.current,
     subcommands: [Check.self]
