@@ -37,7 +37,8 @@ enum Measure {
   static func line(_ name: String, seconds: Double, bytes: Int) {
     print(
       "  \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
-        + String(format: "%8.1f ms", seconds * 1000) + "  " + throughput(bytes: bytes, seconds: seconds))
+        + String(format: "%8.1f ms", seconds * 1000) + "  "
+        + throughput(bytes: bytes, seconds: seconds))
   }
 
   /// `ratio 1.62 (target <= 2.00) ok`.

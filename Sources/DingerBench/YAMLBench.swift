@@ -42,7 +42,8 @@ enum YAMLBench {
         date: Date(timeIntervalSince1970: 1_790_000_000 + Double(i) * 86_400), length: 15,
         duration: rng.int(300...1200), attendees: people,
         speakers: people.map { SpeakerTime(name: $0, seconds: rng.int(30...200)) },
-        transcript: i % 3 == 0 ? nil : "Yesterday: shipped \(rng.pick(words)).\nToday: review #\(i).\n")
+        transcript: i % 3 == 0
+          ? nil : "Yesterday: shipped \(rng.pick(words)).\nToday: review #\(i).\n")
       add(.meeting(meeting), .meeting)
     }
     for l in 0..<10 {
@@ -50,10 +51,14 @@ enum YAMLBench {
         Word(
           text: "\(rng.pick(words)) \(l)-\(w)", phonetic: "/ˈola/",
           meanings: [
-            Meaning(partOfSpeech: "noun", definition: "meaning number \(w) of the word", example: "¡Hola, amigo \(w)!")
+            Meaning(
+              partOfSpeech: "noun", definition: "meaning number \(w) of the word",
+              example: "¡Hola, amigo \(w)!")
           ])
       }
-      add(.library(Library(id: UUID(), name: "Library \(l)", language: "es", words: entries)), .library)
+      add(
+        .library(Library(id: UUID(), name: "Library \(l)", language: "es", words: entries)),
+        .library)
     }
     return files
   }

@@ -138,7 +138,8 @@ public struct FieldReader {
         let before = items.currentIndex
         do {
           // NB: the String overload reaches decoders' non-generic fast path.
-          out.append(T.self == String.self ? try items.decode(String.self) as! T : try items.decode(T.self))
+          out.append(
+            T.self == String.self ? try items.decode(String.self) as! T : try items.decode(T.self))
         } catch {
           errors.append(error)
           // NB: a failed decode may not advance the container; skip the bad item by hand.

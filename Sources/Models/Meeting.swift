@@ -81,7 +81,8 @@ public struct Meeting: Hashable, Sendable, Codable {
     }
     for (i, name) in attendees.enumerated()
     where name.trimmingCharacters(in: .whitespaces).isEmpty {
-      issues.append(.init(at: [.key("attendees"), .index(i)], "attendee \(i + 1) has an empty name"))
+      issues.append(
+        .init(at: [.key("attendees"), .index(i)], "attendee \(i + 1) has an empty name"))
     }
     for (i, speaker) in speakers.enumerated() {
       let path: [PathComponent] = [.key("speakers"), .index(i)]

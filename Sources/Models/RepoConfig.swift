@@ -66,7 +66,8 @@ public struct RepoConfig: Hashable, Sendable, Codable {
     if let quiz {
       if let q = quiz.questions, !(1...100).contains(q) {
         issues.append(
-          .init(at: [.key("quiz"), .key("questions")], "'questions' must be from 1 to 100, found \(q)"))
+          .init(
+            at: [.key("quiz"), .key("questions")], "'questions' must be from 1 to 100, found \(q)"))
       }
       if let s = quiz.seconds, !(1...600).contains(s) {
         issues.append(

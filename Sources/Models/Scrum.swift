@@ -85,7 +85,8 @@ public struct Attendee: Hashable, Sendable, Codable {
   public init(name: String) { self.name = name }
 
   public init(from decoder: any Decoder) throws {
-    if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+    if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self)
+    {
       self.name = name
       return
     }

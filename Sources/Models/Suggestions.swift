@@ -2,7 +2,8 @@
 public enum Suggestions {
   /// The candidates closest to `input` (case-insensitive edit distance), best first; only those
   /// close enough to be a plausible typo.
-  public static func closest(to input: String, in candidates: [String], limit: Int = 3) -> [String] {
+  public static func closest(to input: String, in candidates: [String], limit: Int = 3) -> [String]
+  {
     let needle = Array(input.lowercased())
     let scored = candidates.map { candidate -> (String, Int) in
       let hay = Array(candidate.lowercased())

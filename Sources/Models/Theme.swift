@@ -47,7 +47,8 @@ public enum Theme: String, CaseIterable, Sendable, Codable, Hashable {
     let container = try decoder.singleValueContainer()
     let name = try container.decode(String.self)
     guard let theme = Theme(rawValue: name) else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.unknownMessage(name))
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: Self.unknownMessage(name))
     }
     self = theme
   }

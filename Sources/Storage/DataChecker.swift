@@ -94,7 +94,8 @@ public enum DataChecker {
     // scrum does not also fail every meeting of it.
     guard
       let owner = all.first(where: {
-        $0.kind == kind && ($0.record?.id == id || $0.root?["id"]?.scalarText?.lowercased() == idText)
+        $0.kind == kind
+          && ($0.record?.id == id || $0.root?["id"]?.scalarText?.lowercased() == idText)
       })
     else {
       return [

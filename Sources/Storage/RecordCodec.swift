@@ -24,7 +24,9 @@ public struct DecodedFile: Sendable {
     guard let node = root?.lookup(path) else {
       return Diagnostic(severity, file: self.path, path: path.dotted, message: message)
     }
-    return RecordCodec.diagnostic(severity, file: self.path, at: node.range.start, path: path.dotted, message: message, source: source)
+    return RecordCodec.diagnostic(
+      severity, file: self.path, at: node.range.start, path: path.dotted, message: message,
+      source: source)
   }
 }
 
@@ -81,7 +83,9 @@ public enum RecordCodec {
       if let suggestion = unknown.suggestion { message += " (did you mean '\(suggestion)'?)" }
       let at = node?.range.start ?? root.range.start
       file.diagnostics.append(
-        Self.diagnostic(.warning, file: path, at: at, path: (unknown.path + [.key(unknown.key)]).dotted, message: message, source: source))
+        Self.diagnostic(
+          .warning, file: path, at: at, path: (unknown.path + [.key(unknown.key)]).dotted,
+          message: message, source: source))
     }
     if let record = file.record {
       for issue in record.validate() {
@@ -109,7 +113,9 @@ public enum RecordCodec {
     try YAMLEncoder(flowPaths: RecordLayout.flowPaths(for: kind)).encode(value)
   }
 
-  static func decodeRecord(_ kind: RecordKind, _ decoder: YAMLDecoder, _ root: Node) throws -> AnyRecord {
+  static func decodeRecord(_ kind: RecordKind, _ decoder: YAMLDecoder, _ root: Node) throws
+    -> AnyRecord
+  {
     switch kind {
     case .scrum: return .scrum(try decoder.decode(Scrum.self, from: root))
     case .meeting: return .meeting(try decoder.decode(Meeting.self, from: root))
@@ -146,7 +152,8 @@ public enum RecordCodec {
     guard let e = error as? YAMLError else {
       return Diagnostic(.error, file: file, message: "\(error)")
     }
-    return diagnostic(.error, file: file, at: e.location, path: e.path, message: e.message, source: source)
+    return diagnostic(
+      .error, file: file, at: e.location, path: e.path, message: e.message, source: source)
   }
 
   /// A diagnostic at a location, with the source line for the caret display.

@@ -33,7 +33,9 @@ public enum CoreSchema {
     switch b.count {
     case 0: return true
     case 1: return b[0] == UInt8(ascii: "~")
-    case 4: return b.elementsEqual("null".utf8) || b.elementsEqual("Null".utf8) || b.elementsEqual("NULL".utf8)
+    case 4:
+      return b.elementsEqual("null".utf8) || b.elementsEqual("Null".utf8)
+        || b.elementsEqual("NULL".utf8)
     default: return false
     }
   }
@@ -146,7 +148,8 @@ public enum CoreSchema {
     // such forms use. Ordinary text ("10 minutes", "2026 planning") stays plain.
     guard let first = text.unicodeScalars.first else { return false }
     let startsNumeric =
-      ("0"..."9").contains(first) || ((first == "-" || first == "+" || first == ".") && text.count > 1)
+      ("0"..."9").contains(first)
+      || ((first == "-" || first == "+" || first == ".") && text.count > 1)
     guard startsNumeric else { return false }
     let numericSet = Set("0123456789abcdefABCDEFxXoO_:.+-eETtZz ")
     return text.allSatisfy { numericSet.contains($0) }

@@ -25,7 +25,9 @@ struct Emitter {
 
   // MARK: Block collections
 
-  private mutating func mapping(_ pairs: [(String, Encoded.Box)], indent: Int, path: String, firstInline: Bool = false) {
+  private mutating func mapping(
+    _ pairs: [(String, Encoded.Box)], indent: Int, path: String, firstInline: Bool = false
+  ) {
     let pad = String(repeating: " ", count: indent)
     for (i, (key, box)) in pairs.enumerated() {
       if !(firstInline && i == 0) { out += pad }

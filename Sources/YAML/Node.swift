@@ -15,7 +15,9 @@ public struct Node: Sendable {
   }
 
   /// Builds a standalone node from a value (for nodes that did not come from a parser).
-  public init(_ value: Value, range: SourceRange = .init(start: .start, end: .start), tag: String? = nil) {
+  public init(
+    _ value: Value, range: SourceRange = .init(start: .start, end: .start), tag: String? = nil
+  ) {
     var builder = NodeStore.Builder()
     let index = builder.append(value, range: range, tag: tag)
     self.init(store: builder.finish(), index: index)
@@ -341,7 +343,9 @@ final class NodeStore: Sendable {
       return Int32(records.count - 1)
     }
 
-    mutating func scalar(_ string: String, style: ScalarStyle, range: SourceRange, tag: String?) -> Int32 {
+    mutating func scalar(_ string: String, style: ScalarStyle, range: SourceRange, tag: String?)
+      -> Int32
+    {
       var string = string
       return string.withUTF8 { scalar($0, style: style, range: range, tag: tag) }
     }
@@ -373,17 +377,21 @@ final class NodeStore: Sendable {
         return scalar(text, style: style, range: range, tag: tag)
       case .sequence(let items, let style):
         for item in items { pending.append(copy(item)) }
-        return collection(mapping: false, flow: style == .flow, childCount: items.count, range: range, tag: tag)
+        return collection(
+          mapping: false, flow: style == .flow, childCount: items.count, range: range, tag: tag)
       case .mapping(let pairs, let style):
         for pair in pairs {
           pending.append(copy(pair.key))
           pending.append(copy(pair.value))
         }
-        return collection(mapping: true, flow: style == .flow, childCount: pairs.count * 2, range: range, tag: tag)
+        return collection(
+          mapping: true, flow: style == .flow, childCount: pairs.count * 2, range: range, tag: tag)
       }
     }
 
-    private mutating func copy(_ node: Node) -> Int32 { append(node.value, range: node.range, tag: node.tag) }
+    private mutating func copy(_ node: Node) -> Int32 {
+      append(node.value, range: node.range, tag: node.tag)
+    }
 
     func finish() -> NodeStore {
       NodeStore(records: records, text: text, children: children, tags: tags)

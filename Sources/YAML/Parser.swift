@@ -32,7 +32,8 @@ public enum YAMLParser {
   }
 
   /// Parses text given as a string.
-  public static func parse(_ text: String, limits: YAMLLimits = .default) throws(YAMLError) -> Node? {
+  public static func parse(_ text: String, limits: YAMLLimits = .default) throws(YAMLError) -> Node?
+  {
     try parse(SourceText(text), limits: limits)
   }
 
@@ -62,7 +63,8 @@ final class LibYAMLParser {
     raw = .allocate(capacity: 1)
     yaml_parser_initialize(raw)
     // NB: libyaml only reads the buffer; an empty buffer still needs a valid pointer.
-    yaml_parser_set_input_string(raw, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
+    yaml_parser_set_input_string(
+      raw, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
     yaml_parser_set_encoding(raw, YAML_UTF8_ENCODING)
   }
 

@@ -405,7 +405,9 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
     try leafValueIfPresent(key)
   }
-  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try leafValueIfPresent(key) }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    try leafValueIfPresent(key)
+  }
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
     try leafValueIfPresent(key)
   }

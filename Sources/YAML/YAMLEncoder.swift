@@ -47,7 +47,8 @@ final class ValueEncoder: Encoder {
   /// Where this encoder writes its value.
   let target: Encoded.Box
 
-  init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any], box: Encoded.Box = .init()) {
+  init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any], box: Encoded.Box = .init())
+  {
     self.codingPath = codingPath
     self.userInfo = userInfo
     self.target = box

@@ -51,7 +51,9 @@ import Testing
         """)
     #expect(result.stdout == "checked 6 files: 1 error\n")
     // Checking never changes a file.
-    #expect(try repo.read("scrums/design.yaml") == before.replacingOccurrences(of: "length: 10", with: "length: ten"))
+    #expect(
+      try repo.read("scrums/design.yaml")
+        == before.replacingOccurrences(of: "length: 10", with: "length: ten"))
   }
 
   @Test func warningsAloneExitZero() throws {
@@ -61,7 +63,8 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stderr.hasPrefix(
-        "scrums/x.yaml:4:1: warning: unknown key 'lenght' is kept but not used (did you mean 'length'?)\n"))
+        "scrums/x.yaml:4:1: warning: unknown key 'lenght' is kept but not used (did you mean 'length'?)\n"
+      ))
     #expect(result.stdout == "checked 7 files: 1 warning\n")
   }
 
@@ -105,7 +108,9 @@ import Testing
     let other = try TemporaryDirectory()
     let result = try dinger(["check", repo.path()], in: other)
     #expect(result.status == 1)
-    #expect(result.stderr.hasPrefix("\(repo.url.standardizedFileURL.path)/libraries/bad.yaml:2:11: error:"))
+    #expect(
+      result.stderr.hasPrefix(
+        "\(repo.url.standardizedFileURL.path)/libraries/bad.yaml:2:11: error:"))
   }
 
   @Test func repoOptionAndEnvironmentChooseTheDataDirectory() throws {

@@ -29,11 +29,13 @@ import YAML
     #expect(scrum.attendees[1].name == "Grace")
     #expect(scrum.attendees[1].unknown.keys == ["role"])
     let written = try RecordCodec.encode(.scrum(scrum))
-    #expect(written == "title: X\nlength: 5\nattendees:\n  - Ada\n  - name: Grace\n    role: lead\n")
+    #expect(
+      written == "title: X\nlength: 5\nattendees:\n  - Ada\n  - name: Grace\n    role: lead\n")
   }
 
   @Test func unknownKeysRoundTripAndAreReported() throws {
-    let text = "title: X\nlength: 5\nattendees: [Ada]\nowner: Bob\nlenght: 7\nmeta:\n  tags: [a, 1, true]\n"
+    let text =
+      "title: X\nlength: 5\nattendees: [Ada]\nowner: Bob\nlenght: 7\nmeta:\n  tags: [a, 1, true]\n"
     let file = RecordCodec.decode(Array(text.utf8), path: "scrums/x.yaml", kind: .scrum)
     guard case .scrum(let scrum) = file.record else {
       Issue.record("did not decode: \(file.diagnostics)")
@@ -50,7 +52,8 @@ import YAML
     let written = try RecordCodec.encode(.scrum(scrum))
     #expect(
       written
-        == "title: X\nlength: 5\nattendees:\n  - Ada\nowner: Bob\nlenght: 7\nmeta:\n  tags:\n    - a\n    - 1\n    - true\n")
+        == "title: X\nlength: 5\nattendees:\n  - Ada\nowner: Bob\nlenght: 7\nmeta:\n  tags:\n    - a\n    - 1\n    - true\n"
+    )
   }
 
   @Test func yaml11LookalikesStayText() throws {

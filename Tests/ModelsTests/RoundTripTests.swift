@@ -41,7 +41,8 @@ import YAML
     for (value, (text, json)) in zip(values, zip(texts, try PyYAML.load(texts))) {
       let seen = try? decoder.decode(T.self, from: Data(json.utf8))
       #expect(
-        try seen.map(canonical.encode) == canonical.encode(value), "PyYAML read \(json) from:\n\(text)")
+        try seen.map(canonical.encode) == canonical.encode(value),
+        "PyYAML read \(json) from:\n\(text)")
     }
   }
 

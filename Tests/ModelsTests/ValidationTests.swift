@@ -47,7 +47,9 @@ import Testing
     #expect(LanguageCode.isWellFormed(code))
   }
 
-  @Test(arguments: ["", "Spanish", "ES", "e", "es-", "es_ES", "toolong", "en-GB-x-averyveryverylong"])
+  @Test(arguments: [
+    "", "Spanish", "ES", "e", "es-", "es_ES", "toolong", "en-GB-x-averyveryverylong",
+  ])
   func malformedLanguages(code: String) {
     #expect(!LanguageCode.isWellFormed(code))
   }
@@ -68,7 +70,8 @@ import Testing
     #expect(issues.count == 2)
     #expect(issues[0].path == [.key("attendees"), .index(1)])
     #expect(issues[1].severity == .warning)
-    #expect(issues[1].message == "speakers add up to 110 s, more than the meeting's duration of 100 s")
+    #expect(
+      issues[1].message == "speakers add up to 110 s, more than the meeting's duration of 100 s")
     meeting.duration = -1
     #expect(meeting.validate().contains { $0.path == [.key("duration")] })
   }
@@ -82,7 +85,10 @@ import Testing
   @Test func quizScoreCountsCorrectAnswers() {
     let quiz = QuizResult(
       library: UUID(), date: Date(),
-      questions: [.init(word: "a", correct: true), .init(word: "b", correct: false), .init(word: "c", correct: true)])
+      questions: [
+        .init(word: "a", correct: true), .init(word: "b", correct: false),
+        .init(word: "c", correct: true),
+      ])
     #expect(quiz.score == 2)
     #expect(quiz.validate().isEmpty)
   }
@@ -91,7 +97,8 @@ import Testing
     #expect(Theme.allCases.count == 16)
     #expect(Theme.yellow.rgb == (1, 0.875, 0.302))
     #expect(Theme.allCases.filter(\.hasLightText) == [.indigo, .magenta, .navy, .oxblood, .purple])
-    #expect(Theme.unknownMessage("yelow").hasPrefix("unknown theme 'yelow' (did you mean 'yellow'?)"))
+    #expect(
+      Theme.unknownMessage("yelow").hasPrefix("unknown theme 'yelow' (did you mean 'yellow'?)"))
   }
 
   @Test(arguments: [

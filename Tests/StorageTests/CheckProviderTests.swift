@@ -8,7 +8,8 @@ import Testing
 /// The same provider, in memory and on disk, gives the same report.
 @Suite struct CheckProviderTests {
   static let files = [
-    "scrums/design.yaml": "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\nlength: 10\nattendees: [Ada]\n",
+    "scrums/design.yaml":
+      "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\nlength: 10\nattendees: [Ada]\n",
     "history/design/2026-11-20-3f2c0a1b.yaml":
       "scrum: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ndate: 2026-11-20\nlength: 10\nduration: 70\nattendees: [Ada]\n",
     "libraries/spanish.yaml": "name: Spanish\nlanguage: spanish\n",
@@ -34,8 +35,11 @@ import Testing
     try dir.write("history/design/x.yaml", "")
     let found = DataDirectory.enclosing(dir.url.appendingPathComponent("history/design"))
     #expect(found?.root.path == dir.url.standardizedFileURL.path)
-    let holding = DataDirectory.holding(file: dir.url.appendingPathComponent("history/design/x.yaml"))
-    #expect(holding?.relativePath(dir.url.appendingPathComponent("history/design/x.yaml")) == "history/design/x.yaml")
+    let holding = DataDirectory.holding(
+      file: dir.url.appendingPathComponent("history/design/x.yaml"))
+    #expect(
+      holding?.relativePath(dir.url.appendingPathComponent("history/design/x.yaml"))
+        == "history/design/x.yaml")
   }
 
   @Test func recordFilesAreFoundWithoutADingerFolder() throws {

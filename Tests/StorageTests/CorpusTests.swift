@@ -39,7 +39,9 @@ import Testing
 
   @Test func corpusHasAtLeastThirtyMalformedFiles() throws {
     let failing = try Self.cases.filter { name in
-      !(try String(contentsOf: Self.corpus.appendingPathComponent("\(name)/expected.txt"), encoding: .utf8)).isEmpty
+      !(try String(
+        contentsOf: Self.corpus.appendingPathComponent("\(name)/expected.txt"), encoding: .utf8))
+        .isEmpty
     }
     #expect(failing.count >= 30)
   }

@@ -60,7 +60,8 @@ public struct ModelGenerator {
       attendees.append(a)
     }
     var s = Scrum(
-      id: maybe { $0.uuid() }, title: string(), theme: maybe { Theme.allCases.randomElement(using: &$0.rng)! },
+      id: maybe { $0.uuid() }, title: string(),
+      theme: maybe { Theme.allCases.randomElement(using: &$0.rng)! },
       length: count(1...600), attendees: attendees)
     s.unknown = unknown(avoiding: Scrum.keys)
     return s
@@ -71,7 +72,8 @@ public struct ModelGenerator {
     var m = Meeting(
       id: maybe { $0.uuid() }, scrum: uuid(), date: date(), length: count(1...600),
       duration: count(0...36_000), attendees: (0..<count(0...4)).map { _ in string() },
-      speakers: (0..<count(0...4)).map { _ in SpeakerTime(name: string(), seconds: count(0...600)) },
+      speakers: (0..<count(0...4)).map { _ in SpeakerTime(name: string(), seconds: count(0...600))
+      },
       transcript: maybe { $0.string() })
     m.unknown = unknown(avoiding: Meeting.keys)
     return m
@@ -83,7 +85,8 @@ public struct ModelGenerator {
     for _ in 0..<count(0...4) {
       var w = Word(text: string(), phonetic: maybe { $0.string() })
       w.meanings = (0..<count(0...2)).map { _ in
-        Meaning(partOfSpeech: maybe { $0.string() }, definition: string(), example: maybe { $0.string() })
+        Meaning(
+          partOfSpeech: maybe { $0.string() }, definition: string(), example: maybe { $0.string() })
       }
       w.unknown = unknown(avoiding: Word.keys)
       words.append(w)
@@ -108,7 +111,10 @@ public struct ModelGenerator {
   public mutating func config() -> RepoConfig {
     var c = RepoConfig(
       format: 1, language: maybe { $0.string() },
-      quiz: maybe { QuizDefaults(questions: $0.maybe { $0.count(1...100) }, seconds: $0.maybe { $0.count(1...600) }) },
+      quiz: maybe {
+        QuizDefaults(
+          questions: $0.maybe { $0.count(1...100) }, seconds: $0.maybe { $0.count(1...600) })
+      },
       dictionary: maybe {
         DictionaryEndpoints(
           definitions: URL(string: "https://dict.example/api"), randomWords: nil,

@@ -30,7 +30,9 @@ public enum PyYAML {
     let result = try ProcessRunner.run(
       ProcessRunner.which("python3") ?? "/usr/bin/python3", ["-c", script], input: input)
     guard result.status == 0 else {
-      throw NSError(domain: "PyYAML", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+      throw NSError(
+        domain: "PyYAML", code: Int(result.status),
+        userInfo: [NSLocalizedDescriptionKey: result.stderr])
     }
     return try JSONDecoder().decode([String].self, from: Data(result.stdout.utf8))
   }

@@ -31,7 +31,9 @@ import Testing
     #expect(CoreSchema.isAmbiguous(text))
   }
 
-  @Test(arguments: ["Design Review", "10 minutes", "2026 planning", "Ada", "a1", "x-ray", "null-ish"])
+  @Test(arguments: [
+    "Design Review", "10 minutes", "2026 planning", "Ada", "a1", "x-ray", "null-ish",
+  ])
   func ordinaryTextIsNotAmbiguous(text: String) {
     #expect(!CoreSchema.isAmbiguous(text))
   }

@@ -52,7 +52,9 @@ private struct Sample: Codable, Equatable {
   }
 
   @Test func quotedNumbersAreTextNotNumbers() {
-    let error = #expect(throws: YAMLError.self) { try decode(Sample.self, "name: x\ncount: '10'\n") }
+    let error = #expect(throws: YAMLError.self) {
+      try decode(Sample.self, "name: x\ncount: '10'\n")
+    }
     #expect(error?.message == "'count' must be a whole number, found \"10\"")
   }
 
@@ -90,11 +92,14 @@ private struct Sample: Codable, Equatable {
     let date = #expect(throws: YAMLError.self) {
       try decode(Sample.self, "name: x\ncount: 1\nwhen: 2026-02-31\n")
     }
-    #expect(date?.message == "'when' must be a date and time like 2026-11-21T09:00:00Z, found \"2026-02-31\"")
+    #expect(
+      date?.message
+        == "'when' must be a date and time like 2026-11-21T09:00:00Z, found \"2026-02-31\"")
     let id = #expect(throws: YAMLError.self) {
       try decode(Sample.self, "name: x\ncount: 1\nid: 1234\n")
     }
-    #expect(id?.message == "'id' must be an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11, found \"1234\"")
+    #expect(
+      id?.message == "'id' must be an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11, found \"1234\"")
   }
 
   @Test func decodingErrorsFromCustomTypesAreLocatedByPath() throws {

@@ -107,7 +107,8 @@ private struct Doc: Codable, Equatable {
         HostileStrings.random(using: &rng)
       }
       let speakers = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
-        Person(name: HostileStrings.random(using: &rng), seconds: Int.random(in: -5...999, using: &rng))
+        Person(
+          name: HostileStrings.random(using: &rng), seconds: Int.random(in: -5...999, using: &rng))
       }
       docs.append(
         Doc(
@@ -118,7 +119,10 @@ private struct Doc: Codable, Equatable {
     }
     // Each string alone as well, so a failure names the string.
     for piece in HostileStrings.pieces {
-      docs.append(Doc(title: piece, length: 1, people: [piece], speakers: [Person(name: piece, seconds: 1)], notes: piece, nested: [[piece]]))
+      docs.append(
+        Doc(
+          title: piece, length: 1, people: [piece], speakers: [Person(name: piece, seconds: 1)],
+          notes: piece, nested: [[piece]]))
     }
     var texts: [String] = []
     for (flow, doc) in docs.enumerated().map({ ($0.offset % 2 == 0, $0.element) }) {

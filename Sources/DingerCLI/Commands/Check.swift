@@ -67,7 +67,11 @@ struct Check: ParsableCommand {
       }
       let url = URL(fileURLWithPath: path)
       if isDir.boolValue {
-        result.append((DataDirectory.enclosing(url).flatMap { $0.root == url.standardizedFileURL ? $0 : nil } ?? DataDirectory(root: url), nil))
+        result.append(
+          (
+            DataDirectory.enclosing(url).flatMap { $0.root == url.standardizedFileURL ? $0 : nil }
+              ?? DataDirectory(root: url), nil
+          ))
         continue
       }
       guard let directory = DataDirectory.holding(file: url),
