@@ -23,17 +23,18 @@ let package = Package(
     // Core
     .target(name: "Models", swiftSettings: strict),
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
-    .target(name: "Storage", dependencies: ["Models", "YAML"], swiftSettings: strict),
+    .target(name: "Git", dependencies: ["CGit2"], swiftSettings: strict),
+    .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
 
     // Providers and components
-    .target(name: "Providers", dependencies: ["Models", "Storage"], swiftSettings: strict),
+    .target(name: "Providers", dependencies: ["Models", "Storage", "YAML"], swiftSettings: strict),
     .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
 
     // Modules: the executable
     .executableTarget(
       name: "DingerCLI",
       dependencies: [
-        "Models", "Providers", "Components",
+        "Models", "Providers", "Components", "Storage", "Git",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

@@ -16,8 +16,12 @@ struct Dinger: ParsableCommand {
         dinger check --json              findings as JSON
       """,
     version: DingerVersion.current,
-    subcommands: [Check.self]
+    subcommands: [Init.self, ScrumCommand.self, Undo.self, Check.self]
   )
+
+  // NB: declared here too so that `dinger --repo PATH scrum list` parses; subcommands read it
+  // through their own @OptionGroup.
+  @OptionGroup var global: GlobalOptions
 }
 
 /// The version `--version` prints.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Components
 import Foundation
+import Git
 import Storage
 
 /// Options every command takes.
@@ -27,6 +28,21 @@ struct GlobalOptions: ParsableArguments {
       throw CLIError("\(source) '\(path)' is not a directory")
     }
     return DataDirectory(root: URL(fileURLWithPath: path))
+  }
+}
+
+extension GlobalOptions {
+  /// The git-backed data repository, found in DESIGN.md's order; creating the per-user default
+  /// prints a one-line notice.
+  func repository() throws -> DataRepository {
+    let env = ProcessInfo.processInfo.environment
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let (repository, origin) = try DataRepository.locate(
+      option: repo, environment: env, workingDirectory: cwd)
+    if origin == .userDefault(created: true) {
+      Terminal.error("note: created a data repository at \(repository.root.path) (choose another with --repo or DINGER_REPO)\n")
+    }
+    return repository
   }
 }
 
@@ -72,9 +88,16 @@ extension ParsableCommand {
     do {
       try body()
     } catch let error as CLIError {
-      Terminal.error(
-        Style.severityLabel(color: Terminal.colorOnStderr) + " " + error.description + "\n")
-      throw ExitCode.failure
+      fail(error.description)
+    } catch let error as StorageError {
+      fail(error.message)
+    } catch let error as GitError {
+      fail(error.description)
     }
+  }
+
+  private func fail(_ message: String) -> Never {
+    Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + message + "\n")
+    Foundation.exit(1)
   }
 }

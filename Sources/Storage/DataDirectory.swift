@@ -46,6 +46,29 @@ public struct DataDirectory: Sendable {
     return String(path.dropFirst(rootPath.count))
   }
 
+  /// The record files of one kind, with their bytes, sorted by path.
+  public func recordFiles(of kind: RecordKind) throws -> [(path: String, bytes: [UInt8])] {
+    let top: String
+    switch kind {
+    case .scrum: top = "scrums"
+    case .meeting: top = "history"
+    case .library: top = "libraries"
+    case .quiz: top = "quizzes"
+    case .config:
+      let data = FileManager.default.contents(atPath: root.appendingPathComponent(RecordLayout.configPath).path)
+      return data.map { [(RecordLayout.configPath, Array($0))] } ?? []
+    }
+    var out: [(String, [UInt8])] = []
+    guard let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(top).path)
+    else { return [] }
+    while let item = walker.nextObject() as? String {
+      let path = top + "/" + item
+      guard RecordLayout.kind(ofPath: path) == kind else { continue }
+      out.append((path, Array(try Data(contentsOf: root.appendingPathComponent(path)))))
+    }
+    return out.sorted { $0.0 < $1.0 }
+  }
+
   /// Every record file (and stray `.yml` file) under the record folders, with its bytes.
   public func recordFiles() throws -> [(path: String, bytes: [UInt8])] {
     var out: [(String, [UInt8])] = []

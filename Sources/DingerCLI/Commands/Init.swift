@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+/// `dinger init [PATH]`: makes a folder a data repository.
+struct Init: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Make a folder a dinger data repository (a git repository with .dinger/).",
+    discussion: """
+      Creates a git repository (or uses the one whose top the folder is), adds the scaffold \
+      (.dinger/config.yaml, .gitattributes, a README on hand-editing) and commits it.
+
+      Examples:
+        dinger init                 the current folder
+        dinger init ~/team-scrums   a new folder
+      """)
+
+  @Argument(help: "The folder (default: the current one).")
+  var path: String?
+
+  func run() throws {
+    try reporting {
+      let url = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath)
+      let repository = try DataRepository.initialize(at: url)
+      Terminal.output("initialized a dinger data repository in \(repository.root.path)\n")
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Models
+import Providers
+
+extension ScrumCommand {
+  /// `dinger scrum attendee add|rm S NAME...`.
+  struct AttendeeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "attendee",
+      abstract: "Add or remove attendees of a scrum.",
+      discussion: """
+        Examples:
+          dinger scrum attendee add design Bob "Eve Smith"
+          dinger scrum attendee rm design Bob
+        """,
+      subcommands: [Add.self, Remove.self])
+
+    /// `dinger scrum attendee add S NAME...`.
+    struct Add: ParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Add attendees (at the end, in order).")
+
+      @OptionGroup var global: GlobalOptions
+      @Argument(help: "The scrum: slug, title or id prefix.") var scrum: String
+      @Argument(help: "Names to add.") var names: [String]
+
+      func validate() throws {
+        if names.isEmpty { throw ValidationError("give at least one name to add") }
+        if names.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+          throw ValidationError("an attendee's name must not be empty")
+        }
+      }
+
+      func run() throws {
+        try reporting {
+          let provider = ScrumProvider.live(repository: try global.repository())
+          let stored = try provider.find(scrum)
+          var new = stored.scrum
+          for name in names {
+            let key = Attendee(name: name).naturalKey
+            if let existing = new.attendees.first(where: { $0.naturalKey == key }) {
+              throw CLIError("'\(existing.name)' is already an attendee of \(stored.scrum.title)")
+            }
+            new.attendees.append(Attendee(name: name))
+          }
+          let result = try provider.update(stored, to: new)
+          Terminal.output(result.subject + "\n")
+          for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
+        }
+      }
+    }
+
+    /// `dinger scrum attendee rm S NAME...`.
+    struct Remove: ParsableCommand {
+      static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Remove attendees (a scrum keeps at least one).")
+
+      @OptionGroup var global: GlobalOptions
+      @Argument(help: "The scrum: slug, title or id prefix.") var scrum: String
+      @Argument(help: "Names to remove (any case).") var names: [String]
+
+      func validate() throws {
+        if names.isEmpty { throw ValidationError("give at least one name to remove") }
+      }
+
+      func run() throws {
+        try reporting {
+          let provider = ScrumProvider.live(repository: try global.repository())
+          let stored = try provider.find(scrum)
+          var new = stored.scrum
+          for name in names {
+            let key = Attendee(name: name).naturalKey
+            guard let index = new.attendees.firstIndex(where: { $0.naturalKey == key }) else {
+              let hint = Suggestions.hint(for: name, in: new.attendees.map(\.name))
+              throw CLIError("'\(name)' is not an attendee of \(stored.scrum.title)\(hint)")
+            }
+            new.attendees.remove(at: index)
+          }
+          if new.attendees.isEmpty {
+            throw CLIError("a scrum needs at least one attendee; add someone before removing the last")
+          }
+          let result = try provider.update(stored, to: new)
+          Terminal.output(result.subject + "\n")
+          for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
+        }
+      }
+    }
+  }
+}

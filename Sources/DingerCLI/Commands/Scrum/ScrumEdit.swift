@@ -1,0 +1,133 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+
+extension ScrumCommand {
+  /// `dinger scrum edit S [--title --theme --length]`, or `$EDITOR` on the file.
+  struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Change a scrum's title, theme or length, or edit its file in $EDITOR.",
+      discussion: """
+        With no options, opens the scrum's file in $VISUAL or $EDITOR (else vi). When you save \
+        and quit, dinger checks the file; if it has errors it opens it again with the errors \
+        on top, like git commit. Saving an unchanged file, or an empty one, changes nothing. \
+        What you typed is committed byte for byte, comments included.
+
+        Examples:
+          dinger scrum edit design --length 15
+          dinger scrum edit design --title "Design Sync" --theme sky
+          EDITOR=nano dinger scrum edit design
+        """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var fields: ScrumFields
+
+    @Argument(help: "The scrum: slug, title or id prefix.")
+    var scrum: String
+
+    @Option(help: "A new title.")
+    var title: String?
+
+    func validate() throws {
+      if let length = fields.length, !Scrum.lengthRange.contains(length) {
+        throw ValidationError("--length must be from 1 to 600 minutes, found \(length)")
+      }
+      if let title, title.trimmingCharacters(in: .whitespaces).isEmpty {
+        throw ValidationError("--title must not be empty")
+      }
+    }
+
+    func run() throws {
+      try reporting {
+        let repository = try global.repository()
+        let provider = ScrumProvider.live(repository: repository)
+        let stored = try provider.find(scrum)
+        guard title != nil || fields.theme != nil || fields.length != nil else {
+          try editInEditor(stored, provider: provider, root: repository.root)
+          return
+        }
+        var new = stored.scrum
+        if let title { new.title = title }
+        if let theme = fields.theme { new.theme = theme.theme }
+        if let length = fields.length { new.length = length }
+        report(try provider.update(stored, to: new))
+      }
+    }
+
+    private func editInEditor(_ stored: StoredScrum, provider: ScrumProvider, root: URL) throws {
+      let original = try String(contentsOf: root.appendingPathComponent(stored.path), encoding: .utf8)
+      var text = original
+      var errors: [Diagnostic] = []
+      while true {
+        let edited = try Editor.edit(text, header: errors.map { DiagnosticsView.render($0) }, name: stored.slug)
+        guard !edited.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+          throw CLIError("the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')")
+        }
+        if edited == original {
+          Terminal.output("nothing to change\n")
+          return
+        }
+        switch try provider.replace(stored, with: edited) {
+        case .success(let result):
+          report(result)
+          return
+        case .failure(let list):
+          errors = list.items
+          text = edited
+          if !Editor.isInteractive {
+            Terminal.error(DiagnosticsView(errors).render())
+            throw CLIError("the edited file has errors; nothing changed")
+          }
+        }
+      }
+    }
+
+    private func report(_ result: ScrumCommit) {
+      if result.commit == nil {
+        Terminal.output("nothing to change\n")
+        return
+      }
+      Terminal.output(result.subject + "\n")
+      for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
+    }
+  }
+}
+
+/// Runs the user's editor on a temporary copy of a file.
+enum Editor {
+  static let marker = "# dinger: "
+
+  /// False when dinger runs without a terminal and the editor is a script (tests, CI): errors are
+  /// then reported instead of reopening the editor forever.
+  static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+  /// Lets the user edit `text`; `header` lines (the errors of the last try) are shown on top as
+  /// comments and removed again afterwards.
+  static func edit(_ text: String, header: [String], name: String) throws -> String {
+    let env = ProcessInfo.processInfo.environment
+    let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("dinger-\(name)-\(UUID().uuidString.prefix(8)).yaml")
+    var prefix = ""
+    if !header.isEmpty {
+      prefix += marker + "fix these errors, then save and quit (these lines are removed):\n"
+      for line in header.joined().split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+        prefix += marker + line + "\n"
+      }
+    }
+    try (prefix + text).write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "\(editor) \"$1\"", "dinger-editor", file.path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw CLIError("the editor '\(editor)' failed (exit status \(process.terminationStatus)); nothing changed")
+    }
+    let edited = try String(contentsOf: file, encoding: .utf8)
+    return edited.components(separatedBy: "\n").filter { !$0.hasPrefix(marker) }.joined(separator: "\n")
+  }
+}

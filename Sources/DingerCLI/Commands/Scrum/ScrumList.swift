@@ -1,0 +1,61 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+
+extension ScrumCommand {
+  /// `dinger scrum list`.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the scrums: title, theme, length, attendees, file.",
+      discussion: """
+        Examples:
+          dinger scrum list
+          dinger scrum list --json | jq '.[].title'
+        """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      try reporting {
+        let provider = ScrumProvider.live(repository: try global.repository())
+        let (scrums, problems) = try provider.list()
+        if output.json {
+          Terminal.output(try JSONView.render(scrums.map(ScrumJSON.init)))
+        } else {
+          Terminal.output(
+            ScrumListView(rows: scrums.map { ($0.slug, $0.scrum) }, color: Terminal.colorOnStdout)
+              .render())
+        }
+        if !problems.isEmpty {
+          let files = Set(problems.map(\.file)).sorted()
+          Terminal.error(
+            "warning: \(Style.plural(files.count, "scrum file")) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n")
+        }
+      }
+    }
+  }
+}
+
+/// The JSON shape of a scrum.
+struct ScrumJSON: Encodable {
+  var id: String?
+  var slug: String
+  var path: String
+  var title: String
+  var theme: String
+  var length: Int
+  var attendees: [String]
+
+  init(_ stored: StoredScrum) {
+    id = stored.scrum.id?.uuidString.lowercased()
+    slug = stored.slug
+    path = stored.path
+    title = stored.scrum.title
+    theme = stored.scrum.effectiveTheme.rawValue
+    length = stored.scrum.length
+    attendees = stored.scrum.attendees.map(\.name)
+  }
+}

@@ -1,0 +1,275 @@
+import Foundation
+internal import CGit2
+
+/// A git repository opened through libgit2. Owns its handle and frees it.
+public final class Repository: @unchecked Sendable {
+  // NB: libgit2 repository handles are not safe for concurrent use; a `Repository` is used from
+  // one task at a time (each command opens its own).
+  let raw: OpaquePointer
+
+  private init(_ raw: OpaquePointer) { self.raw = raw }
+
+  deinit { git_repository_free(raw) }
+
+  /// Opens the repository whose working tree (or `.git`) is exactly `url`.
+  public static func open(_ url: URL) throws(GitError) -> Repository {
+    _ = Check.initialized
+    var out: OpaquePointer?
+    try Check.rc(
+      git_repository_open_ext(&out, url.path, UInt32(GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue), nil),
+      "open repository at \(url.path)")
+    return Repository(out!)
+  }
+
+  /// Finds the repository that contains `url`, searching parent folders like git does.
+  public static func discover(from url: URL) -> Repository? {
+    _ = Check.initialized
+    var out: OpaquePointer?
+    guard git_repository_open_ext(&out, url.path, 0, nil) == 0, let out else { return nil }
+    return Repository(out)
+  }
+
+  /// Creates a new repository with a working tree at `url`, its first branch named `branch`.
+  public static func create(at url: URL, branch: String = "main") throws(GitError) -> Repository {
+    _ = Check.initialized
+    var options = git_repository_init_options()
+    try Check.rc(
+      git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
+      "prepare repository options")
+    options.flags = UInt32(GIT_REPOSITORY_INIT_MKPATH.rawValue)
+    var out: OpaquePointer?
+    let rc = branch.withCString { name -> Int32 in
+      options.initial_head = name
+      return git_repository_init_ext(&out, url.path, &options)
+    }
+    try Check.rc(rc, "create repository at \(url.path)")
+    return Repository(out!)
+  }
+
+  /// The working tree, or nil for a bare repository.
+  public var workdir: URL? {
+    git_repository_workdir(raw).map { URL(fileURLWithPath: String(cString: $0)) }
+  }
+
+  /// The `.git` folder.
+  public var gitDirectory: URL { URL(fileURLWithPath: String(cString: git_repository_path(raw))) }
+
+  // MARK: HEAD
+
+  /// The branch HEAD names (`refs/heads/main`) and the commit it points at (nil while unborn).
+  public func head() throws(GitError) -> (branch: String, commit: ObjectID?) {
+    var ref: OpaquePointer?
+    try Check.rc(git_reference_lookup(&ref, raw, "HEAD"), "read HEAD")
+    defer { git_reference_free(ref) }
+    guard let target = git_reference_symbolic_target(ref) else {
+      throw GitError(
+        code: -1, operation: "read HEAD",
+        message: "HEAD is detached; check out a branch (git switch main)")
+    }
+    let branch = String(cString: target)
+    var oid = git_oid()
+    let rc = git_reference_name_to_id(&oid, raw, branch)
+    if rc == GIT_ENOTFOUND.rawValue { return (branch, nil) }
+    try Check.rc(rc, "read \(branch)")
+    return (branch, ObjectID(oid))
+  }
+
+  /// Moves `branch` to `commit` only if it still points at `expected` (nil: does not exist yet).
+  /// Throws a `GitError` with `isModified` when another writer moved it first.
+  public func moveBranch(
+    _ branch: String, to commit: ObjectID, from expected: ObjectID?, reflog: String
+  ) throws(GitError) {
+    var ref: OpaquePointer?
+    var new = commit.oid
+    let rc: Int32
+    if let expected {
+      var current = expected.oid
+      rc = git_reference_create_matching(&ref, raw, branch, &new, 1, &current, reflog)
+    } else {
+      rc = git_reference_create(&ref, raw, branch, &new, 0, reflog)
+    }
+    git_reference_free(ref)
+    if rc == GIT_EEXISTS.rawValue {
+      throw GitError(code: GIT_EMODIFIED.rawValue, operation: "update \(branch)", message: "created by another writer")
+    }
+    try Check.rc(rc, "update \(branch)")
+  }
+
+  // MARK: Objects
+
+  /// Stores bytes as a blob.
+  public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+    var oid = git_oid()
+    let rc = bytes.withUnsafeBytes { git_blob_create_from_buffer(&oid, raw, $0.baseAddress, $0.count) }
+    try Check.rc(rc, "write blob")
+    return ObjectID(oid)
+  }
+
+  /// The bytes of the file at `path` in a commit, or nil when it has none.
+  public func file(_ path: String, in commit: ObjectID) throws(GitError) -> [UInt8]? {
+    let tree = try self.tree(of: commit)
+    defer { git_tree_free(tree) }
+    var entry: OpaquePointer?
+    let rc = git_tree_entry_bypath(&entry, tree, path)
+    if rc == GIT_ENOTFOUND.rawValue { return nil }
+    try Check.rc(rc, "find \(path)")
+    defer { git_tree_entry_free(entry) }
+    guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
+    var blob: OpaquePointer?
+    try Check.rc(git_blob_lookup(&blob, raw, git_tree_entry_id(entry)), "read \(path)")
+    defer { git_blob_free(blob) }
+    let size = Int(git_blob_rawsize(blob))
+    guard size > 0, let content = git_blob_rawcontent(blob) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: content, count: size))
+  }
+
+  func tree(of commit: ObjectID) throws(GitError) -> OpaquePointer {
+    var oid = commit.oid
+    var object: OpaquePointer?
+    try Check.rc(git_commit_lookup(&object, raw, &oid), "read commit \(commit.short)")
+    defer { git_commit_free(object) }
+    var tree: OpaquePointer?
+    try Check.rc(git_commit_tree(&tree, object), "read tree of \(commit.short)")
+    return tree!
+  }
+
+  /// A new tree: the tree of `base` (empty when nil) with files set (blob id) or removed (nil).
+  /// Only the touched paths are visited, so the cost follows the change, not the repository.
+  public func tree(from base: ObjectID?, changing changes: [(path: String, blob: ObjectID?)])
+    throws(GitError) -> ObjectID
+  {
+    // NB: libgit2 builds from no baseline at all for a first commit; no empty tree is written.
+    let baseline: OpaquePointer? = try base.map { b throws(GitError) in try tree(of: b) }
+    defer { if let baseline { git_tree_free(baseline) } }
+    let paths = changes.map { strdup($0.path)! }
+    defer { paths.forEach { free($0) } }
+    var updates = changes.enumerated().map { i, change in
+      git_tree_update(
+        action: change.blob == nil ? GIT_TREE_UPDATE_REMOVE : GIT_TREE_UPDATE_UPSERT,
+        id: change.blob?.oid ?? git_oid(), filemode: GIT_FILEMODE_BLOB, path: paths[i])
+    }
+    var out = git_oid()
+    try Check.rc(
+      git_tree_create_updated(&out, raw, baseline, updates.count, &updates), "build tree")
+    return ObjectID(out)
+  }
+
+  /// Writes a commit object (no branch moves; see `moveBranch`).
+  public func commit(
+    tree: ObjectID, parents: [ObjectID], author: Signature, committer: Signature, message: String
+  ) throws(GitError) -> ObjectID {
+    var treeOID = tree.oid
+    var treeObject: OpaquePointer?
+    try Check.rc(git_tree_lookup(&treeObject, raw, &treeOID), "read tree")
+    defer { git_tree_free(treeObject) }
+    var parentObjects: [OpaquePointer?] = []
+    defer { parentObjects.forEach { git_commit_free($0) } }
+    for parent in parents {
+      var oid = parent.oid
+      var object: OpaquePointer?
+      try Check.rc(git_commit_lookup(&object, raw, &oid), "read commit \(parent.short)")
+      parentObjects.append(object)
+    }
+    let authorSig = try Self.signature(author)
+    defer { git_signature_free(authorSig) }
+    let committerSig = try Self.signature(committer)
+    defer { git_signature_free(committerSig) }
+    var out = git_oid()
+    let rc = parentObjects.withUnsafeMutableBufferPointer { buffer in
+      git_commit_create(
+        &out, raw, nil, authorSig, committerSig, nil, message, treeObject, buffer.count,
+        buffer.baseAddress)
+    }
+    try Check.rc(rc, "write commit")
+    return ObjectID(out)
+  }
+
+  static func signature(_ s: Signature) throws(GitError) -> UnsafeMutablePointer<git_signature> {
+    var out: UnsafeMutablePointer<git_signature>?
+    try Check.rc(
+      git_signature_new(
+        &out, s.name, s.email, git_time_t(s.date.timeIntervalSince1970.rounded(.down)),
+        Int32(s.offsetMinutes)), "make signature for \(s.name)")
+    return out!
+  }
+
+  /// The author from git's configuration (user.name, user.email), now; nil when either is unset.
+  public func defaultSignature() -> Signature? {
+    var out: UnsafeMutablePointer<git_signature>?
+    guard git_signature_default(&out, raw) == 0, let sig = out else { return nil }
+    defer { git_signature_free(sig) }
+    return Signature(
+      name: String(cString: sig.pointee.name), email: String(cString: sig.pointee.email),
+      date: Date(timeIntervalSince1970: TimeInterval(sig.pointee.when.time)),
+      offsetMinutes: Int(sig.pointee.when.offset))
+  }
+
+  // MARK: Index
+
+  /// Refreshes the index entries of these working-tree paths (added or changed files are hashed
+  /// and stat'ed, removed ones dropped), leaving every other entry alone.
+  public func updateIndex(changed: [String], removed: [String]) throws(GitError) {
+    var index: OpaquePointer?
+    try Check.rc(git_repository_index(&index, raw), "open index")
+    defer { git_index_free(index) }
+    try Check.rc(git_index_read(index, 0), "read index")
+    for path in changed { try Check.rc(git_index_add_bypath(index, path), "stage \(path)") }
+    for path in removed {
+      let rc = git_index_remove_bypath(index, path)
+      if rc != GIT_ENOTFOUND.rawValue { try Check.rc(rc, "unstage \(path)") }
+    }
+    try Check.rc(git_index_write(index), "write index")
+  }
+
+  // MARK: History
+
+  /// What a commit says about itself.
+  public struct CommitInfo: Sendable {
+    /// The commit.
+    public var id: ObjectID
+    /// Its parents, first parent first.
+    public var parents: [ObjectID]
+    /// The full message.
+    public var message: String
+    /// The author.
+    public var author: Signature
+  }
+
+  /// Reads a commit.
+  public func commitInfo(_ id: ObjectID) throws(GitError) -> CommitInfo {
+    var oid = id.oid
+    var commit: OpaquePointer?
+    try Check.rc(git_commit_lookup(&commit, raw, &oid), "read commit \(id.short)")
+    defer { git_commit_free(commit) }
+    var parents: [ObjectID] = []
+    for i in 0..<git_commit_parentcount(commit) {
+      if let p = ObjectID(git_commit_parent_id(commit, i)) { parents.append(p) }
+    }
+    let a = git_commit_author(commit)!.pointee
+    return CommitInfo(
+      id: id, parents: parents, message: String(cString: git_commit_message(commit)),
+      author: Signature(
+        name: String(cString: a.name), email: String(cString: a.email),
+        date: Date(timeIntervalSince1970: TimeInterval(a.when.time)),
+        offsetMinutes: Int(a.when.offset)))
+  }
+
+  /// The paths a commit changed against its first parent (all its files for a root commit).
+  public func changedPaths(_ id: ObjectID) throws(GitError) -> [String] {
+    let info = try commitInfo(id)
+    let new = try tree(of: id)
+    defer { git_tree_free(new) }
+    let old = try info.parents.first.map { p throws(GitError) in try tree(of: p) }
+    defer { if let old { git_tree_free(old) } }
+    var diff: OpaquePointer?
+    try Check.rc(git_diff_tree_to_tree(&diff, raw, old, new, nil), "compare trees")
+    defer { git_diff_free(diff) }
+    var paths: [String] = []
+    for i in 0..<git_diff_num_deltas(diff) {
+      guard let delta = git_diff_get_delta(diff, i)?.pointee else { continue }
+      let file = delta.status == GIT_DELTA_DELETED ? delta.old_file : delta.new_file
+      paths.append(String(cString: file.path))
+    }
+    return paths
+  }
+}

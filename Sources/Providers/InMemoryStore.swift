@@ -1,0 +1,59 @@
+import Foundation
+import Models
+import Storage
+
+/// Record files held in memory, for tests and previews: the same reads and commits as a data
+/// repository, without git.
+public final class InMemoryStore: @unchecked Sendable {
+  private let lock = NSLock()
+  private var texts: [String: [UInt8]]
+  private var log: [Change] = []
+  private var before: [[String: [UInt8]?]] = []
+
+  /// Files by data-relative path.
+  public init(files: [String: String] = [:]) {
+    texts = files.mapValues { Array($0.utf8) }
+  }
+
+  /// The current text of a file.
+  public func text(_ path: String) -> String? {
+    lock.withLock { texts[path].map { String(decoding: $0, as: UTF8.self) } }
+  }
+
+  /// Every path, sorted.
+  public var paths: [String] { lock.withLock { texts.keys.sorted() } }
+
+  /// The changes applied, oldest first.
+  public var changes: [Change] { lock.withLock { log } }
+
+  func files(of kind: RecordKind) -> [DecodedFile] {
+    lock.withLock {
+      texts.filter { RecordLayout.kind(ofPath: $0.key) == kind }.sorted { $0.key < $1.key }
+        .map { RecordCodec.decode($0.value, path: $0.key, kind: kind) }
+    }
+  }
+
+  func undoLast() throws -> String {
+    try lock.withLock {
+      guard let last = log.last, let previous = before.last else {
+        throw StorageError("nothing to undo")
+      }
+      for (path, bytes) in previous { texts[path] = bytes }
+      log.removeLast()
+      before.removeLast()
+      return "Undo \"\(last.subject)\""
+    }
+  }
+
+  func apply(_ change: Change) -> String {
+    lock.withLock {
+      var previous: [String: [UInt8]?] = [:]
+      for path in change.paths { previous.updateValue(texts[path], forKey: path) }
+      before.append(previous)
+      for (path, bytes) in change.writes { texts[path] = bytes }
+      for path in change.removals { texts.removeValue(forKey: path) }
+      log.append(change)
+      return String(format: "%040x", log.count)
+    }
+  }
+}

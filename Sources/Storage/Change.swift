@@ -1,0 +1,67 @@
+import Foundation
+
+/// One change to the data repository: files written and removed, recorded as exactly one commit.
+public struct Change: Sendable, Equatable {
+  /// Data-relative path to new bytes.
+  public var writes: [String: [UInt8]] = [:]
+  /// Data-relative paths to remove.
+  public var removals: Set<String> = []
+  /// The commit's subject line: reads like a changelog ("Add scrum Design Review").
+  public var subject: String
+  /// Optional body paragraphs.
+  public var body: String?
+  /// `Dinger-Action: scrum.add` and friends, in order.
+  public var trailers: [(key: String, value: String)] = []
+
+  /// Creates a change.
+  public init(subject: String, body: String? = nil, trailers: [(key: String, value: String)] = []) {
+    self.subject = subject
+    self.body = body
+    self.trailers = trailers
+  }
+
+  /// Sets a file's new text.
+  public mutating func write(_ path: String, _ text: String) { writes[path] = Array(text.utf8) }
+
+  /// Removes a file.
+  public mutating func remove(_ path: String) { removals.insert(path) }
+
+  /// The commit message: subject, body, trailers, git's layout.
+  public var message: String {
+    var text = subject + "\n"
+    if let body, !body.isEmpty { text += "\n" + body + (body.hasSuffix("\n") ? "" : "\n") }
+    if !trailers.isEmpty {
+      text += "\n" + trailers.map { "\($0.key): \($0.value)" }.joined(separator: "\n") + "\n"
+    }
+    return text
+  }
+
+  /// Every path touched, sorted.
+  public var paths: [String] { (Array(writes.keys) + removals).sorted() }
+
+  public static func == (lhs: Change, rhs: Change) -> Bool {
+    lhs.writes == rhs.writes && lhs.removals == rhs.removals && lhs.message == rhs.message
+  }
+}
+
+/// Reads the `Key: value` trailers of a commit message's last paragraph.
+public enum TrailerParser {
+  /// The trailers in order; empty when the last paragraph is not all trailers.
+  public static func trailers(of message: String) -> [(key: String, value: String)] {
+    let paragraphs = message.trimmingCharacters(in: .whitespacesAndNewlines)
+      .components(separatedBy: "\n\n")
+    guard paragraphs.count > 1, let last = paragraphs.last else { return [] }
+    var out: [(String, String)] = []
+    for line in last.split(separator: "\n") {
+      guard let colon = line.firstIndex(of: ":"), !line[..<colon].contains(" ") else { return [] }
+      out.append(
+        (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+    }
+    return out
+  }
+
+  /// The first value of a trailer.
+  public static func value(_ key: String, in message: String) -> String? {
+    trailers(of: message).first { $0.key == key }?.value
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Git
+import Models
+
+extension DataRepository {
+  /// Where the data repository was found, for messages.
+  public enum Origin: Sendable, Equatable {
+    case option, environment, enclosing
+    /// The per-user default, and whether this run created it.
+    case userDefault(created: Bool)
+  }
+
+  /// The data repository a command works on: `--repo`, else `DINGER_REPO`, else the enclosing
+  /// repository that has `.dinger/`, else the per-user default
+  /// (`${XDG_DATA_HOME:-~/.local/share}/dinger`), created on first use.
+  public static func locate(
+    option: String?, environment: [String: String], workingDirectory: URL
+  ) throws -> (repository: DataRepository, origin: Origin) {
+    if let option {
+      return (try open(URL(fileURLWithPath: option, relativeTo: workingDirectory)), .option)
+    }
+    if let env = environment["DINGER_REPO"], !env.isEmpty {
+      return (try open(URL(fileURLWithPath: env, relativeTo: workingDirectory)), .environment)
+    }
+    if let enclosing = DataDirectory.enclosing(workingDirectory) {
+      return (try open(enclosing.root), .enclosing)
+    }
+    let base =
+      environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+      ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+      .appendingPathComponent(".local/share")
+    let url = base.appendingPathComponent("dinger")
+    if FileManager.default.fileExists(atPath: url.appendingPathComponent(".dinger").path) {
+      return (try open(url), .userDefault(created: false))
+    }
+    return (try initialize(at: url), .userDefault(created: true))
+  }
+
+  /// Makes `url` a data repository: a new git repository there (or the existing one whose top
+  /// it is), the scaffold from the built-in templates, and a first commit.
+  public static func initialize(at url: URL) throws -> DataRepository {
+    let url = url.standardizedFileURL
+    let fm = FileManager.default
+    if fm.fileExists(atPath: url.appendingPathComponent(".dinger").path) {
+      throw StorageError("'\(url.path)' is already a dinger data repository")
+    }
+    let git: Repository
+    if let existing = Repository.discover(from: url) {
+      guard let workdir = existing.workdir?.standardizedFileURL,
+        workdir.path == url.path || workdir.path == url.path + "/"
+      else {
+        let top = existing.workdir?.path ?? existing.gitDirectory.path
+        throw StorageError(
+          "'\(url.path)' is inside the git repository at \(top); run 'dinger init \(top)' to keep the data at its top, or choose a folder outside it"
+        )
+      }
+      git = existing
+    } else {
+      do {
+        git = try Repository.create(at: url)
+      } catch {
+        throw StorageError("could not create a git repository at '\(url.path)': \(error.message)")
+      }
+    }
+    let repository = DataRepository(root: url, git: git)
+    var change = Change(
+      subject: "Set up dinger data repository",
+      trailers: [("Dinger-Action", "init"), ("Dinger-Format", "\(RepoConfig.currentFormat)")])
+    for (path, text) in EmbeddedTemplates.scaffold {
+      switch path {
+      case ".gitattributes":
+        let current = repository.read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if current.contains("merge=dinger") { continue }
+        change.write(path, current.isEmpty || current.hasSuffix("\n") ? current + text : current + "\n" + text)
+      default:
+        if repository.read(path) != nil { continue }
+        change.write(path, text)
+      }
+    }
+    try repository.commit(change)
+    for folder in ["scrums", "history", "libraries", "quizzes"] {
+      try? fm.createDirectory(at: url.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    return repository
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Git
+import Models
+
+/// The data repository: a git repository whose working tree holds Dinger's record files.
+/// Reads come from the working tree (so hand edits show at once); every change is one commit.
+public final class DataRepository: @unchecked Sendable {
+  /// The working tree's root, where `.dinger/` and `scrums/` live.
+  public let root: URL
+  let git: Repository
+
+  /// The working tree as a plain data directory.
+  public var directory: DataDirectory { DataDirectory(root: root) }
+
+  init(root: URL, git: Repository) {
+    self.root = root.standardizedFileURL
+    self.git = git
+  }
+
+  /// Opens the data repository at `root`: a git working tree with `.dinger/`.
+  public static func open(_ root: URL) throws -> DataRepository {
+    let root = root.standardizedFileURL
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue
+    else { throw StorageError("'\(root.path)' does not exist; run 'dinger init \(root.path)' to make a data repository there") }
+    guard FileManager.default.fileExists(atPath: root.appendingPathComponent(".dinger").path) else {
+      throw StorageError(
+        "'\(root.path)' is not a dinger data repository (it has no .dinger/ folder); run 'dinger init \(root.path)' to make it one"
+      )
+    }
+    let git: Repository
+    do {
+      git = try Repository.open(root)
+    } catch {
+      throw StorageError(
+        "'\(root.path)' has .dinger/ but is not the top of a git repository; run 'git init' there, or 'dinger init' to set it up"
+      )
+    }
+    return DataRepository(root: root, git: git)
+  }
+
+  // MARK: Reading
+
+  /// Every record file of a kind in the working tree, decoded, with its diagnostics.
+  public func files(of kind: RecordKind) throws -> [DecodedFile] {
+    try directory.recordFiles(of: kind).map { RecordCodec.decode($0.bytes, path: $0.path, kind: kind) }
+  }
+
+  /// The bytes of a working-tree file, or nil.
+  public func read(_ path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: root.appendingPathComponent(path).path).map(Array.init)
+  }
+
+  // MARK: Writing
+
+  /// Records a change as exactly one commit on the current branch, then brings the working tree
+  /// and the index up to date for the touched paths only, so `git status` stays clean.
+  ///
+  /// Refuses to overwrite a file whose working copy differs from the last commit (uncommitted
+  /// hand edits are never lost). Concurrent dinger processes take turns through a lock file;
+  /// a branch moved by anyone else (plain git) is caught by compare-and-swap and the change is
+  /// rebuilt on the new commit.
+  @discardableResult
+  public func commit(_ change: Change) throws -> ObjectID {
+    guard let me = git.defaultSignature() else { throw StorageError.missingIdentity() }
+    let lock = try WriterLock(at: git.gitDirectory.appendingPathComponent("dinger"))
+    defer { lock.release() }
+    var attempt = 0
+    while true {
+      attempt += 1
+      let (branch, head) = try git.head()
+      for path in change.paths { try ensureUnchanged(path, since: head) }
+      var updates: [(path: String, blob: ObjectID?)] = []
+      for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
+        updates.append((path, try git.writeBlob(bytes)))
+      }
+      for path in change.removals.sorted() { updates.append((path, nil)) }
+      let tree = try git.tree(from: head, changing: updates)
+      let commit = try git.commit(
+        tree: tree, parents: head.map { [$0] } ?? [], author: me, committer: me,
+        message: change.message)
+      do {
+        try git.moveBranch(branch, to: commit, from: head, reflog: "dinger: \(change.subject)")
+      } catch {
+        if error.isModified && attempt < 8 { continue }
+        throw error
+      }
+      try updateWorkingTree(change)
+      return commit
+    }
+  }
+
+  /// The working copy of `path` must match the commit (both absent counts as a match).
+  private func ensureUnchanged(_ path: String, since head: ObjectID?) throws {
+    let committed = try head.flatMap { try git.file(path, in: $0) }
+    if read(path) != committed { throw StorageError.uncommitted(path) }
+  }
+
+  private func updateWorkingTree(_ change: Change) throws {
+    let fm = FileManager.default
+    for (path, bytes) in change.writes {
+      let url = root.appendingPathComponent(path)
+      try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      // NB: write beside, then rename: a reader never sees half a file.
+      let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).dinger-tmp")
+      try Data(bytes).write(to: temp)
+      if rename(temp.path, url.path) != 0 {
+        throw StorageError("could not write \(path): \(String(cString: strerror(errno)))")
+      }
+    }
+    for path in change.removals {
+      let url = root.appendingPathComponent(path)
+      try? fm.removeItem(at: url)
+      // Remove folders the change left empty (git does not keep empty folders either).
+      var dir = url.deletingLastPathComponent()
+      while dir.path.count > root.path.count,
+        (try? fm.contentsOfDirectory(atPath: dir.path))?.isEmpty == true
+      {
+        try? fm.removeItem(at: dir)
+        dir = dir.deletingLastPathComponent()
+      }
+    }
+    var attempt = 0
+    while true {
+      do {
+        try git.updateIndex(changed: Array(change.writes.keys), removed: Array(change.removals))
+        return
+      } catch {
+        // Someone (plain git) holds index.lock; the commit is made, wait for the index.
+        guard error.isLocked && attempt < 50 else { throw error }
+        attempt += 1
+        usleep(20_000)
+      }
+    }
+  }
+
+  // MARK: History
+
+  /// The commit HEAD points at, or nil before the first commit.
+  public func head() throws -> ObjectID? { try git.head().commit }
+
+  /// A commit's message, parents and author.
+  public func commitInfo(_ id: ObjectID) throws -> Repository.CommitInfo { try git.commitInfo(id) }
+
+  /// The bytes of a file in a commit.
+  public func file(_ path: String, in commit: ObjectID) throws -> [UInt8]? {
+    try git.file(path, in: commit)
+  }
+
+  /// The paths a commit changed against its first parent.
+  public func changedPaths(_ commit: ObjectID) throws -> [String] { try git.changedPaths(commit) }
+}
+
+/// An exclusive lock between dinger processes writing to one repository (`flock` on a file in
+/// `.git/dinger/`); released when the process exits, even by a crash.
+final class WriterLock {
+  private let fd: Int32
+
+  init(at folder: URL) throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    fd = open(folder.appendingPathComponent("write.lock").path, O_RDWR | O_CREAT, 0o644)
+    guard fd >= 0 else { throw StorageError("could not open the writer lock in \(folder.path)") }
+    while flock(fd, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        close(fd)
+        throw StorageError("could not take the writer lock in \(folder.path)")
+      }
+    }
+  }
+
+  func release() {
+    flock(fd, LOCK_UN)
+    close(fd)
+  }
+}

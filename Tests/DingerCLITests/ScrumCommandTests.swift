@@ -1,0 +1,225 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `init`, `scrum ...` and `undo` end to end: the built binary against real git repositories,
+/// with plain git checking what dinger wrote.
+@Suite struct ScrumCommandTests {
+  func initialized() throws -> Sandbox {
+    let box = try Sandbox()
+    let result = try box.dinger("init")
+    #expect(result.status == 0, "\(result.stderr)")
+    return box
+  }
+
+  /// After every write: clean status, clean fsck, and the subject and trailers in the commit.
+  func expectCommitted(_ box: Sandbox, subject: String, action: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let (status, fsck) = try box.gitAgrees()
+    #expect(status == "", "git status is not clean", sourceLocation: sourceLocation)
+    #expect(fsck == "", sourceLocation: sourceLocation)
+    let message = try box.git("log", "-1", "--format=%B")
+    #expect(message.hasPrefix(subject + "\n"), "\(message)", sourceLocation: sourceLocation)
+    #expect(message.contains("\nDinger-Action: \(action)\n"), "\(message)", sourceLocation: sourceLocation)
+  }
+
+  @Test func initMakesARepositoryWithOneCommit() throws {
+    let box = try initialized()
+    try expectCommitted(box, subject: "Set up dinger data repository", action: "init")
+    #expect(try box.git("ls-files") == ".dinger/config.yaml\n.gitattributes\nREADME.md\n")
+    #expect(try box.git("log", "-1", "--format=%an <%ae>") == "Ada Lovelace <ada@example.com>\n")
+    let again = try box.dinger("init")
+    #expect(again.status == 1)
+    #expect(again.stderr.contains("already a dinger data repository"))
+  }
+
+  @Test func addListShowEditRemoveUndo() throws {
+    let box = try initialized()
+    var r = try box.dinger("scrum", "new", "Design Review", "--theme", "yellow", "--length", "10", "--attendee", "Ada", "--attendee", "Grace")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Add scrum Design Review (scrums/design-review.yaml)\n")
+    try expectCommitted(box, subject: "Add scrum Design Review", action: "scrum.add")
+    let text = try box.read("scrums/design-review.yaml")
+    #expect(text.hasPrefix("id: "))
+    #expect(text.hasSuffix("title: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada\n  - Grace\n"))
+
+    r = try box.dinger("scrum", "new", "App Dev", "--attendee", "Katie")
+    #expect(try box.read("scrums/app-dev.yaml").contains("theme: bubblegum\nlength: 5\n"))
+
+    r = try box.dinger("scrum", "list")
+    #expect(r.stdout == "App Dev        bubblegum  5 min    1 attendee    app-dev\nDesign Review  yellow     10 min   2 attendees   design-review\n")
+
+    r = try box.dinger("scrum", "list", "--json")
+    let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+    #expect(list?.map { $0["slug"] as? String } == ["app-dev", "design-review"])
+
+    r = try box.dinger("scrum", "show", "design review")
+    #expect(r.stdout.contains("  length     10 min\n"))
+
+    r = try box.dinger("scrum", "edit", "design-review", "--length", "15", "--theme", "sky")
+    #expect(r.stdout == "Design Review: theme yellow -> sky; length 10 -> 15 min\n")
+    try expectCommitted(box, subject: "Design Review: theme yellow -> sky; length 10 -> 15 min", action: "scrum.edit")
+
+    r = try box.dinger("scrum", "attendee", "add", "design-review", "Bob")
+    #expect(r.stdout == "Design Review: add attendee Bob\n")
+    try expectCommitted(box, subject: "Design Review: add attendee Bob", action: "scrum.edit")
+    r = try box.dinger("scrum", "attendee", "rm", "design-review", "ada")
+    #expect(r.stdout == "Design Review: remove attendee Ada\n")
+
+    r = try box.dinger("scrum", "rm", "app-dev")
+    #expect(r.stdout == "Remove scrum App Dev\n")
+    try expectCommitted(box, subject: "Remove scrum App Dev", action: "scrum.remove")
+    #expect(!FileManager.default.fileExists(atPath: box.data.appendingPathComponent("scrums/app-dev.yaml").path))
+
+    r = try box.dinger("undo")
+    #expect(r.stdout == "Undo \"Remove scrum App Dev\"\n")
+    try expectCommitted(box, subject: "Undo \"Remove scrum App Dev\"", action: "undo")
+    #expect(try box.read("scrums/app-dev.yaml").contains("title: App Dev"))
+    r = try box.dinger("undo")
+    #expect(r.stdout == "Redo \"Remove scrum App Dev\"\n")
+    #expect(try box.git("rev-list", "--count", "HEAD") == "9\n")
+  }
+
+  @Test func handWrittenFilesCommittedByPlainGitAreRead() throws {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q", "-b", "main")
+    try box.write(".dinger/config.yaml", "format: 1\n")
+    try box.write("scrums/design.yaml", "# Bob is on leave until March\ntitle: Design\nlength: 10\nattendees:\n  - Ada\n  - Bob\n")
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "hand-written")
+    var r = try box.dinger("scrum", "list")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Design  bubblegum  10 min   2 attendees   design\n")
+    r = try box.dinger("scrum", "show", "DESIGN", "--json")
+    #expect(r.stdout.contains("\"id\"") == false)
+    r = try box.dinger("scrum", "edit", "design", "--length", "15")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Design: length 10 -> 15 min\n")
+    #expect(r.stderr.contains("had comments"))
+    #expect(try box.read("scrums/design.yaml").hasPrefix("id: "))
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func editorEditsAreCommittedByteForByte() throws {
+    let box = try initialized()
+    try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
+    let editor = box.home.url.appendingPathComponent("editor.sh")
+    try "#!/bin/sh\nsed -i 's/length: 5/length: 25 # longer now/' \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+    chmod(editor.path, 0o755)
+    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": editor.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Design: length 5 -> 25 min\n")
+    #expect(try box.read("scrums/design.yaml").contains("length: 25 # longer now\n"))
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func editorErrorsChangeNothing() throws {
+    let box = try initialized()
+    try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
+    let head = try box.head()
+    let editor = box.home.url.appendingPathComponent("editor.sh")
+    try "#!/bin/sh\nsed -i 's/length: 5/length: ten/' \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+    chmod(editor.path, 0o755)
+    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": editor.path])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("'length' must be a whole number, found \"ten\""))
+    #expect(try box.head() == head)
+    #expect(try box.read("scrums/design.yaml").contains("length: 5\n"))
+  }
+
+  @Test func badInputChangesNothing() throws {
+    let box = try initialized()
+    try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
+    let head = try box.head()
+    let cases: [([String], Int32, String)] = [
+      (["scrum", "show", "desgin"], 1, "error: no scrum 'desgin'; did you mean 'Design'?\n"),
+      (["scrum", "edit", "design", "--length", "0"], 64, "--length must be from 1 to 600 minutes, found 0"),
+      (["scrum", "new", "X", "--theme", "pink", "--attendee", "A"], 64, "Please provide one of the following:\n  - bubblegum"),
+      (["scrum", "attendee", "add", "design", "ADA"], 1, "error: 'Ada' is already an attendee of Design\n"),
+      (["scrum", "attendee", "rm", "design", "Ada"], 1, "error: a scrum needs at least one attendee"),
+      (["scrum", "attendee", "rm", "design", "Adda"], 1, "error: 'Adda' is not an attendee of Design (did you mean 'Ada'?)\n"),
+      (["--repo", "/nonexistent/x", "scrum", "list"], 1, "error: '/nonexistent/x' does not exist"),
+      (["--repo", box.home.url.path, "scrum", "list"], 1, "is not a dinger data repository (it has no .dinger/ folder); run 'dinger init"),
+    ]
+    for (args, status, message) in cases {
+      let r = try box.dinger(args)
+      #expect(r.status == status, "\(args): \(r.stderr)")
+      #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+    }
+    #expect(try box.head() == head)
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func missingGitIdentityIsExplained() throws {
+    let box = try Sandbox(identity: false)
+    let r = try box.dinger("init")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("git config --global user.name \"Your Name\""))
+  }
+
+  @Test func uncommittedHandEditsAreNeverOverwritten() throws {
+    let box = try initialized()
+    try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
+    let head = try box.head()
+    let edited = try box.read("scrums/design.yaml").replacingOccurrences(of: "length: 5", with: "length: 7")
+    try box.write("scrums/design.yaml", edited)
+    let r = try box.dinger("scrum", "attendee", "add", "design", "Bob")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("scrums/design.yaml has changes that are not committed"))
+    #expect(try box.read("scrums/design.yaml") == edited)
+    #expect(try box.head() == head)
+  }
+
+  @Test func undoRefusesWhenAFileChangedLater() throws {
+    let box = try initialized()
+    try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
+    try box.write("scrums/design.yaml", try box.read("scrums/design.yaml") + "note: by hand\n")
+    try box.git("commit", "-qam", "hand edit")
+    let head = try box.head()
+    let r = try box.dinger("undo")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("can't undo 'Add scrum Design': scrums/design.yaml was changed again later"))
+    #expect(try box.head() == head)
+  }
+
+  @Test func removingAScrumWithHistoryNeedsTheFlag() throws {
+    let box = try initialized()
+    try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
+    let id = try box.read("scrums/design.yaml").split(separator: "\n")[0].dropFirst(4)
+    try box.write("history/design/2026-11-20-aaaaaaaa.yaml", "scrum: \(id)\ndate: 2026-11-20\nlength: 5\nduration: 300\nattendees: [Ada]\n")
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "meeting")
+    var r = try box.dinger("scrum", "rm", "design")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("has 1 recorded meeting; pass --with-history"))
+    r = try box.dinger("scrum", "rm", "design", "--with-history")
+    #expect(r.stdout == "Remove scrum Design and its 1 meeting\n")
+    #expect(try box.git("ls-files", "history", "scrums") == "")
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func fourProcessesAddingTwentyFiveScrumsEachLoseNothing() throws {
+    let box = try initialized()
+    let group = DispatchGroup()
+    let failures = NSLock()
+    nonisolated(unsafe) var failed: [String] = []
+    for p in 0..<4 {
+      group.enter()
+      DispatchQueue.global().async {
+        let script = (0..<25).map { i in
+          "\"$DINGER\" scrum new 'P\(p) S\(i)' --attendee A >/dev/null || echo fail \(p) \(i)"
+        }.joined(separator: "\n")
+        let r = try? ProcessRunner.run(
+          "/bin/sh", ["-c", script], in: box.data,
+          environment: box.environment.merging(["DINGER": dingerBinary]) { $1 })
+        if let out = r?.stdout, !out.isEmpty { failures.withLock { failed.append(out) } }
+        group.leave()
+      }
+    }
+    group.wait()
+    #expect(failed.isEmpty, "\(failed)")
+    #expect(try box.git("ls-files", "scrums").split(separator: "\n").count == 100)
+    #expect(try box.git("rev-list", "--count", "HEAD") == "101\n")
+    #expect(try box.gitAgrees().status == "")
+  }
+}
