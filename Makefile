@@ -41,6 +41,7 @@ demo: build
 ## bench: throughput figures and ratios against the baselines named in the issues.
 bench: deps
 	$(SWIFT) build -c release --product DingerBench
+	$(SWIFT) build -c release --product dinger
 	$$($(SWIFT) build -c release --show-bin-path)/DingerBench
 
 install: release

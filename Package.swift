@@ -53,6 +53,7 @@ let package = Package(
     .testTarget(
       name: "StorageTests", dependencies: ["Storage", "Models", "Providers", "TestSupport"],
       exclude: ["Corpus"], swiftSettings: strict),
+    .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "DingerCLITests", dependencies: ["TestSupport"], swiftSettings: strict),
   ]

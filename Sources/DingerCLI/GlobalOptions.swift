@@ -35,6 +35,7 @@ extension GlobalOptions {
   /// The git-backed data repository, found in DESIGN.md's order; creating the per-user default
   /// prints a one-line notice.
   func repository() throws -> DataRepository {
+    Trace.mark("arguments parsed")
     let env = ProcessInfo.processInfo.environment
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let (repository, origin) = try DataRepository.locate(
@@ -42,6 +43,7 @@ extension GlobalOptions {
     if origin == .userDefault(created: true) {
       Terminal.error("note: created a data repository at \(repository.root.path) (choose another with --repo or DINGER_REPO)\n")
     }
+    Trace.mark("repository opened")
     return repository
   }
 }

@@ -206,9 +206,26 @@ public final class Repository: @unchecked Sendable {
 
   // MARK: Index
 
-  /// Refreshes the index entries of these working-tree paths (added or changed files are hashed
-  /// and stat'ed, removed ones dropped), leaving every other entry alone.
-  public func updateIndex(changed: [String], removed: [String]) throws(GitError) {
+  /// Sets the index entries of these paths to the given blobs (with the working files' stat
+  /// data) or removes them, leaving every other entry alone; edits the index file directly when
+  /// it can (see `IndexFile`), else through libgit2.
+  public func updateIndex(changed: [(path: String, blob: ObjectID)], removed: [String])
+    throws(GitError)
+  {
+    guard let workdir else { return }
+    let updates =
+      changed.map { IndexFile.Update(path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path)) }
+      + removed.map { IndexFile.Update(path: $0, blob: nil, file: nil) }
+    do {
+      if try IndexFile.apply(updates, gitDirectory: gitDirectory) { return }
+    } catch IndexFile.Failure.locked {
+      throw GitError(code: GIT_ELOCKED.rawValue, operation: "write index", message: "index.lock exists")
+    } catch {}
+    try updateIndexWithLibgit2(changed: changed.map(\.path), removed: removed)
+  }
+
+  /// The same through libgit2: every entry is loaded and written.
+  func updateIndexWithLibgit2(changed: [String], removed: [String]) throws(GitError) {
     var index: OpaquePointer?
     try Check.rc(git_repository_index(&index, raw), "open index")
     defer { git_index_free(index) }

@@ -46,7 +46,7 @@ public struct Library: Hashable, Sendable, Codable {
   /// The rules a library must follow beyond its types.
   public func validate() -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
-    if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+    if name.trimmed.isEmpty {
       issues.append(.init(at: [.key("name")], "'name' must not be empty"))
     }
     if !LanguageCode.isWellFormed(language) {
@@ -94,7 +94,7 @@ public struct Word: Hashable, Sendable, Codable {
 
   /// Identity within a library: Unicode-normalised (NFC), case-insensitive, trimmed.
   public var naturalKey: String {
-    text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+    text.trimmed.precomposedStringWithCanonicalMapping
       .lowercased()
   }
 
@@ -121,7 +121,7 @@ public struct Word: Hashable, Sendable, Codable {
       issues.append(.init(at: path + [.key("text")], "a word's 'text' must not be empty"))
     }
     for (i, meaning) in meanings.enumerated()
-    where meaning.definition.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+    where meaning.definition.trimmed.isEmpty {
       issues.append(
         .init(
           at: path + [.key("meanings"), .index(i), .key("definition")],

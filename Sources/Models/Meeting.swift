@@ -80,13 +80,13 @@ public struct Meeting: Hashable, Sendable, Codable {
         .init(at: [.key("duration")], "'duration' must be 0 or more seconds, found \(duration)"))
     }
     for (i, name) in attendees.enumerated()
-    where name.trimmingCharacters(in: .whitespaces).isEmpty {
+    where name.trimmed.isEmpty {
       issues.append(
         .init(at: [.key("attendees"), .index(i)], "attendee \(i + 1) has an empty name"))
     }
     for (i, speaker) in speakers.enumerated() {
       let path: [PathComponent] = [.key("speakers"), .index(i)]
-      if speaker.name.trimmingCharacters(in: .whitespaces).isEmpty {
+      if speaker.name.trimmed.isEmpty {
         issues.append(.init(at: path + [.key("name")], "speaker \(i + 1) has an empty name"))
       }
       if speaker.seconds < 0 {

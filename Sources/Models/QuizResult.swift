@@ -62,7 +62,7 @@ public struct QuizResult: Hashable, Sendable, Codable {
     if let seconds, seconds < 1 {
       issues.append(.init(at: [.key("seconds")], "'seconds' must be 1 or more, found \(seconds)"))
     }
-    for (i, q) in questions.enumerated() where q.word.trimmingCharacters(in: .whitespaces).isEmpty {
+    for (i, q) in questions.enumerated() where q.word.trimmed.isEmpty {
       issues.append(
         .init(at: [.key("questions"), .index(i), .key("word")], "question \(i + 1) has no word"))
     }

@@ -58,7 +58,7 @@ public struct Scrum: Hashable, Sendable, Codable {
   /// The rules a scrum must follow beyond its types.
   public func validate() -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
-    if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+    if title.trimmed.isEmpty {
       issues.append(.init(at: [.key("title")], "'title' must not be empty"))
     }
     if !Self.lengthRange.contains(length) {
@@ -109,7 +109,7 @@ public struct Attendee: Hashable, Sendable, Codable {
 
   /// The key two attendees are the same person by: trimmed, case-insensitive.
   public var naturalKey: String {
-    name.trimmingCharacters(in: .whitespaces).lowercased()
+    name.trimmed.lowercased()
   }
 
   /// Names must be non-empty and unique.

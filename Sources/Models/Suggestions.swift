@@ -43,3 +43,15 @@ public enum Suggestions {
     return " (did you mean '\(best)'?)"
   }
 }
+
+extension String {
+  /// The text without leading and trailing whitespace and newlines. Used instead of Foundation's
+  /// `trimmingCharacters(in:)`, which goes through NSString on Linux and showed in profiles.
+  public var trimmed: String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+    let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+    return String(scalars[first...last])
+  }
+}

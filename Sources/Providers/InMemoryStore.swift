@@ -26,6 +26,10 @@ public final class InMemoryStore: @unchecked Sendable {
   /// The changes applied, oldest first.
   public var changes: [Change] { lock.withLock { log } }
 
+  func paths(of kind: RecordKind) -> [String] {
+    lock.withLock { texts.keys.filter { RecordLayout.kind(ofPath: $0) == kind }.sorted() }
+  }
+
   func files(of kind: RecordKind) -> [DecodedFile] {
     lock.withLock {
       texts.filter { RecordLayout.kind(ofPath: $0.key) == kind }.sorted { $0.key < $1.key }

@@ -31,15 +31,19 @@ public struct ScrumProvider: Sendable {
   public struct Dependencies: Sendable {
     /// Reads every file of a kind from the data (decoded, with diagnostics).
     public var load: @Sendable (RecordKind) throws -> [DecodedFile]
+    /// Lists the data-relative paths of every file of a kind, without reading them.
+    public var paths: @Sendable (RecordKind) throws -> [String]
     /// Records a change as one commit; returns the commit id.
     public var commit: @Sendable (Change) throws -> String
 
     /// Creates dependencies.
     public init(
       load: @escaping @Sendable (RecordKind) throws -> [DecodedFile],
+      paths: @escaping @Sendable (RecordKind) throws -> [String],
       commit: @escaping @Sendable (Change) throws -> String
     ) {
       self.load = load
+      self.paths = paths
       self.commit = commit
     }
   }
@@ -55,12 +59,15 @@ public struct ScrumProvider: Sendable {
     ScrumProvider(
       Dependencies(
         load: { try repository.files(of: $0) },
+        paths: { try repository.directory.recordPaths(of: $0) },
         commit: { try repository.commit($0).hex }))
   }
 
   /// Scrums held in memory (data-relative path to text); changes apply to `store`.
   public static func inMemory(_ store: InMemoryStore) -> ScrumProvider {
-    ScrumProvider(Dependencies(load: { store.files(of: $0) }, commit: { store.apply($0) }))
+    ScrumProvider(
+      Dependencies(
+        load: { store.files(of: $0) }, paths: { store.paths(of: $0) }, commit: { store.apply($0) }))
   }
 
   // MARK: Reading
@@ -136,13 +143,13 @@ public struct ScrumProvider: Sendable {
   public func add(_ scrum: Scrum) throws -> ScrumCommit {
     var scrum = scrum
     try validated(scrum)
-    let existing = try list().scrums
     if scrum.id == nil { scrum.id = UUID() }
     if scrum.theme == nil {
-      let used = Set(existing.compactMap(\.scrum.theme))
+      // NB: only here are the other scrums read; naming the file needs their paths alone.
+      let used = Set(try list().scrums.compactMap(\.scrum.theme))
       scrum.theme = Theme.allCases.first { !used.contains($0) } ?? .default
     }
-    let taken = Set(try dependencies.load(.scrum).map(\.path))
+    let taken = Set(try dependencies.paths(.scrum))
     let path = Slug.uniquePath(folder: "scrums", title: scrum.title, taken: taken, fallback: "scrum")
     var change = Change(
       subject: "Add scrum \(scrum.title)",

@@ -46,27 +46,46 @@ public struct DataDirectory: Sendable {
     return String(path.dropFirst(rootPath.count))
   }
 
+  /// The folder a kind of record lives under.
+  static func folder(of kind: RecordKind) -> String? {
+    switch kind {
+    case .scrum: return "scrums"
+    case .meeting: return "history"
+    case .library: return "libraries"
+    case .quiz: return "quizzes"
+    case .config: return nil
+    }
+  }
+
+  /// The data-relative paths of the record files of one kind, sorted, without reading them.
+  // NB: plain directory listings (one level, or two for history and quizzes): Foundation's
+  // recursive enumerator cost more than reading the files.
+  public func recordPaths(of kind: RecordKind) throws -> [String] {
+    guard let top = Self.folder(of: kind) else {
+      let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(RecordLayout.configPath).path)
+      return exists ? [RecordLayout.configPath] : []
+    }
+    let fm = FileManager.default
+    let base = root.appendingPathComponent(top)
+    guard let entries = try? fm.contentsOfDirectory(atPath: base.path) else { return [] }
+    var out: [String] = []
+    if kind == .scrum || kind == .library {
+      for name in entries where name.hasSuffix(".yaml") { out.append(top + "/" + name) }
+    } else {
+      for folder in entries where !folder.hasPrefix(".") {
+        guard let files = try? fm.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)
+        else { continue }
+        for name in files where name.hasSuffix(".yaml") { out.append("\(top)/\(folder)/\(name)") }
+      }
+    }
+    return out.filter { RecordLayout.kind(ofPath: $0) == kind }.sorted()
+  }
+
   /// The record files of one kind, with their bytes, sorted by path.
   public func recordFiles(of kind: RecordKind) throws -> [(path: String, bytes: [UInt8])] {
-    let top: String
-    switch kind {
-    case .scrum: top = "scrums"
-    case .meeting: top = "history"
-    case .library: top = "libraries"
-    case .quiz: top = "quizzes"
-    case .config:
-      let data = FileManager.default.contents(atPath: root.appendingPathComponent(RecordLayout.configPath).path)
-      return data.map { [(RecordLayout.configPath, Array($0))] } ?? []
+    try recordPaths(of: kind).map { path in
+      (path, Array(try Data(contentsOf: root.appendingPathComponent(path))))
     }
-    var out: [(String, [UInt8])] = []
-    guard let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(top).path)
-    else { return [] }
-    while let item = walker.nextObject() as? String {
-      let path = top + "/" + item
-      guard RecordLayout.kind(ofPath: path) == kind else { continue }
-      out.append((path, Array(try Data(contentsOf: root.appendingPathComponent(path)))))
-    }
-    return out.sorted { $0.0 < $1.0 }
   }
 
   /// Every record file (and stray `.yml` file) under the record folders, with its bytes.

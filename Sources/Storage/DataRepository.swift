@@ -62,6 +62,8 @@ public final class DataRepository: @unchecked Sendable {
   /// rebuilt on the new commit.
   @discardableResult
   public func commit(_ change: Change) throws -> ObjectID {
+    Trace.mark("commit: start")
+    defer { Trace.mark("commit: done") }
     guard let me = git.defaultSignature() else { throw StorageError.missingIdentity() }
     let lock = try WriterLock(at: git.gitDirectory.appendingPathComponent("dinger"))
     defer { lock.release() }
@@ -71,8 +73,11 @@ public final class DataRepository: @unchecked Sendable {
       let (branch, head) = try git.head()
       for path in change.paths { try ensureUnchanged(path, since: head) }
       var updates: [(path: String, blob: ObjectID?)] = []
+      var blobs: [(path: String, blob: ObjectID)] = []
       for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
-        updates.append((path, try git.writeBlob(bytes)))
+        let blob = try git.writeBlob(bytes)
+        updates.append((path, blob))
+        blobs.append((path, blob))
       }
       for path in change.removals.sorted() { updates.append((path, nil)) }
       let tree = try git.tree(from: head, changing: updates)
@@ -85,7 +90,8 @@ public final class DataRepository: @unchecked Sendable {
         if error.isModified && attempt < 8 { continue }
         throw error
       }
-      try updateWorkingTree(change)
+      Trace.mark("commit: branch moved")
+      try updateWorkingTree(change, blobs: blobs)
       return commit
     }
   }
@@ -96,7 +102,7 @@ public final class DataRepository: @unchecked Sendable {
     if read(path) != committed { throw StorageError.uncommitted(path) }
   }
 
-  private func updateWorkingTree(_ change: Change) throws {
+  private func updateWorkingTree(_ change: Change, blobs: [(path: String, blob: ObjectID)]) throws {
     let fm = FileManager.default
     for (path, bytes) in change.writes {
       let url = root.appendingPathComponent(path)
@@ -120,10 +126,11 @@ public final class DataRepository: @unchecked Sendable {
         dir = dir.deletingLastPathComponent()
       }
     }
+    Trace.mark("commit: files written")
     var attempt = 0
     while true {
       do {
-        try git.updateIndex(changed: Array(change.writes.keys), removed: Array(change.removals))
+        try git.updateIndex(changed: blobs, removed: Array(change.removals))
         return
       } catch {
         // Someone (plain git) holds index.lock; the commit is made, wait for the index.
@@ -171,5 +178,20 @@ final class WriterLock {
   func release() {
     flock(fd, LOCK_UN)
     close(fd)
+  }
+}
+
+/// Phase timings on stderr when `DINGER_TRACE` is set: `dinger: 12.3 ms commit: branch moved`.
+public enum Trace {
+  nonisolated(unsafe) private static var last = DispatchTime.now().uptimeNanoseconds
+  private static let enabled = getenv("DINGER_TRACE") != nil
+
+  /// Prints the time since the previous mark.
+  public static func mark(_ what: String) {
+    guard enabled else { return }
+    let previous = last  // NB: read first; the static is set lazily on first use
+    let now = DispatchTime.now().uptimeNanoseconds
+    FileHandle.standardError.write(Data(String(format: "dinger: %7.1f ms %@\n", Double(now &- previous) / 1e6, what).utf8))
+    last = now
   }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Git
+
+@Suite struct IndexFileTests {
+  @Test(arguments: [
+    ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+    ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+    (String(repeating: "a", count: 1000), "291e9a6c66994949b57ba5e650361e98fc36b1ba"),
+    ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+  ])
+  func sha1MatchesKnownDigests(input: String, hex: String) {
+    let digest = Array(input.utf8).withUnsafeBytes { SHA1.digest($0) }
+    #expect(digest.map { String(format: "%02x", $0) }.joined() == hex)
+  }
+
+  @Test func incrementalSHA1EqualsOneShot() {
+    let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    var sha = SHA1()
+    for chunk in stride(from: 0, to: bytes.count, by: 37) {
+      bytes[chunk..<min(chunk + 37, bytes.count)].withUnsafeBytes { sha.update($0) }
+    }
+    #expect(sha.finish() == bytes.withUnsafeBytes { SHA1.digest($0) })
+  }
+
+  /// Splicing entries into an index git wrote gives an index git reads as it would its own.
+  @Test func splicedIndexReadsBackInGit() throws {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q")
+    for name in ["a.txt", "c/d.txt", "z.txt", "b-dir/x.txt"] { try box.write(name, "\(name)\n") }
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "base")
+    let repo = try Repository.open(box.data)
+    try box.write("b.txt", "new\n")
+    try box.write("c/d.txt", "changed\n")
+    try FileManager.default.removeItem(at: box.data.appendingPathComponent("z.txt"))
+    let b = try repo.writeBlob(Array("new\n".utf8))
+    let d = try repo.writeBlob(Array("changed\n".utf8))
+    let wrote = try IndexFile.apply(
+      [
+        .init(path: "b.txt", blob: b, file: box.data.appendingPathComponent("b.txt")),
+        .init(path: "c/d.txt", blob: d, file: box.data.appendingPathComponent("c/d.txt")),
+        .init(path: "z.txt", blob: nil, file: nil),
+      ], gitDirectory: repo.gitDirectory)
+    #expect(wrote)
+    #expect(try box.git("ls-files") == "a.txt\nb-dir/x.txt\nb.txt\nc/d.txt\n")
+    #expect(try box.git("status", "--porcelain") == "A  b.txt\nM  c/d.txt\nD  z.txt\n")
+    #expect(try box.git("diff", "--stat") == "")
+    #expect(try box.git("ls-files", "-s", "b.txt").hasPrefix("100644 \(b.hex) 0\tb.txt"))
+  }
+
+  @Test func unsupportedIndexesFallBack() throws {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q")
+    try box.git("config", "index.version", "4")
+    try box.write("a.txt", "a\n")
+    try box.git("add", "a.txt")
+    let repo = try Repository.open(box.data)
+    let wrote = try IndexFile.apply(
+      [.init(path: "a.txt", blob: nil, file: nil)], gitDirectory: repo.gitDirectory)
+    #expect(!wrote)
+  }
+}
