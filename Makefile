@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PREFIX ?= /usr/local
 SWIFT  ?= swift
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEMO_DIR ?= $(CURDIR)/.build/demo-data
+DEMO_DIR ?= /tmp/dinger-demo
 
 .PHONY: all deps build release test demo bench install format lint clean
 

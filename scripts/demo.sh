@@ -1,31 +1,48 @@
 #!/usr/bin/env bash
-# `make demo`: a fresh data directory from Templates/, checked; then a hand edit gone wrong, and
-# what `dinger check` says about it. Runs offline, no server.
+# `make demo`: Dinger's main job on a fresh local data repository, offline, no server:
+# set it up, add the three Scrumdinger sample scrums, list them, change one, read `git log`,
+# undo, and see what `dinger check` says about a hand edit gone wrong.
 set -euo pipefail
 : "${DINGER:?path to the dinger binary}"
 : "${DEMO_DIR:?where to make the demo data}"
-here="$(cd "$(dirname "$0")/.." && pwd)"
 
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+run() { step "$*"; "$@"; }
+dinger() { "$DINGER" "$@"; }
 
 rm -rf "$DEMO_DIR"
 mkdir -p "$DEMO_DIR"
-cp -R "$here/Templates/scaffold/." "$here/Templates/samples/." "$DEMO_DIR/"
 cd "$DEMO_DIR"
+# A git identity for the demo's commits, only when the machine has none.
+if ! git config user.name >/dev/null 2>&1 || ! git config user.email >/dev/null 2>&1; then
+  export HOME="$DEMO_DIR/.home"
+  mkdir -p "$HOME/data"
+  git config --global user.name "Dinger Demo"
+  git config --global user.email "demo@example.com"
+fi
+mkdir -p data && cd data
 
-step "ls scrums history/design libraries"
-ls scrums history/design libraries
-step "cat scrums/design.yaml"
-cat scrums/design.yaml
-step "dinger check"
-"$DINGER" check
+run dinger init
+run dinger scrum new Design --theme yellow --length 10 --attendee Cathy --attendee Daisy --attendee Simon --attendee Jonathan
+run dinger scrum new "App Dev" --theme orange --length 5 --attendee Katie --attendee Gray --attendee Euna --attendee Luis --attendee Darla
+run dinger scrum new "Web Dev" --theme poppy --length 5 --attendee Chella --attendee Chris --attendee Christina --attendee Eden --attendee Karla --attendee Lindsey --attendee Aga --attendee Chad --attendee Jenn --attendee Sarah
+run dinger scrum list
+run dinger scrum edit design --length 15
+run dinger scrum attendee add design Bob
+run dinger scrum show design
+run cat scrums/design.yaml
+run git log --format='%h %an: %s'
+run git log -1 --format=%B
+run dinger scrum rm web-dev
+run dinger undo
+run git status --short
+echo "(git status is clean: every change above is exactly one commit)"
 
 echo
 echo "Now a hand edit with mistakes: a typo in the theme, a length in words, a duplicate attendee."
-sed -i 's/theme: yellow/theme: yelow/; s/length: 10/length: ten/; s/  - Simon/  - Simon\n  - cathy/' scrums/design.yaml
-step "dinger check"
-"$DINGER" check || echo "(exit status $? — the data repository has errors)"
-step "dinger check --json scrums/app-dev.yaml"
-"$DINGER" check --json scrums/app-dev.yaml
+sed -i 's/theme: yellow/theme: yelow/; s/length: 15/length: ten/; s/  - Simon/  - Simon\n  - cathy/' scrums/design.yaml
+step dinger check
+dinger check || echo "(exit status $? — the data repository has errors; nothing was changed)"
+git checkout -q -- scrums/design.yaml
 echo
-echo "Demo data left in $DEMO_DIR"
+echo "Demo data left in $DEMO_DIR/data"
