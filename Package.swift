@@ -51,7 +51,7 @@ let package = Package(
       name: "ModelsTests", dependencies: ["Models", "YAML", "Storage", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "StorageTests", dependencies: ["Storage", "Models", "Providers", "TestSupport"],
+      name: "StorageTests", dependencies: ["Storage", "Models", "Providers", "Git", "TestSupport"],
       exclude: ["Corpus"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(

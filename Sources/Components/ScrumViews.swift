@@ -17,7 +17,9 @@ public struct ScrumListView {
 
   /// The text.
   public func render() -> String {
-    guard !rows.isEmpty else { return "no scrums yet; add one with 'dinger scrum new TITLE --attendee NAME'\n" }
+    guard !rows.isEmpty else {
+      return "no scrums yet; add one with 'dinger scrum new TITLE --attendee NAME'\n"
+    }
     let titleWidth = min(40, rows.map(\.scrum.title.count).max() ?? 0)
     let slugWidth = min(30, rows.map(\.slug.count).max() ?? 0)
     return rows.map { slug, scrum in
@@ -27,7 +29,8 @@ public struct ScrumListView {
       let name = theme.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
       let length = "\(scrum.length) min".padding(toLength: 8, withPad: " ", startingAt: 0)
       let people = Style.plural(scrum.attendees.count, "attendee")
-      return "\(swatch)\(title)  \(name) \(length) \(people.padding(toLength: 13, withPad: " ", startingAt: 0)) \(slug.padding(toLength: slugWidth, withPad: " ", startingAt: 0))"
+      return
+        "\(swatch)\(title)  \(name) \(length) \(people.padding(toLength: 13, withPad: " ", startingAt: 0)) \(slug.padding(toLength: slugWidth, withPad: " ", startingAt: 0))"
         .trimmingTrailingSpaces() + "\n"
     }.joined()
   }
@@ -52,7 +55,8 @@ public struct ScrumDetailView {
     out += "  attendees  \(scrum.attendees.map(\.name).joined(separator: ", "))\n"
     out += "  meetings   \(meetings)\n"
     out += "  file       \(path)\n"
-    out += "  id         \(scrum.id.map { $0.uuidString.lowercased() } ?? "none yet (added on the first change)")\n"
+    out +=
+      "  id         \(scrum.id.map { $0.uuidString.lowercased() } ?? "none yet (added on the first change)")\n"
     return out
   }
 }
@@ -76,6 +80,7 @@ extension Style {
   public static func themed(_ text: String, _ theme: Theme) -> String {
     let (r, g, b) = theme.rgb
     let fg = theme.hasLightText ? "255;255;255" : "0;0;0"
-    return "\u{1B}[1;38;2;\(fg);48;2;\(Int(r * 255));\(Int(g * 255));\(Int(b * 255))m\(text)\u{1B}[0m"
+    return
+      "\u{1B}[1;38;2;\(fg);48;2;\(Int(r * 255));\(Int(g * 255));\(Int(b * 255))m\(text)\u{1B}[0m"
   }
 }

@@ -42,7 +42,9 @@ enum Shell {
     p.waitUntilExit()
     group.wait()
     guard p.terminationStatus == 0 else {
-      throw BenchError("\(executable) \(args.prefix(3).joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
+      throw BenchError(
+        "\(executable) \(args.prefix(3).joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))"
+      )
     }
     return String(decoding: outData, as: UTF8.self)
   }

@@ -13,7 +13,9 @@ enum StorageBench {
   /// `.build/bench-repo-v1` for later runs; a fresh clone of it is used for each run.
   static func prepare(cache: URL) throws -> URL {
     let ready = cache.appendingPathComponent("ready")
-    if FileManager.default.fileExists(atPath: ready.path) { return cache.appendingPathComponent("repo.git") }
+    if FileManager.default.fileExists(atPath: ready.path) {
+      return cache.appendingPathComponent("repo.git")
+    }
     try? FileManager.default.removeItem(at: cache)
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
     let bare = cache.appendingPathComponent("repo.git")
@@ -28,7 +30,9 @@ enum StorageBench {
       mark += 1
       time += 60
       let data = Array(text.utf8)
-      add("commit refs/heads/main\nmark :\(mark)\ncommitter Bench <bench@example.com> \(time) +0000\n")
+      add(
+        "commit refs/heads/main\nmark :\(mark)\ncommitter Bench <bench@example.com> \(time) +0000\n"
+      )
       add("data \(subject.utf8.count + 1)\n\(subject)\n")
       if mark > 1 { add("from :\(mark - 1)\n") }
       add("M 100644 inline \(path)\ndata \(data.count)\n")
@@ -41,8 +45,10 @@ enum StorageBench {
       let slug = "team-\(i)"
       scrumIDs.append((id, slug))
       let scrum = Scrum(
-        id: id, title: "Team \(i) stand-up", theme: rng.pick(Theme.allCases), length: rng.int(5...30),
-        attendees: (0..<rng.int(2...8)).map { Attendee(name: "\(rng.pick(YAMLBench.names)) \($0)") })
+        id: id, title: "Team \(i) stand-up", theme: rng.pick(Theme.allCases),
+        length: rng.int(5...30),
+        attendees: (0..<rng.int(2...8)).map { Attendee(name: "\(rng.pick(YAMLBench.names)) \($0)") }
+      )
       commit("scrums/\(slug).yaml", try! RecordCodec.encode(.scrum(scrum)), "Add scrum Team \(i)")
     }
     for i in 0..<(files - scrums - 1) {
@@ -50,9 +56,13 @@ enum StorageBench {
       let meeting = Meeting(
         id: UUID(), scrum: id, date: Date(timeIntervalSince1970: 1_700_000_000 + Double(i) * 3600),
         length: 15, duration: rng.int(300...1200), attendees: ["Ada", "Grace"],
-        speakers: [SpeakerTime(name: "Ada", seconds: 300), SpeakerTime(name: "Grace", seconds: 280)])
+        speakers: [
+          SpeakerTime(name: "Ada", seconds: 300), SpeakerTime(name: "Grace", seconds: 280),
+        ])
       let short = meeting.id!.uuidString.lowercased().prefix(8)
-      commit("history/\(slug)/2026-01-01-\(short).yaml", try! RecordCodec.encode(.meeting(meeting)), "Record meeting \(i)")
+      commit(
+        "history/\(slug)/2026-01-01-\(short).yaml", try! RecordCodec.encode(.meeting(meeting)),
+        "Record meeting \(i)")
     }
     try Shell.run("/usr/bin/git", ["fast-import", "--quiet"], in: bare, input: stream)
     _ = FileManager.default.createFile(atPath: ready.path, contents: Data())
@@ -63,10 +73,14 @@ enum StorageBench {
     print("Storage: a repository of \(files) files and \(files) commits (\(scrums) scrums)")
     let started = Date()
     let bare = try prepare(cache: cache)
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("dinger-bench-\(UUID().uuidString.prefix(8))")
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dinger-bench-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: work) }
     try Shell.run("/usr/bin/git", ["clone", "-q", bare.path, work.path])
-    let env = ["GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com", "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com"]
+    let env = [
+      "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
+      "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com",
+    ]
     try Shell.run("/usr/bin/git", ["config", "user.name", "Bench"], in: work)
     try Shell.run("/usr/bin/git", ["config", "user.email", "bench@example.com"], in: work)
     try Shell.run("/usr/bin/git", ["status", "-s"], in: work)  // refresh the index once, as a user's would be
@@ -77,11 +91,18 @@ enum StorageBench {
     for i in 0..<9 {
       let name = "Bench Team \(i)"
       dingerTimes.append(
-        try Shell.time("'\(dinger)' scrum new '\(name)' --theme sky --length 10 --attendee Ada >/dev/null", in: work, env: env))
-      let scrum = Scrum(id: UUID(), title: "Git Team \(i)", theme: .sky, length: 10, attendees: [Attendee(name: "Ada")])
+        try Shell.time(
+          "'\(dinger)' scrum new '\(name)' --theme sky --length 10 --attendee Ada >/dev/null",
+          in: work, env: env))
+      let scrum = Scrum(
+        id: UUID(), title: "Git Team \(i)", theme: .sky, length: 10,
+        attendees: [Attendee(name: "Ada")])
       let path = "scrums/git-team-\(i).yaml"
-      try RecordCodec.encode(.scrum(scrum)).write(to: work.appendingPathComponent(path), atomically: true, encoding: .utf8)
-      gitTimes.append(try Shell.time("git add '\(path)' && git commit -q -m 'Add scrum Git Team \(i)'", in: work, env: env))
+      try RecordCodec.encode(.scrum(scrum)).write(
+        to: work.appendingPathComponent(path), atomically: true, encoding: .utf8)
+      gitTimes.append(
+        try Shell.time(
+          "git add '\(path)' && git commit -q -m 'Add scrum Git Team \(i)'", in: work, env: env))
     }
     let status = try Shell.run("/usr/bin/git", ["status", "--porcelain"], in: work)
     let (d, g) = (Shell.median(dingerTimes), Shell.median(gitTimes))
@@ -97,7 +118,9 @@ enum StorageBench {
       catTimes.append(try Shell.time("cat scrums/*.yaml >/dev/null", in: work))
     }
     let (l, c) = (Shell.median(listTimes), Shell.median(catTimes))
-    let count = try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("scrums").path).count
+    let count = try FileManager.default.contentsOfDirectory(
+      atPath: work.appendingPathComponent("scrums").path
+    ).count
     print(String(format: "  dinger scrum list (%d scrums)            %8.1f ms", count, l * 1000))
     print(String(format: "  cat scrums/*.yaml                          %8.1f ms", c * 1000))
     Measure.ratio("scrum list / cat", l / c, target: 10)

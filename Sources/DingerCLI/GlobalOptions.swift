@@ -41,7 +41,9 @@ extension GlobalOptions {
     let (repository, origin) = try DataRepository.locate(
       option: repo, environment: env, workingDirectory: cwd)
     if origin == .userDefault(created: true) {
-      Terminal.error("note: created a data repository at \(repository.root.path) (choose another with --repo or DINGER_REPO)\n")
+      Terminal.error(
+        "note: created a data repository at \(repository.root.path) (choose another with --repo or DINGER_REPO)\n"
+      )
     }
     Trace.mark("repository opened")
     return repository

@@ -1,5 +1,5 @@
-import Foundation
 internal import CGit2
+import Foundation
 
 /// A git repository opened through libgit2. Owns its handle and frees it.
 public final class Repository: @unchecked Sendable {
@@ -90,7 +90,9 @@ public final class Repository: @unchecked Sendable {
     }
     git_reference_free(ref)
     if rc == GIT_EEXISTS.rawValue {
-      throw GitError(code: GIT_EMODIFIED.rawValue, operation: "update \(branch)", message: "created by another writer")
+      throw GitError(
+        code: GIT_EMODIFIED.rawValue, operation: "update \(branch)",
+        message: "created by another writer")
     }
     try Check.rc(rc, "update \(branch)")
   }
@@ -100,7 +102,9 @@ public final class Repository: @unchecked Sendable {
   /// Stores bytes as a blob.
   public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
     var oid = git_oid()
-    let rc = bytes.withUnsafeBytes { git_blob_create_from_buffer(&oid, raw, $0.baseAddress, $0.count) }
+    let rc = bytes.withUnsafeBytes {
+      git_blob_create_from_buffer(&oid, raw, $0.baseAddress, $0.count)
+    }
     try Check.rc(rc, "write blob")
     return ObjectID(oid)
   }
@@ -214,12 +218,16 @@ public final class Repository: @unchecked Sendable {
   {
     guard let workdir else { return }
     let updates =
-      changed.map { IndexFile.Update(path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path)) }
+      changed.map {
+        IndexFile.Update(
+          path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path))
+      }
       + removed.map { IndexFile.Update(path: $0, blob: nil, file: nil) }
     do {
       if try IndexFile.apply(updates, gitDirectory: gitDirectory) { return }
     } catch IndexFile.Failure.locked {
-      throw GitError(code: GIT_ELOCKED.rawValue, operation: "write index", message: "index.lock exists")
+      throw GitError(
+        code: GIT_ELOCKED.rawValue, operation: "write index", message: "index.lock exists")
     } catch {}
     try updateIndexWithLibgit2(changed: changed.map(\.path), removed: removed)
   }

@@ -69,7 +69,9 @@ struct SHA1 {
     _ p: UnsafeRawPointer, _ w: UnsafeMutablePointer<UInt32>,
     _ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32)
   ) {
-    for i in 0..<16 { w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)) }
+    for i in 0..<16 {
+      w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+    }
     for i in 16..<80 { w[i] = rotl(w[i &- 3] ^ w[i &- 8] ^ w[i &- 14] ^ w[i &- 16], 1) }
     var (a, b, c, d, e) = h
     for i in 0..<20 {

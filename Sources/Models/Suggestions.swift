@@ -51,7 +51,9 @@ extension String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
     let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) {
+      return self
+    }
     return String(scalars[first...last])
   }
 }

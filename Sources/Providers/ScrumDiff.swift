@@ -77,7 +77,9 @@ enum CommentDetector {
       case UInt8(ascii: "'") where !inDouble: inSingle.toggle()
       case UInt8(ascii: "\"") where !inSingle: inDouble.toggle()
       case UInt8(ascii: "#") where !inSingle && !inDouble:
-        if previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\n") || previous == UInt8(ascii: "\t") {
+        if previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\n")
+          || previous == UInt8(ascii: "\t")
+        {
           return true
         }
       default: break

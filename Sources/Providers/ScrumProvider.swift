@@ -96,10 +96,13 @@ public struct ScrumProvider: Sendable {
     if byTitle.count == 1 { return byTitle[0] }
     if byTitle.count > 1 {
       throw StorageError(
-        "\(byTitle.count) scrums are titled '\(q)'; name one by its file: \(byTitle.map(\.slug).joined(separator: ", "))")
+        "\(byTitle.count) scrums are titled '\(q)'; name one by its file: \(byTitle.map(\.slug).joined(separator: ", "))"
+      )
     }
     if q.count >= 4, q.allSatisfy(\.isHexDigit) || q.contains("-") {
-      let byID = scrums.filter { $0.scrum.id?.uuidString.lowercased().hasPrefix(q.lowercased()) == true }
+      let byID = scrums.filter {
+        $0.scrum.id?.uuidString.lowercased().hasPrefix(q.lowercased()) == true
+      }
       if byID.count == 1 { return byID[0] }
       if byID.count > 1 {
         throw StorageError("id prefix '\(q)' matches \(byID.count) scrums; give more of it")
@@ -108,8 +111,10 @@ public struct ScrumProvider: Sendable {
     var message = "no scrum '\(q)'"
     let names = scrums.flatMap { [$0.slug, $0.scrum.title] }
     var seen = Set<String>()
-    let close = Suggestions.closest(to: q, in: names, limit: 6).filter { seen.insert($0.lowercased()).inserted }
-      .prefix(3)
+    let close = Suggestions.closest(to: q, in: names, limit: 6).filter {
+      seen.insert($0.lowercased()).inserted
+    }
+    .prefix(3)
     if !close.isEmpty {
       message += "; did you mean " + close.map { "'\($0)'" }.joined(separator: " or ") + "?"
     } else if scrums.isEmpty {
@@ -129,7 +134,9 @@ public struct ScrumProvider: Sendable {
     return try dependencies.load(.meeting).compactMap { file in
       if case .meeting(let m) = file.record, m.scrum == id { return file.path }
       // A meeting that does not decode still names its scrum; keep it with its scrum.
-      if file.record == nil, file.root?["scrum"]?.scalarText?.lowercased() == id.uuidString.lowercased() {
+      if file.record == nil,
+        file.root?["scrum"]?.scalarText?.lowercased() == id.uuidString.lowercased()
+      {
         return file.path
       }
       return nil
@@ -150,13 +157,15 @@ public struct ScrumProvider: Sendable {
       scrum.theme = Theme.allCases.first { !used.contains($0) } ?? .default
     }
     let taken = Set(try dependencies.paths(.scrum))
-    let path = Slug.uniquePath(folder: "scrums", title: scrum.title, taken: taken, fallback: "scrum")
+    let path = Slug.uniquePath(
+      folder: "scrums", title: scrum.title, taken: taken, fallback: "scrum")
     var change = Change(
       subject: "Add scrum \(scrum.title)",
       trailers: [("Dinger-Action", "scrum.add"), ("Dinger-Record", scrum.id!.lowercased)])
     change.write(path, try RecordCodec.encode(.scrum(scrum)))
     let commit = try dependencies.commit(change)
-    return ScrumCommit(stored: StoredScrum(path: path, scrum: scrum), subject: change.subject, commit: commit)
+    return ScrumCommit(
+      stored: StoredScrum(path: path, scrum: scrum), subject: change.subject, commit: commit)
   }
 
   /// Writes a changed scrum back to its file as one commit whose subject says what changed
@@ -173,14 +182,16 @@ public struct ScrumProvider: Sendable {
       new.id = UUID()
       body = "Gives the scrum the id dinger uses to recognise it."
     }
-    let subject = "\(stored.scrum.title): " + (parts.isEmpty ? "add id" : parts.joined(separator: "; "))
+    let subject =
+      "\(stored.scrum.title): " + (parts.isEmpty ? "add id" : parts.joined(separator: "; "))
     var change = Change(
       subject: subject, body: body,
       trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
     change.write(stored.path, try RecordCodec.encode(.scrum(new)))
     let before = try dependencies.load(.scrum).first { $0.path == stored.path }
     let commit = try dependencies.commit(change)
-    var result = ScrumCommit(stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit)
+    var result = ScrumCommit(
+      stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit)
     if let before, CommentDetector.hasComments(before.source.bytes) {
       result.warnings.append(
         "\(stored.path) had comments; dinger rewrote it in its canonical form and they are not in the new version (they stay in git history, and 'dinger undo' brings them back)"
@@ -192,25 +203,62 @@ public struct ScrumProvider: Sendable {
   /// Replaces a scrum's file with text a person wrote (in their editor), kept byte for byte so
   /// comments and layout stay; an `id` line is added when the text has none. The text must
   /// decode cleanly: the diagnostics come back otherwise, and nothing is written.
-  public func replace(_ stored: StoredScrum, with text: String) throws -> Result<ScrumCommit, DiagnosticList> {
-    var file = RecordCodec.decode(Array(text.utf8), path: stored.path, kind: .scrum)
+  public func replace(_ stored: StoredScrum, with written: String) throws -> Result<
+    ScrumCommit, DiagnosticList
+  > {
+    let new: Scrum
+    let text: String
+    switch Self.scrum(from: written, path: stored.path) {
+    case .failure(let errors): return .failure(errors)
+    case .success(let read): (new, text) = read
+    }
+    let parts = ScrumDiff.describe(from: stored.scrum, to: new)
+    let subject =
+      "\(stored.scrum.title): " + (parts.isEmpty ? "edit by hand" : parts.joined(separator: "; "))
+    var change = Change(
+      subject: subject,
+      trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
+    change.write(stored.path, text)
+    let commit = try dependencies.commit(change)
+    return .success(
+      ScrumCommit(
+        stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit))
+  }
+
+  /// Adds a scrum from text a person wrote (from the commented template), kept byte for byte
+  /// with an `id` line added; the diagnostics come back when it does not decode cleanly.
+  public func add(text written: String) throws -> Result<ScrumCommit, DiagnosticList> {
+    let new: Scrum
+    let text: String
+    switch Self.scrum(from: written, path: "scrums/new.yaml") {
+    case .failure(let errors): return .failure(errors)
+    case .success(let read): (new, text) = read
+    }
+    let taken = Set(try dependencies.paths(.scrum))
+    let path = Slug.uniquePath(folder: "scrums", title: new.title, taken: taken, fallback: "scrum")
+    var change = Change(
+      subject: "Add scrum \(new.title)",
+      trailers: [("Dinger-Action", "scrum.add"), ("Dinger-Record", new.id!.lowercased)])
+    change.write(path, text)
+    let commit = try dependencies.commit(change)
+    return .success(
+      ScrumCommit(
+        stored: StoredScrum(path: path, scrum: new), subject: change.subject, commit: commit))
+  }
+
+  /// Decodes hand-written scrum text; adds an `id` line when it has none.
+  static func scrum(from text: String, path: String) -> Result<(Scrum, String), DiagnosticList> {
+    let file = RecordCodec.decode(Array(text.utf8), path: path, kind: .scrum)
     let errors = file.diagnostics.filter { $0.severity == .error }
-    guard errors.isEmpty, case .scrum(var new) = file.record else {
+    guard errors.isEmpty, case .scrum(var scrum) = file.record else {
       return .failure(DiagnosticList(items: errors))
     }
     var text = text
-    if new.id == nil {
-      new.id = UUID()
-      text = IDLine.insert(new.id!.lowercased, into: text)
-      file = RecordCodec.decode(Array(text.utf8), path: stored.path, kind: .scrum)
+    if scrum.id == nil {
+      scrum.id = UUID()
+      text = IDLine.insert(scrum.id!.lowercased, into: text)
     }
-    let parts = ScrumDiff.describe(from: stored.scrum, to: new)
-    let subject = "\(stored.scrum.title): " + (parts.isEmpty ? "edit by hand" : parts.joined(separator: "; "))
-    var change = Change(
-      subject: subject, trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
-    change.write(stored.path, text)
-    let commit = try dependencies.commit(change)
-    return .success(ScrumCommit(stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit))
+    return .success((scrum, text))
   }
 
   /// Removes a scrum; with `withHistory`, its meetings too. Refuses while it has meetings
@@ -219,10 +267,13 @@ public struct ScrumProvider: Sendable {
     let meetings = try meetingPaths(of: stored)
     if !meetings.isEmpty && !withHistory {
       throw StorageError(
-        "scrum '\(stored.scrum.title)' has \(meetings.count) recorded meeting\(meetings.count == 1 ? "" : "s"); pass --with-history to remove them too")
+        "scrum '\(stored.scrum.title)' has \(meetings.count) recorded meeting\(meetings.count == 1 ? "" : "s"); pass --with-history to remove them too"
+      )
     }
     var subject = "Remove scrum \(stored.scrum.title)"
-    if !meetings.isEmpty { subject += " and its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s")" }
+    if !meetings.isEmpty {
+      subject += " and its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s")"
+    }
     var change = Change(subject: subject, trailers: [("Dinger-Action", "scrum.remove")])
     if let id = stored.scrum.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
     change.remove(stored.path)

@@ -55,7 +55,10 @@ public enum TrailerParser {
     for line in last.split(separator: "\n") {
       guard let colon = line.firstIndex(of: ":"), !line[..<colon].contains(" ") else { return [] }
       out.append(
-        (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        (
+          String(line[..<colon]),
+          line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        ))
     }
     return out
   }

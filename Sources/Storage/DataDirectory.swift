@@ -62,7 +62,8 @@ public struct DataDirectory: Sendable {
   // recursive enumerator cost more than reading the files.
   public func recordPaths(of kind: RecordKind) throws -> [String] {
     guard let top = Self.folder(of: kind) else {
-      let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(RecordLayout.configPath).path)
+      let exists = FileManager.default.fileExists(
+        atPath: root.appendingPathComponent(RecordLayout.configPath).path)
       return exists ? [RecordLayout.configPath] : []
     }
     let fm = FileManager.default
@@ -73,7 +74,8 @@ public struct DataDirectory: Sendable {
       for name in entries where name.hasSuffix(".yaml") { out.append(top + "/" + name) }
     } else {
       for folder in entries where !folder.hasPrefix(".") {
-        guard let files = try? fm.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)
+        guard
+          let files = try? fm.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)
         else { continue }
         for name in files where name.hasSuffix(".yaml") { out.append("\(top)/\(folder)/\(name)") }
       }

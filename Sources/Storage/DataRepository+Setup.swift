@@ -71,7 +71,8 @@ extension DataRepository {
       case ".gitattributes":
         let current = repository.read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         if current.contains("merge=dinger") { continue }
-        change.write(path, current.isEmpty || current.hasSuffix("\n") ? current + text : current + "\n" + text)
+        change.write(
+          path, current.isEmpty || current.hasSuffix("\n") ? current + text : current + "\n" + text)
       default:
         if repository.read(path) != nil { continue }
         change.write(path, text)
@@ -79,8 +80,19 @@ extension DataRepository {
     }
     try repository.commit(change)
     for folder in ["scrums", "history", "libraries", "quizzes"] {
-      try? fm.createDirectory(at: url.appendingPathComponent(folder), withIntermediateDirectories: true)
+      try? fm.createDirectory(
+        at: url.appendingPathComponent(folder), withIntermediateDirectories: true)
     }
     return repository
+  }
+}
+
+extension DataRepository {
+  /// The commented template for a new record of a kind (`scrum`): the repository's own
+  /// `.dinger/templates/<kind>.yaml` when it has one, else the one built into dinger.
+  public func template(for kind: RecordKind) -> String? {
+    let name = "\(kind.rawValue).yaml"
+    if let own = read(".dinger/templates/\(name)") { return String(decoding: own, as: UTF8.self) }
+    return EmbeddedTemplates.records.first { $0.path == name }?.text
   }
 }

@@ -16,7 +16,9 @@ extension DataRepository {
   /// up the repository, or when a later commit changed one of its files again (undoing would
   /// throw that later change away).
   public func undoLast() throws -> UndoResult {
-    guard let head = try head() else { throw StorageError("nothing to undo: the repository has no commits") }
+    guard let head = try head() else {
+      throw StorageError("nothing to undo: the repository has no commits")
+    }
     var cursor: ObjectID? = head
     var later: [Repository.CommitInfo] = []
     var target: Repository.CommitInfo?
@@ -31,13 +33,17 @@ extension DataRepository {
       cursor = info.parents.first
       steps += 1
     }
-    guard let target else { throw StorageError("nothing to undo: no commit made by dinger was found") }
+    guard let target else {
+      throw StorageError("nothing to undo: no commit made by dinger was found")
+    }
     let subject = target.message.split(separator: "\n").first.map(String.init) ?? ""
     if TrailerParser.value("Dinger-Action", in: target.message) == "init" {
       throw StorageError("nothing to undo: the newest dinger change set up the repository")
     }
     guard target.parents.count == 1, let parent = target.parents.first else {
-      throw StorageError("can't undo '\(subject)': it is a merge; undo it with git (git revert -m 1 \(target.id.short))")
+      throw StorageError(
+        "can't undo '\(subject)': it is a merge; undo it with git (git revert -m 1 \(target.id.short))"
+      )
     }
     // Undoing an undo redoes, and says so instead of nesting quotes (git says "Reapply").
     let newSubject: String
@@ -56,9 +62,11 @@ extension DataRepository {
       let after = try file(path, in: target.id)
       if try file(path, in: head) != after {
         let by = try later.first { try changedPaths($0.id).contains(path) }
-        let what = by.map { " in \($0.id.short) (\($0.message.split(separator: "\n").first ?? ""))" } ?? ""
+        let what =
+          by.map { " in \($0.id.short) (\($0.message.split(separator: "\n").first ?? ""))" } ?? ""
         throw StorageError(
-          "can't undo '\(subject)': \(path) was changed again later\(what); undoing would lose that change")
+          "can't undo '\(subject)': \(path) was changed again later\(what); undoing would lose that change"
+        )
       }
       if let before = try file(path, in: parent) {
         change.writes[path] = before

@@ -8,12 +8,16 @@ public final class DataRepository: @unchecked Sendable {
   /// The working tree's root, where `.dinger/` and `scrums/` live.
   public let root: URL
   let git: Repository
+  /// Runs between building a commit and moving the branch (tests use it to move the branch
+  /// underneath, as a concurrent plain-git user would).
+  var beforeMovingBranch: (() throws -> Void)?
 
   /// The working tree as a plain data directory.
   public var directory: DataDirectory { DataDirectory(root: root) }
 
   init(root: URL, git: Repository) {
-    self.root = root.standardizedFileURL
+    // NB: one spelling of the root (no trailing slash) so paths and comparisons agree.
+    self.root = URL(fileURLWithPath: root.standardizedFileURL.path)
     self.git = git
   }
 
@@ -22,7 +26,11 @@ public final class DataRepository: @unchecked Sendable {
     let root = root.standardizedFileURL
     var isDir: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue
-    else { throw StorageError("'\(root.path)' does not exist; run 'dinger init \(root.path)' to make a data repository there") }
+    else {
+      throw StorageError(
+        "'\(root.path)' does not exist; run 'dinger init \(root.path)' to make a data repository there"
+      )
+    }
     guard FileManager.default.fileExists(atPath: root.appendingPathComponent(".dinger").path) else {
       throw StorageError(
         "'\(root.path)' is not a dinger data repository (it has no .dinger/ folder); run 'dinger init \(root.path)' to make it one"
@@ -43,7 +51,9 @@ public final class DataRepository: @unchecked Sendable {
 
   /// Every record file of a kind in the working tree, decoded, with its diagnostics.
   public func files(of kind: RecordKind) throws -> [DecodedFile] {
-    try directory.recordFiles(of: kind).map { RecordCodec.decode($0.bytes, path: $0.path, kind: kind) }
+    try directory.recordFiles(of: kind).map {
+      RecordCodec.decode($0.bytes, path: $0.path, kind: kind)
+    }
   }
 
   /// The bytes of a working-tree file, or nil.
@@ -84,6 +94,7 @@ public final class DataRepository: @unchecked Sendable {
       let commit = try git.commit(
         tree: tree, parents: head.map { [$0] } ?? [], author: me, committer: me,
         message: change.message)
+      try beforeMovingBranch?()
       do {
         try git.moveBranch(branch, to: commit, from: head, reflog: "dinger: \(change.subject)")
       } catch {
@@ -108,7 +119,8 @@ public final class DataRepository: @unchecked Sendable {
       let url = root.appendingPathComponent(path)
       try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       // NB: write beside, then rename: a reader never sees half a file.
-      let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).dinger-tmp")
+      let temp = url.deletingLastPathComponent().appendingPathComponent(
+        ".\(url.lastPathComponent).dinger-tmp")
       try Data(bytes).write(to: temp)
       if rename(temp.path, url.path) != 0 {
         throw StorageError("could not write \(path): \(String(cString: strerror(errno)))")
@@ -191,7 +203,8 @@ public enum Trace {
     guard enabled else { return }
     let previous = last  // NB: read first; the static is set lazily on first use
     let now = DispatchTime.now().uptimeNanoseconds
-    FileHandle.standardError.write(Data(String(format: "dinger: %7.1f ms %@\n", Double(now &- previous) / 1e6, what).utf8))
+    FileHandle.standardError.write(
+      Data(String(format: "dinger: %7.1f ms %@\n", Double(now &- previous) / 1e6, what).utf8))
     last = now
   }
 }

@@ -13,13 +13,18 @@ import Testing
   }
 
   /// After every write: clean status, clean fsck, and the subject and trailers in the commit.
-  func expectCommitted(_ box: Sandbox, subject: String, action: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectCommitted(
+    _ box: Sandbox, subject: String, action: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let (status, fsck) = try box.gitAgrees()
     #expect(status == "", "git status is not clean", sourceLocation: sourceLocation)
     #expect(fsck == "", sourceLocation: sourceLocation)
     let message = try box.git("log", "-1", "--format=%B")
     #expect(message.hasPrefix(subject + "\n"), "\(message)", sourceLocation: sourceLocation)
-    #expect(message.contains("\nDinger-Action: \(action)\n"), "\(message)", sourceLocation: sourceLocation)
+    #expect(
+      message.contains("\nDinger-Action: \(action)\n"), "\(message)", sourceLocation: sourceLocation
+    )
   }
 
   @Test func initMakesARepositoryWithOneCommit() throws {
@@ -34,19 +39,26 @@ import Testing
 
   @Test func addListShowEditRemoveUndo() throws {
     let box = try initialized()
-    var r = try box.dinger("scrum", "new", "Design Review", "--theme", "yellow", "--length", "10", "--attendee", "Ada", "--attendee", "Grace")
+    var r = try box.dinger(
+      "scrum", "new", "Design Review", "--theme", "yellow", "--length", "10", "--attendee", "Ada",
+      "--attendee", "Grace")
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "Add scrum Design Review (scrums/design-review.yaml)\n")
     try expectCommitted(box, subject: "Add scrum Design Review", action: "scrum.add")
     let text = try box.read("scrums/design-review.yaml")
     #expect(text.hasPrefix("id: "))
-    #expect(text.hasSuffix("title: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada\n  - Grace\n"))
+    #expect(
+      text.hasSuffix(
+        "title: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada\n  - Grace\n"))
 
     r = try box.dinger("scrum", "new", "App Dev", "--attendee", "Katie")
     #expect(try box.read("scrums/app-dev.yaml").contains("theme: bubblegum\nlength: 5\n"))
 
     r = try box.dinger("scrum", "list")
-    #expect(r.stdout == "App Dev        bubblegum  5 min    1 attendee    app-dev\nDesign Review  yellow     10 min   2 attendees   design-review\n")
+    #expect(
+      r.stdout
+        == "App Dev        bubblegum  5 min    1 attendee    app-dev\nDesign Review  yellow     10 min   2 attendees   design-review\n"
+    )
 
     r = try box.dinger("scrum", "list", "--json")
     let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
@@ -57,7 +69,8 @@ import Testing
 
     r = try box.dinger("scrum", "edit", "design-review", "--length", "15", "--theme", "sky")
     #expect(r.stdout == "Design Review: theme yellow -> sky; length 10 -> 15 min\n")
-    try expectCommitted(box, subject: "Design Review: theme yellow -> sky; length 10 -> 15 min", action: "scrum.edit")
+    try expectCommitted(
+      box, subject: "Design Review: theme yellow -> sky; length 10 -> 15 min", action: "scrum.edit")
 
     r = try box.dinger("scrum", "attendee", "add", "design-review", "Bob")
     #expect(r.stdout == "Design Review: add attendee Bob\n")
@@ -68,7 +81,9 @@ import Testing
     r = try box.dinger("scrum", "rm", "app-dev")
     #expect(r.stdout == "Remove scrum App Dev\n")
     try expectCommitted(box, subject: "Remove scrum App Dev", action: "scrum.remove")
-    #expect(!FileManager.default.fileExists(atPath: box.data.appendingPathComponent("scrums/app-dev.yaml").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent("scrums/app-dev.yaml").path))
 
     r = try box.dinger("undo")
     #expect(r.stdout == "Undo \"Remove scrum App Dev\"\n")
@@ -84,7 +99,9 @@ import Testing
     try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
     try box.git("init", "-q", "-b", "main")
     try box.write(".dinger/config.yaml", "format: 1\n")
-    try box.write("scrums/design.yaml", "# Bob is on leave until March\ntitle: Design\nlength: 10\nattendees:\n  - Ada\n  - Bob\n")
+    try box.write(
+      "scrums/design.yaml",
+      "# Bob is on leave until March\ntitle: Design\nlength: 10\nattendees:\n  - Ada\n  - Bob\n")
     try box.git("add", "-A")
     try box.git("commit", "-qm", "hand-written")
     var r = try box.dinger("scrum", "list")
@@ -104,7 +121,8 @@ import Testing
     let box = try initialized()
     try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
     let editor = box.home.url.appendingPathComponent("editor.sh")
-    try "#!/bin/sh\nsed -i 's/length: 5/length: 25 # longer now/' \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+    try "#!/bin/sh\nsed -i 's/length: 5/length: 25 # longer now/' \"$1\"\n".write(
+      to: editor, atomically: true, encoding: .utf8)
     chmod(editor.path, 0o755)
     let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": editor.path])
     #expect(r.status == 0, "\(r.stderr)")
@@ -118,7 +136,8 @@ import Testing
     try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
     let head = try box.head()
     let editor = box.home.url.appendingPathComponent("editor.sh")
-    try "#!/bin/sh\nsed -i 's/length: 5/length: ten/' \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+    try "#!/bin/sh\nsed -i 's/length: 5/length: ten/' \"$1\"\n".write(
+      to: editor, atomically: true, encoding: .utf8)
     chmod(editor.path, 0o755)
     let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": editor.path])
     #expect(r.status == 1)
@@ -133,13 +152,31 @@ import Testing
     let head = try box.head()
     let cases: [([String], Int32, String)] = [
       (["scrum", "show", "desgin"], 1, "error: no scrum 'desgin'; did you mean 'Design'?\n"),
-      (["scrum", "edit", "design", "--length", "0"], 64, "--length must be from 1 to 600 minutes, found 0"),
-      (["scrum", "new", "X", "--theme", "pink", "--attendee", "A"], 64, "Please provide one of the following:\n  - bubblegum"),
-      (["scrum", "attendee", "add", "design", "ADA"], 1, "error: 'Ada' is already an attendee of Design\n"),
-      (["scrum", "attendee", "rm", "design", "Ada"], 1, "error: a scrum needs at least one attendee"),
-      (["scrum", "attendee", "rm", "design", "Adda"], 1, "error: 'Adda' is not an attendee of Design (did you mean 'Ada'?)\n"),
+      (
+        ["scrum", "edit", "design", "--length", "0"], 64,
+        "--length must be from 1 to 600 minutes, found 0"
+      ),
+      (
+        ["scrum", "new", "X", "--theme", "pink", "--attendee", "A"], 64,
+        "Please provide one of the following:\n  - bubblegum"
+      ),
+      (
+        ["scrum", "attendee", "add", "design", "ADA"], 1,
+        "error: 'Ada' is already an attendee of Design\n"
+      ),
+      (
+        ["scrum", "attendee", "rm", "design", "Ada"], 1,
+        "error: a scrum needs at least one attendee"
+      ),
+      (
+        ["scrum", "attendee", "rm", "design", "Adda"], 1,
+        "error: 'Adda' is not an attendee of Design (did you mean 'Ada'?)\n"
+      ),
       (["--repo", "/nonexistent/x", "scrum", "list"], 1, "error: '/nonexistent/x' does not exist"),
-      (["--repo", box.home.url.path, "scrum", "list"], 1, "is not a dinger data repository (it has no .dinger/ folder); run 'dinger init"),
+      (
+        ["--repo", box.home.url.path, "scrum", "list"], 1,
+        "is not a dinger data repository (it has no .dinger/ folder); run 'dinger init"
+      ),
     ]
     for (args, status, message) in cases {
       let r = try box.dinger(args)
@@ -161,7 +198,8 @@ import Testing
     let box = try initialized()
     try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
     let head = try box.head()
-    let edited = try box.read("scrums/design.yaml").replacingOccurrences(of: "length: 5", with: "length: 7")
+    let edited = try box.read("scrums/design.yaml").replacingOccurrences(
+      of: "length: 5", with: "length: 7")
     try box.write("scrums/design.yaml", edited)
     let r = try box.dinger("scrum", "attendee", "add", "design", "Bob")
     #expect(r.status == 1)
@@ -178,7 +216,9 @@ import Testing
     let head = try box.head()
     let r = try box.dinger("undo")
     #expect(r.status == 1)
-    #expect(r.stderr.contains("can't undo 'Add scrum Design': scrums/design.yaml was changed again later"))
+    #expect(
+      r.stderr.contains("can't undo 'Add scrum Design': scrums/design.yaml was changed again later")
+    )
     #expect(try box.head() == head)
   }
 
@@ -186,7 +226,9 @@ import Testing
     let box = try initialized()
     try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
     let id = try box.read("scrums/design.yaml").split(separator: "\n")[0].dropFirst(4)
-    try box.write("history/design/2026-11-20-aaaaaaaa.yaml", "scrum: \(id)\ndate: 2026-11-20\nlength: 5\nduration: 300\nattendees: [Ada]\n")
+    try box.write(
+      "history/design/2026-11-20-aaaaaaaa.yaml",
+      "scrum: \(id)\ndate: 2026-11-20\nlength: 5\nduration: 300\nattendees: [Ada]\n")
     try box.git("add", "-A")
     try box.git("commit", "-qm", "meeting")
     var r = try box.dinger("scrum", "rm", "design")
@@ -221,5 +263,53 @@ import Testing
     #expect(try box.git("ls-files", "scrums").split(separator: "\n").count == 100)
     #expect(try box.git("rev-list", "--count", "HEAD") == "101\n")
     #expect(try box.gitAgrees().status == "")
+  }
+}
+
+/// Writing a new scrum from the template in $EDITOR.
+@Suite struct ScrumTemplateTests {
+  @Test func newWithoutATitleUsesTheRepositoryTemplate() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    try box.write(
+      ".dinger/templates/scrum.yaml",
+      "# Team template\ntitle: TITLE\nlength: 15\nattendees:\n  - NAME\n")
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "our template")
+    let editor = box.home.url.appendingPathComponent("fill.sh")
+    try "#!/bin/sh\nsed -i 's/TITLE/Retro/; s/NAME/Ada/' \"$1\"\n".write(
+      to: editor, atomically: true, encoding: .utf8)
+    chmod(editor.path, 0o755)
+    let r = try box.dinger(["scrum", "new"], env: ["EDITOR": editor.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Add scrum Retro (scrums/retro.yaml)\n")
+    let text = try box.read("scrums/retro.yaml")
+    #expect(text.hasPrefix("# Team template\nid: "))
+    #expect(text.hasSuffix("title: Retro\nlength: 15\nattendees:\n  - Ada\n"))
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func anUnfilledTemplateAddsNothing() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let head = try box.head()
+    let r = try box.dinger(["scrum", "new"], env: ["EDITOR": "true"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("error: 'title' must not be empty"))
+    #expect(r.stderr.contains("error: the new scrum has errors; nothing was added"))
+    #expect(try box.head() == head)
+  }
+
+  @Test func theDefaultRepositoryIsCreatedOnFirstUseWithANotice() throws {
+    let box = try Sandbox()
+    let r = try box.dinger(["scrum", "list"], in: box.home.url)
+    #expect(r.status == 0, "\(r.stderr)")
+    let expected = box.home.url.appendingPathComponent(".local/share/dinger").path
+    #expect(
+      r.stderr
+        == "note: created a data repository at \(expected) (choose another with --repo or DINGER_REPO)\n"
+    )
+    #expect(FileManager.default.fileExists(atPath: expected + "/.dinger/config.yaml"))
+    #expect(try box.dinger(["scrum", "list"], in: box.home.url).stderr == "")
   }
 }

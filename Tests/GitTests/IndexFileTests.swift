@@ -9,7 +9,10 @@ import Testing
     ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
     ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
     (String(repeating: "a", count: 1000), "291e9a6c66994949b57ba5e650361e98fc36b1ba"),
-    ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+    (
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+      "84983e441c3bd26ebaae4aa1f95129e5e54670f1"
+    ),
   ])
   func sha1MatchesKnownDigests(input: String, hex: String) {
     let digest = Array(input.utf8).withUnsafeBytes { SHA1.digest($0) }

@@ -14,7 +14,10 @@ public final class Sandbox: @unchecked Sendable {
     home = try TemporaryDirectory("dinger-home")
     data = home.url.appendingPathComponent("data")
     if identity {
-      try home.write(".gitconfig", "[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n")
+      try home.write(
+        ".gitconfig",
+        "[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n"
+      )
     }
   }
 
@@ -29,13 +32,17 @@ public final class Sandbox: @unchecked Sendable {
 
   /// Runs dinger in the data folder (or `in`).
   @discardableResult
-  public func dinger(_ args: String..., in dir: URL? = nil, env: [String: String] = [:]) throws -> ProcessResult {
+  public func dinger(_ args: String..., in dir: URL? = nil, env: [String: String] = [:]) throws
+    -> ProcessResult
+  {
     try dinger(args, in: dir, env: env)
   }
 
   /// Runs dinger with an argument array.
   @discardableResult
-  public func dinger(_ args: [String], in dir: URL? = nil, env: [String: String] = [:]) throws -> ProcessResult {
+  public func dinger(_ args: [String], in dir: URL? = nil, env: [String: String] = [:]) throws
+    -> ProcessResult
+  {
     try FileManager.default.createDirectory(at: dir ?? data, withIntermediateDirectories: true)
     return try ProcessRunner.run(
       dingerBinary, args, in: dir ?? data, environment: environment.merging(env) { $1 })
@@ -47,7 +54,11 @@ public final class Sandbox: @unchecked Sendable {
     let result = try ProcessRunner.run(
       ProcessRunner.which("git") ?? "/usr/bin/git", args, in: dir ?? data, environment: environment)
     guard result.status == 0 else {
-      throw NSError(domain: "git", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: "git \(args.joined(separator: " ")): \(result.stderr)"])
+      throw NSError(
+        domain: "git", code: Int(result.status),
+        userInfo: [
+          NSLocalizedDescriptionKey: "git \(args.joined(separator: " ")): \(result.stderr)"
+        ])
     }
     return result.stdout
   }
@@ -60,12 +71,15 @@ public final class Sandbox: @unchecked Sendable {
   /// Writes a file in the data folder.
   public func write(_ path: String, _ text: String) throws {
     let url = data.appendingPathComponent(path)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try text.write(to: url, atomically: true, encoding: .utf8)
   }
 
   /// HEAD's commit id.
-  public func head() throws -> String { try git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines) }
+  public func head() throws -> String {
+    try git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+  }
 
   /// What plain git must agree with after every dinger write: a clean status, a clean fsck.
   public func gitAgrees() throws -> (status: String, fsck: String) {

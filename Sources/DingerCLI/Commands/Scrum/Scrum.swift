@@ -1,4 +1,5 @@
 import ArgumentParser
+import Models
 
 /// `dinger scrum ...`: the stand-up meetings a team holds.
 struct ScrumCommand: ParsableCommand {
@@ -39,5 +40,3 @@ struct ThemeArgument: ExpressibleByArgument {
 
   static var allValueStrings: [String] { Theme.allCases.map(\.rawValue) }
 }
-
-import Models

@@ -18,7 +18,8 @@ extension ScrumCommand {
 
     /// `dinger scrum attendee add S NAME...`.
     struct Add: ParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Add attendees (at the end, in order).")
+      static let configuration = CommandConfiguration(
+        abstract: "Add attendees (at the end, in order).")
 
       @OptionGroup var global: GlobalOptions
       @Argument(help: "The scrum: slug, title or id prefix.") var scrum: String
@@ -77,7 +78,8 @@ extension ScrumCommand {
             new.attendees.remove(at: index)
           }
           if new.attendees.isEmpty {
-            throw CLIError("a scrum needs at least one attendee; add someone before removing the last")
+            throw CLIError(
+              "a scrum needs at least one attendee; add someone before removing the last")
           }
           let result = try provider.update(stored, to: new)
           Terminal.output(result.subject + "\n")

@@ -57,13 +57,16 @@ extension ScrumCommand {
     }
 
     private func editInEditor(_ stored: StoredScrum, provider: ScrumProvider, root: URL) throws {
-      let original = try String(contentsOf: root.appendingPathComponent(stored.path), encoding: .utf8)
+      let original = try String(
+        contentsOf: root.appendingPathComponent(stored.path), encoding: .utf8)
       var text = original
       var errors: [Diagnostic] = []
       while true {
-        let edited = try Editor.edit(text, header: errors.map { DiagnosticsView.render($0) }, name: stored.slug)
+        let edited = try Editor.edit(
+          text, header: errors.map { DiagnosticsView.render($0) }, name: stored.slug)
         guard !edited.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-          throw CLIError("the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')")
+          throw CLIError(
+            "the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')")
         }
         if edited == original {
           Terminal.output("nothing to change\n")
@@ -113,7 +116,8 @@ enum Editor {
     var prefix = ""
     if !header.isEmpty {
       prefix += marker + "fix these errors, then save and quit (these lines are removed):\n"
-      for line in header.joined().split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+      for line in header.joined().split(separator: "\n", omittingEmptySubsequences: false)
+      where !line.isEmpty {
         prefix += marker + line + "\n"
       }
     }
@@ -125,9 +129,11 @@ enum Editor {
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw CLIError("the editor '\(editor)' failed (exit status \(process.terminationStatus)); nothing changed")
+      throw CLIError(
+        "the editor '\(editor)' failed (exit status \(process.terminationStatus)); nothing changed")
     }
     let edited = try String(contentsOf: file, encoding: .utf8)
-    return edited.components(separatedBy: "\n").filter { !$0.hasPrefix(marker) }.joined(separator: "\n")
+    return edited.components(separatedBy: "\n").filter { !$0.hasPrefix(marker) }.joined(
+      separator: "\n")
   }
 }

@@ -32,7 +32,8 @@ extension ScrumCommand {
         if !problems.isEmpty {
           let files = Set(problems.map(\.file)).sorted()
           Terminal.error(
-            "warning: \(Style.plural(files.count, "scrum file")) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n")
+            "warning: \(Style.plural(files.count, "scrum file")) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n"
+          )
         }
       }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Components
 import Foundation
 import Models
 import Providers
@@ -10,9 +11,11 @@ extension ScrumCommand {
       abstract: "Add a scrum (one commit).",
       discussion: """
         Without --theme the scrum gets the first theme no scrum uses yet; without --length, 5 \
-        minutes.
+        minutes. Without a title, opens a commented template in $EDITOR (the repository's \
+        .dinger/templates/scrum.yaml, else dinger's own) and keeps what you write, comments too.
 
         Examples:
+          dinger scrum new
           dinger scrum new "Design Review" --attendee Ada --attendee Grace
           dinger scrum new "App Dev" --theme orange --length 5 --attendee Katie --attendee Gray
         """)
@@ -20,13 +23,20 @@ extension ScrumCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: ScrumFields
 
-    @Argument(help: "The title.")
-    var title: String
+    @Argument(help: "The title (leave out to write the scrum in $EDITOR).")
+    var title: String?
 
     @Option(name: .customLong("attendee"), help: "An attendee; repeat for each, in speaking order.")
     var attendees: [String] = []
 
     func validate() throws {
+      if title == nil {
+        if !attendees.isEmpty || fields.theme != nil || fields.length != nil {
+          throw ValidationError(
+            "give a title with --attendee, --theme or --length, or none of them to use $EDITOR")
+        }
+        return
+      }
       if attendees.isEmpty {
         throw ValidationError("a scrum needs at least one attendee; add --attendee NAME")
       }
@@ -37,12 +47,41 @@ extension ScrumCommand {
 
     func run() throws {
       try reporting {
-        let provider = ScrumProvider.live(repository: try global.repository())
+        let repository = try global.repository()
+        let provider = ScrumProvider.live(repository: repository)
+        guard let title else {
+          try writeInEditor(repository.template(for: .scrum) ?? "", provider: provider)
+          return
+        }
         let scrum = Scrum(
           title: title, theme: fields.theme?.theme, length: fields.length ?? 5,
           attendees: attendees.map(Attendee.init(name:)))
         let result = try provider.add(scrum)
         Terminal.output("\(result.subject) (\(result.stored.path))\n")
+      }
+    }
+
+    private func writeInEditor(_ template: String, provider: ScrumProvider) throws {
+      var text = template
+      var errors: [Diagnostic] = []
+      while true {
+        let written = try Editor.edit(
+          text, header: errors.map { DiagnosticsView.render($0) }, name: "new-scrum")
+        guard !written.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+          throw CLIError("the file was left empty; no scrum added")
+        }
+        switch try provider.add(text: written) {
+        case .success(let result):
+          Terminal.output("\(result.subject) (\(result.stored.path))\n")
+          return
+        case .failure(let list):
+          errors = list.items
+          text = written
+          if !Editor.isInteractive {
+            Terminal.error(DiagnosticsView(errors).render())
+            throw CLIError("the new scrum has errors; nothing was added")
+          }
+        }
       }
     }
   }

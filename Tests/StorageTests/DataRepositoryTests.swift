@@ -1,0 +1,115 @@
+import Foundation
+import Git
+import Models
+import TestSupport
+import Testing
+
+@testable import Storage
+
+/// The data repository against real git repositories.
+@Suite struct DataRepositoryTests {
+  /// A data repository whose git identity is in its own config: libgit2 reads HOME once per
+  /// process, so in-process tests cannot point it at a sandbox's .gitconfig.
+  func repository() throws -> (Sandbox, DataRepository) {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q", "-b", "main")
+    try box.git("config", "user.name", "Ada Lovelace")
+    try box.git("config", "user.email", "ada@example.com")
+    return (box, try DataRepository.initialize(at: box.data))
+  }
+
+  @Test func embeddedTemplatesMatchTheTemplatesFolder() throws {
+    for (folder, embedded) in [
+      ("scaffold", EmbeddedTemplates.scaffold), ("records", EmbeddedTemplates.records),
+    ] {
+      let base = packageRoot.appendingPathComponent("Templates/\(folder)")
+      var onDisk: [String: String] = [:]
+      let walker = FileManager.default.enumerator(atPath: base.path)
+      while let item = walker?.nextObject() as? String {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(
+          atPath: base.appendingPathComponent(item).path, isDirectory: &isDir), !isDir.boolValue
+        {
+          onDisk[item] = try String(contentsOf: base.appendingPathComponent(item), encoding: .utf8)
+        }
+      }
+      let built = Dictionary(uniqueKeysWithValues: embedded.map { ($0.path, $0.text) })
+      #expect(
+        built == onDisk, "run python3 scripts/embed-templates.py after changing Templates/\(folder)"
+      )
+    }
+  }
+
+  @Test func aRepositoryMayOverrideTheRecordTemplates() throws {
+    let (box, repo) = try repository()
+    #expect(repo.template(for: .scrum)?.contains("title:") == true)
+    try box.write(".dinger/templates/scrum.yaml", "title: Our template\n")
+    #expect(repo.template(for: .scrum) == "title: Our template\n")
+  }
+
+  @Test func aBranchMovedUnderneathIsCaughtAndTheChangeRebuilt() throws {
+    let (box, repo) = try repository()
+    var moved = false
+    repo.beforeMovingBranch = {
+      guard !moved else { return }
+      moved = true
+      // A teammate commits with plain git between dinger's read of HEAD and its branch update.
+      try box.write("notes.txt", "hello\n")
+      try box.git("add", "notes.txt")
+      try box.git("commit", "-qm", "plain git commit")
+    }
+    var change = Change(subject: "Add a file", trailers: [("Dinger-Action", "test")])
+    change.write("scrums/x.yaml", "title: X\nlength: 5\nattendees: [A]\n")
+    try repo.commit(change)
+    #expect(moved)
+    #expect(
+      try box.git("log", "--format=%s")
+        == "Add a file\nplain git commit\nSet up dinger data repository\n")
+    #expect(
+      try box.git("ls-files")
+        == ".dinger/config.yaml\n.gitattributes\nREADME.md\nnotes.txt\nscrums/x.yaml\n")
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func locateFollowsOptionEnvironmentEnclosingThenDefault() throws {
+    let (box, repo) = try repository()
+    let elsewhere = box.home.url.appendingPathComponent("elsewhere")
+    try FileManager.default.createDirectory(
+      at: elsewhere.appendingPathComponent("deep"), withIntermediateDirectories: true)
+    var found = try DataRepository.locate(
+      option: box.data.path, environment: [:], workingDirectory: elsewhere)
+    #expect(found.origin == .option)
+    found = try DataRepository.locate(
+      option: nil, environment: ["DINGER_REPO": box.data.path], workingDirectory: elsewhere)
+    #expect(found.origin == .environment)
+    found = try DataRepository.locate(
+      option: nil, environment: [:], workingDirectory: box.data.appendingPathComponent("scrums"))
+    #expect(found.origin == .enclosing)
+    #expect(found.repository.root.path == repo.root.path)
+    // The default location is made with its own git repository; give it an identity through
+    // a template-free route: make the folder a repository with local config first.
+    let xdg = box.home.url.appendingPathComponent("xdg")
+    let defaultRepo = xdg.appendingPathComponent("dinger")
+    try FileManager.default.createDirectory(at: defaultRepo, withIntermediateDirectories: true)
+    try box.git("init", "-q", in: defaultRepo)
+    try box.git("config", "user.name", "Ada", in: defaultRepo)
+    try box.git("config", "user.email", "ada@example.com", in: defaultRepo)
+    found = try DataRepository.locate(
+      option: nil, environment: ["XDG_DATA_HOME": xdg.path],
+      workingDirectory: elsewhere.appendingPathComponent("deep"))
+    #expect(found.origin == .userDefault(created: true))
+    #expect(found.repository.root.path == xdg.appendingPathComponent("dinger").path)
+    found = try DataRepository.locate(
+      option: nil, environment: ["XDG_DATA_HOME": xdg.path], workingDirectory: elsewhere)
+    #expect(found.origin == .userDefault(created: false))
+  }
+
+  @Test func trailersAreRead() {
+    let message = "Add scrum X\n\nA body.\n\nDinger-Action: scrum.add\nDinger-Record: abc\n"
+    #expect(TrailerParser.value("Dinger-Action", in: message) == "scrum.add")
+    #expect(TrailerParser.value("Dinger-Record", in: message) == "abc")
+    #expect(TrailerParser.trailers(of: "Just a subject\n").isEmpty)
+    #expect(TrailerParser.trailers(of: "Subject\n\nnot a trailer line\n").isEmpty)
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Models
+import Providers
+import Storage
+import Testing
+
+/// ScrumProvider's rules against the in-memory store: no git needed.
+@Suite struct ScrumProviderTests {
+  let store = InMemoryStore(files: [
+    "scrums/design.yaml":
+      "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\ntheme: yellow\nlength: 10\nattendees: [Ada, Grace]\n",
+    "scrums/broken.yaml": "title: [\n",
+    "history/design/2026-11-20-aaaaaaaa.yaml":
+      "scrum: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ndate: 2026-11-20\nlength: 10\nduration: 600\nattendees: [Ada]\n",
+  ])
+  var provider: ScrumProvider { .inMemory(store) }
+
+  @Test func listKeepsGoodScrumsAndReportsBrokenFiles() throws {
+    let (scrums, problems) = try provider.list()
+    #expect(scrums.map(\.slug) == ["design"])
+    #expect(problems.map(\.file) == ["scrums/broken.yaml"])
+  }
+
+  @Test(arguments: ["design", "DESIGN", "0f6d1a52", "0f6d"])
+  func findBySlugTitleOrIdPrefix(query: String) throws {
+    #expect(try provider.find(query).slug == "design")
+  }
+
+  @Test func findSuggestsAndExplainsBrokenFiles() {
+    #expect(throws: StorageError("no scrum 'desgn'; did you mean 'Design'?")) {
+      try provider.find("desgn")
+    }
+    #expect(
+      throws: StorageError("scrum 'broken' has errors; run 'dinger check scrums/broken.yaml'")
+    ) {
+      try provider.find("broken")
+    }
+  }
+
+  @Test func addPicksAnUnusedThemeAndAFreeFileName() throws {
+    let result = try provider.add(
+      Scrum(title: "Design", length: 5, attendees: [Attendee(name: "Bob")]))
+    #expect(result.stored.path == "scrums/design-2.yaml")
+    #expect(result.stored.scrum.theme == .bubblegum)
+    #expect(result.subject == "Add scrum Design")
+    #expect(store.text("scrums/design-2.yaml")?.contains("theme: bubblegum\n") == true)
+    let change = try #require(store.changes.last)
+    #expect(change.trailers.map(\.key) == ["Dinger-Action", "Dinger-Record"])
+  }
+
+  @Test func updateDescribesTheChangeAndNothingMeansNoCommit() throws {
+    let stored = try provider.find("design")
+    var new = stored.scrum
+    new.length = 15
+    new.attendees.append(Attendee(name: "Bob"))
+    #expect(
+      try provider.update(stored, to: new).subject
+        == "Design: length 10 -> 15 min; add attendee Bob")
+    let unchanged = try provider.update(try provider.find("design"), to: new)
+    #expect(unchanged.commit == nil)
+    #expect(store.changes.count == 1)
+  }
+
+  @Test func invalidScrumsAreRefusedBeforeAnythingIsWritten() {
+    #expect(throws: StorageError("'length' must be from 1 to 600 minutes, found 0")) {
+      try provider.add(Scrum(title: "X", length: 0, attendees: [Attendee(name: "A")]))
+    }
+    #expect(store.changes.isEmpty)
+  }
+
+  @Test func removeRefusesWhileMeetingsExistThenTakesThemAlong() throws {
+    let stored = try provider.find("design")
+    #expect(
+      throws: StorageError(
+        "scrum 'Design' has 1 recorded meeting; pass --with-history to remove them too")
+    ) {
+      try provider.remove(stored, withHistory: false)
+    }
+    let result = try provider.remove(stored, withHistory: true)
+    #expect(result.subject == "Remove scrum Design and its 1 meeting")
+    #expect(store.paths == ["scrums/broken.yaml"])
+    #expect(
+      try UndoProvider.inMemory(store).undo() == "Undo \"Remove scrum Design and its 1 meeting\"")
+    #expect(store.paths.count == 3)
+  }
+
+  @Test func handWrittenTextIsKeptAndGetsAnId() throws {
+    let text = "# our retro\ntitle: Retro   # every other Friday\nlength: 30\nattendees:\n  - Ada\n"
+    guard case .success(let result) = try provider.add(text: text) else {
+      Issue.record("the text did not decode")
+      return
+    }
+    let written = try #require(store.text(result.stored.path))
+    #expect(written.hasPrefix("# our retro\nid: "))
+    #expect(
+      written.hasSuffix("title: Retro   # every other Friday\nlength: 30\nattendees:\n  - Ada\n"))
+    guard case .failure(let errors) = try provider.add(text: "title:\nlength: 5\nattendees: [A]\n")
+    else {
+      Issue.record("an empty title was accepted")
+      return
+    }
+    #expect(errors.items.map(\.message) == ["'title' must not be empty"])
+  }
+
+  @Test(arguments: [
+    ("Design Review", "design-review"), ("Café Crème!", "cafe-creme"), ("  --  ", ""),
+    ("日本語", ""), ("App Dev 2", "app-dev-2"),
+  ])
+  func slugs(title: String, slug: String) {
+    #expect(Slug.make(title) == slug)
+  }
+
+  @Test func diffsReadLikeAChangelog() {
+    let old = Scrum(
+      title: "A", theme: .yellow, length: 10,
+      attendees: [Attendee(name: "Ada"), Attendee(name: "Bob")])
+    var new = old
+    new.title = "B"
+    new.theme = .sky
+    new.attendees = [Attendee(name: "bob"), Attendee(name: "Ada")]
+    #expect(
+      ScrumDiff.describe(from: old, to: new) == [
+        "rename to B", "theme yellow -> sky", "reorder attendees",
+      ])
+  }
+}
