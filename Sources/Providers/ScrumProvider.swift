@@ -187,16 +187,23 @@ public struct ScrumProvider: Sendable {
     var change = Change(
       subject: subject, body: body,
       trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
-    change.write(stored.path, try RecordCodec.encode(.scrum(new)))
-    let before = try dependencies.load(.scrum).first { $0.path == stored.path }
+    var warnings: [String] = []
+    if let before = try dependencies.load(.scrum).first(where: { $0.path == stored.path }) {
+      // NB: edit the file in place so comments and layout stay; canonical only as a fallback.
+      let edited = try RecordCodec.encode(.scrum(new), updating: before.source)
+      change.write(stored.path, edited.text)
+      if edited.fellBack && CommentDetector.hasComments(before.source.bytes) {
+        warnings.append(
+          "dinger could not keep the layout of \(stored.path) and rewrote it in its canonical form; its comments are not in the new version (they stay in git history, and 'dinger undo' brings them back)"
+        )
+      }
+    } else {
+      change.write(stored.path, try RecordCodec.encode(.scrum(new)))
+    }
     let commit = try dependencies.commit(change)
     var result = ScrumCommit(
       stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit)
-    if let before, CommentDetector.hasComments(before.source.bytes) {
-      result.warnings.append(
-        "\(stored.path) had comments; dinger rewrote it in its canonical form and they are not in the new version (they stay in git history, and 'dinger undo' brings them back)"
-      )
-    }
+    result.warnings = warnings
     return result
   }
 

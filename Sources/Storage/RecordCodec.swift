@@ -108,6 +108,25 @@ public enum RecordCodec {
     }
   }
 
+  /// Writes a new version of a record over its existing file text, changing only what changed
+  /// (comments, order, quoting and blank lines stay); `fellBack` when the layout could not be
+  /// kept and the text is canonical.
+  public static func encode(_ record: AnyRecord, updating original: SourceText) throws
+    -> InPlaceEditor.Result
+  {
+    func edit<T: Codable & Equatable>(_ value: T, _ kind: RecordKind) throws -> InPlaceEditor.Result
+    {
+      try InPlaceEditor.update(original, to: value, flowPaths: RecordLayout.flowPaths(for: kind))
+    }
+    switch record {
+    case .scrum(let r): return try edit(r, .scrum)
+    case .meeting(let r): return try edit(r, .meeting)
+    case .library(let r): return try edit(r, .library)
+    case .quiz(let r): return try edit(r, .quiz)
+    case .config(let r): return try edit(r, .config)
+    }
+  }
+
   /// Writes a value as canonical YAML with the flow style of its kind.
   public static func encode<T: Encodable>(_ value: T, kind: RecordKind) throws -> String {
     try YAMLEncoder(flowPaths: RecordLayout.flowPaths(for: kind)).encode(value)

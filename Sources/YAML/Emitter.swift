@@ -3,7 +3,7 @@
 /// both. Every output is checked against libyaml (our parser) and PyYAML in the tests.
 struct Emitter {
   let flowPaths: Set<String>
-  private var out = ""
+  var out = ""
   private static let indentUnit = 2
   private static let maxFlowWidth = 80
 
@@ -25,7 +25,7 @@ struct Emitter {
 
   // MARK: Block collections
 
-  private mutating func mapping(
+  mutating func mapping(
     _ pairs: [(String, Encoded.Box)], indent: Int, path: String, firstInline: Bool = false
   ) {
     let pad = String(repeating: " ", count: indent)
@@ -37,7 +37,7 @@ struct Emitter {
     }
   }
 
-  private mutating func sequence(_ items: [Encoded.Box], indent: Int, path: String) {
+  mutating func sequence(_ items: [Encoded.Box], indent: Int, path: String) {
     let pad = String(repeating: " ", count: indent)
     let itemPath = path + "[]"
     for box in items {
@@ -56,7 +56,7 @@ struct Emitter {
   }
 
   /// Writes what follows `key:` or `-`: an inline value and newline, or a nested block.
-  private mutating func value(_ value: Encoded, indent: Int, path: String) {
+  mutating func value(_ value: Encoded, indent: Int, path: String) {
     switch value {
     case .mapping(let pairs) where !pairs.isEmpty:
       if wantsFlow(path, value, indent), let flow = inline(value, path: path) {
@@ -103,7 +103,7 @@ struct Emitter {
 
   /// The one-line form of a value, or nil when it needs block style (a multi-line string, or a
   /// collection holding one).
-  private func inline(_ value: Encoded, path: String, flow: Bool = false) -> String? {
+  func inline(_ value: Encoded, path: String, flow: Bool = false) -> String? {
     switch value {
     case .empty: return "null"
     case .raw(let text): return text

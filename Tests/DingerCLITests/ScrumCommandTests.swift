@@ -112,8 +112,36 @@ import Testing
     r = try box.dinger("scrum", "edit", "design", "--length", "15")
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "Design: length 10 -> 15 min\n")
-    #expect(r.stderr.contains("had comments"))
-    #expect(try box.read("scrums/design.yaml").hasPrefix("id: "))
+    #expect(r.stderr == "")
+    let text = try box.read("scrums/design.yaml")
+    #expect(text.hasPrefix("# Bob is on leave until March\nid: "))
+    #expect(text.hasSuffix("title: Design\nlength: 15\nattendees:\n  - Ada\n  - Bob\n"))
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  /// Issue 7's end-to-end check: a one-value change is a one-line diff, an added attendee one
+  /// added line, on a hand-written, commented file.
+  @Test func handEditedFilesChangeByOneLine() throws {
+    let box = try initialized()
+    let id = "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01"
+    try box.write(
+      "scrums/design.yaml",
+      "# Design review, every Tuesday\nid: \(id)\ntitle: 'Design Review'   # renamed in May\ntheme: yellow\n\nlength: 10  # minutes\nattendees:\n  - Ada\n  # Bob is on leave until March\n  - Bob\n"
+    )
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "hand-written")
+    var r = try box.dinger("scrum", "edit", "design", "--length", "15")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try box.git("diff", "--numstat", "HEAD~1", "HEAD") == "1\t1\tscrums/design.yaml\n")
+    #expect(
+      try box.git("diff", "-U0", "HEAD~1", "HEAD").contains(
+        "-length: 10  # minutes\n+length: 15  # minutes\n"))
+    r = try box.dinger("scrum", "attendee", "add", "design", "Grace")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try box.git("diff", "--numstat", "HEAD~1", "HEAD") == "1\t0\tscrums/design.yaml\n")
+    r = try box.dinger("scrum", "attendee", "rm", "design", "Bob")
+    #expect(try box.git("diff", "--numstat", "HEAD~1", "HEAD") == "0\t2\tscrums/design.yaml\n")
+    #expect(try box.read("scrums/design.yaml").contains("# Design review, every Tuesday\n"))
     #expect(try box.gitAgrees().status == "")
   }
 
