@@ -31,7 +31,7 @@ release: deps
 
 ## test: every test (unit, provider and end-to-end against the built binary).
 test: deps
-	$(SWIFT) build
+	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
 ## demo: Dinger's main job on a fresh local data directory made from Templates/.
