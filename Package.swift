@@ -11,7 +11,9 @@ let package = Package(
     .executable(name: "dinger", targets: ["DingerCLI"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // Tests only: TestClock drives the meeting timer.
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
   ],
   targets: [
     // C libraries from the system (apt: libyaml-dev, libgit2-dev).
@@ -48,7 +50,11 @@ let package = Package(
     .testTarget(
       name: "YAMLTests", dependencies: ["YAML", "TestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "ModelsTests", dependencies: ["Models", "YAML", "Storage", "TestSupport"],
+      name: "ModelsTests",
+      dependencies: [
+        "Models", "YAML", "Storage", "TestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "StorageTests", dependencies: ["Storage", "Models", "Providers", "Git", "TestSupport"],
