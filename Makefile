@@ -32,7 +32,8 @@ release: deps
 ## test: every test (unit, provider and end-to-end against the built binary).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+	@# A hung test fails the run after 20 minutes instead of using up CI's 90.
+	timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
 ## demo: Dinger's main job on a fresh local data directory made from Templates/.
 demo: build

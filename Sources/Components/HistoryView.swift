@@ -1,0 +1,60 @@
+import Foundation
+import Models
+
+/// `dinger history`: one line per meeting, newest first.
+///
+///     2026-11-21 09:00  Design   12 of 10 min  4 attendees  Cathy: the colour picker ships Friday.
+public struct HistoryView {
+  /// Rows: the meeting, its scrum's title, and a short id.
+  public var rows: [(meeting: Meeting, title: String, id: String)]
+
+  /// Creates a view.
+  public init(rows: [(meeting: Meeting, title: String, id: String)]) { self.rows = rows }
+
+  /// The text.
+  public func render() -> String {
+    guard !rows.isEmpty else { return "no meetings recorded yet\n" }
+    let width = min(30, rows.map(\.title.count).max() ?? 0)
+    return rows.map { meeting, title, id in
+      let date = Self.dateText(meeting.date)
+      let actual = (meeting.duration + 30) / 60
+      let minutes = "\(actual) of \(meeting.length) min".padding(toLength: 14, withPad: " ", startingAt: 0)
+      let people = Style.plural(meeting.attendees.count, "attendee").padding(toLength: 12, withPad: " ", startingAt: 0)
+      let note = meeting.transcript?.split(separator: "\n").first.map { "  " + $0.prefix(60) } ?? ""
+      return "\(id)  \(date)  \(title.padding(toLength: width, withPad: " ", startingAt: 0))  \(minutes) \(people)\(note)"
+        .trimmingTrailingSpaces() + "\n"
+    }.joined()
+  }
+
+  /// `2026-11-21 09:00` in UTC.
+  static func dateText(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+    return String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+  }
+}
+
+/// `dinger history show`: one meeting in full.
+public struct MeetingDetailView {
+  /// The meeting and its scrum's title.
+  public var meeting: Meeting, title: String, path: String
+
+  /// Creates a view.
+  public init(meeting: Meeting, title: String, path: String) {
+    (self.meeting, self.title, self.path) = (meeting, title, path)
+  }
+
+  /// The text.
+  public func render() -> String {
+    var out = "\(title), \(HistoryView.dateText(meeting.date)) UTC\n"
+    out += "  length     \(meeting.duration / 60) min \(meeting.duration % 60) s (planned \(meeting.length) min)\n"
+    out += "  attendees  \(meeting.attendees.joined(separator: ", "))\n"
+    for s in meeting.speakers { out += "  \(s.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.seconds / 60):\(String(format: "%02d", s.seconds % 60))\n" }
+    out += "  file       \(path)\n"
+    if let t = meeting.transcript?.trimmingCharacters(in: .newlines), !t.isEmpty {
+      out += "\n" + t.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+    }
+    return out
+  }
+}

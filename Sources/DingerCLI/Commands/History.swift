@@ -1,0 +1,129 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+import YAML
+
+/// `dinger history`: the meetings, newest first.
+struct History: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List recorded meetings, newest first; show or remove one.",
+    discussion: """
+      Examples:
+        dinger history
+        dinger history design --since 2026-11-01
+        dinger history show 3f2c
+        dinger history rm 3f2c
+      """,
+    subcommands: [List.self, Show.self, Remove.self],
+    defaultSubcommand: List.self)
+
+  /// `dinger history [S]`.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List meetings, newest first.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "Only this scrum's meetings.") var scrum: String?
+    @Option(help: "Only meetings on or after this date (2026-11-01).") var since: String?
+    @Option(help: "Only meetings on or before this date.") var until: String?
+
+    func validate() throws {
+      for (name, value) in [("--since", since), ("--until", until)] {
+        if let value, ISODate.parse(value) == nil {
+          throw ValidationError("\(name) must be a date like 2026-11-01, found '\(value)'")
+        }
+      }
+    }
+
+    func run() throws {
+      try reporting {
+        let repository = try global.repository()
+        let scrums = ScrumProvider.live(repository: repository)
+        let stored = try scrum.map { try scrums.find($0) }
+        // --until names a day: the whole day counts.
+        let until = self.until.flatMap(ISODate.parse).map {
+          self.until!.count == 10 ? $0.addingTimeInterval(86_399) : $0
+        }
+        let meetings = try MeetingProvider.live(repository: repository).history(
+          of: stored, since: since.flatMap(ISODate.parse), until: until)
+        let titles = Dictionary(
+          try scrums.list().scrums.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } },
+          uniquingKeysWith: { a, _ in a })
+        if output.json {
+          Terminal.output(try JSONView.render(meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
+        } else {
+          Terminal.output(
+            HistoryView(
+              rows: meetings.map { ($0.meeting, titles[$0.meeting.scrum] ?? "(removed scrum)", String($0.meeting.id?.lowercased.prefix(8) ?? "")) }
+            ).render())
+        }
+      }
+    }
+  }
+
+  /// `dinger history show M`.
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show one meeting.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The meeting: a prefix of its id, or its file name.") var meeting: String
+
+    func run() throws {
+      try reporting {
+        let repository = try global.repository()
+        let stored = try MeetingProvider.live(repository: repository).find(meeting)
+        let title = try ScrumProvider.live(repository: repository).list().scrums
+          .first { $0.scrum.id == stored.meeting.scrum }?.scrum.title
+        if output.json {
+          Terminal.output(try JSONView.render(MeetingJSON(stored, title: title)))
+        } else {
+          Terminal.output(MeetingDetailView(meeting: stored.meeting, title: title ?? "(removed scrum)", path: stored.path).render())
+        }
+      }
+    }
+  }
+
+  /// `dinger history rm M`.
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a meeting (one commit; dinger undo brings it back).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The meeting: a prefix of its id, or its file name.") var meeting: String
+
+    func run() throws {
+      try reporting {
+        let provider = MeetingProvider.live(repository: try global.repository())
+        Terminal.output(try provider.remove(try provider.find(meeting)) + "\n")
+      }
+    }
+  }
+}
+
+/// The JSON shape of a meeting.
+struct MeetingJSON: Encodable {
+  var id: String?
+  var scrum: String
+  var scrumTitle: String?
+  var path: String
+  var date: String
+  var length: Int
+  var duration: Int
+  var attendees: [String]
+  var speakers: [[String: String]]
+  var transcript: String?
+
+  init(_ stored: StoredMeeting, title: String?) {
+    let m = stored.meeting
+    id = m.id?.lowercased
+    scrum = m.scrum.lowercased
+    scrumTitle = title
+    path = stored.path
+    date = ISODate.format(m.date)
+    length = m.length
+    duration = m.duration
+    attendees = m.attendees
+    speakers = m.speakers.map { ["name": $0.name, "seconds": String($0.seconds)] }
+    transcript = m.transcript
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Models
+import Storage
+import YAML
+
+/// A meeting as stored.
+public struct StoredMeeting: Sendable, Equatable {
+  /// Data-relative path (`history/design/2026-11-21-3f2c0a1b.yaml`).
+  public var path: String
+  /// The meeting.
+  public var meeting: Meeting
+}
+
+/// Meetings: recording (as a commit), history, removal.
+public struct MeetingProvider: Sendable {
+  /// The storage verbs (the same as scrums use).
+  public let dependencies: ScrumProvider.Dependencies
+
+  /// Wraps dependencies.
+  public init(_ dependencies: ScrumProvider.Dependencies) { self.dependencies = dependencies }
+
+  /// Meetings of a git-backed data repository.
+  public static func live(repository: DataRepository) -> MeetingProvider {
+    MeetingProvider(ScrumProvider.live(repository: repository).dependencies)
+  }
+
+  /// Meetings in memory.
+  public static func inMemory(_ store: InMemoryStore) -> MeetingProvider {
+    MeetingProvider(ScrumProvider.inMemory(store).dependencies)
+  }
+
+  var scrums: ScrumProvider { ScrumProvider(dependencies) }
+
+  /// Records a meeting of a scrum as one commit: "Record meeting of Design (12 min, 4 attendees)".
+  /// A hand-written scrum without an id gets one in the same commit (meetings refer to it by id).
+  public func record(_ meeting: Meeting, of stored: StoredScrum) throws -> (StoredMeeting, subject: String) {
+    var meeting = meeting
+    if meeting.id == nil { meeting.id = UUID() }
+    meeting.date = Date(timeIntervalSince1970: meeting.date.timeIntervalSince1970.rounded(.down))
+    var change = Change(subject: "")
+    var scrum = stored.scrum
+    if scrum.id == nil {
+      scrum.id = UUID()
+      let before = try dependencies.load(.scrum).first { $0.path == stored.path }
+      let text = try before.map { try RecordCodec.encode(.scrum(scrum), updating: $0.source).text }
+        ?? RecordCodec.encode(.scrum(scrum))
+      change.write(stored.path, text)
+    }
+    meeting.scrum = scrum.id!
+    if let issue = meeting.validate().first(where: { $0.severity == .error }) {
+      throw StorageError(issue.message)
+    }
+    let day = String(ISODate.format(meeting.date).prefix(10))
+    let id = meeting.id!.lowercased
+    let path = "history/\(stored.slug)/\(day)-\(id.prefix(8)).yaml"
+    let minutes = (meeting.duration + 30) / 60
+    change.subject =
+      "Record meeting of \(scrum.title) (\(minutes) min, \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
+    change.trailers = [
+      ("Dinger-Action", "meeting.record"), ("Dinger-Record", id), ("Dinger-Scrum", scrum.id!.lowercased),
+    ]
+    change.write(path, try RecordCodec.encode(.meeting(meeting)))
+    _ = try dependencies.commit(change)
+    return (StoredMeeting(path: path, meeting: meeting), change.subject)
+  }
+
+  /// Meetings, newest first; of one scrum when given; within `since`...`until` when given.
+  public func history(of stored: StoredScrum? = nil, since: Date? = nil, until: Date? = nil) throws
+    -> [StoredMeeting]
+  {
+    var out: [StoredMeeting] = []
+    for file in try dependencies.load(.meeting) {
+      guard case .meeting(let meeting) = file.record else { continue }
+      if let stored, meeting.scrum != stored.scrum.id { continue }
+      if let since, meeting.date < since { continue }
+      if let until, meeting.date > until { continue }
+      out.append(StoredMeeting(path: file.path, meeting: meeting))
+    }
+    return out.sorted { ($0.meeting.date, $0.path) > ($1.meeting.date, $1.path) }
+  }
+
+  /// A meeting by a prefix of its id or its file name.
+  public func find(_ query: String) throws -> StoredMeeting {
+    let q = query.lowercased()
+    let matches = try history().filter {
+      $0.meeting.id?.lowercased.hasPrefix(q) == true
+        || URL(fileURLWithPath: $0.path).deletingPathExtension().lastPathComponent == q
+    }
+    guard matches.count == 1 else {
+      throw StorageError(
+        matches.isEmpty
+          ? "no meeting '\(query)'; 'dinger history' lists them with their ids"
+          : "'\(query)' matches \(matches.count) meetings; give more of the id")
+    }
+    return matches[0]
+  }
+
+  /// Removes a meeting as one commit.
+  public func remove(_ stored: StoredMeeting) throws -> String {
+    let title = try scrums.list().scrums.first { $0.scrum.id == stored.meeting.scrum }?.scrum.title ?? "a removed scrum"
+    var change = Change(
+      subject: "Remove meeting of \(title) on \(ISODate.format(stored.meeting.date).prefix(10))",
+      trailers: [("Dinger-Action", "meeting.remove")])
+    if let id = stored.meeting.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
+    change.remove(stored.path)
+    _ = try dependencies.commit(change)
+    return change.subject
+  }
+}
