@@ -12,11 +12,16 @@ DEMO_DIR ?= /tmp/dinger-demo
 all: build
 
 ## deps: install libgit2-dev, libyaml-dev and pkg-config when pkg-config cannot find them,
-## and PyYAML (the independent parser the tests compare against) when python3 lacks it.
+## tmux (for the meeting timer's terminal test) and PyYAML (the independent parser the tests
+## compare against) when missing.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1; then \
 	  echo "installing libgit2-dev libyaml-dev pkg-config"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev pkg-config; \
+	fi
+	@if ! command -v tmux >/dev/null 2>&1; then \
+	  echo "installing tmux (the meeting timer's end-to-end test drives it)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; \
 	fi
 	@if ! python3 -c 'import yaml' >/dev/null 2>&1; then \
 	  echo "installing PyYAML"; \

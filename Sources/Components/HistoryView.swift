@@ -18,10 +18,13 @@ public struct HistoryView {
     return rows.map { meeting, title, id in
       let date = Self.dateText(meeting.date)
       let actual = (meeting.duration + 30) / 60
-      let minutes = "\(actual) of \(meeting.length) min".padding(toLength: 14, withPad: " ", startingAt: 0)
-      let people = Style.plural(meeting.attendees.count, "attendee").padding(toLength: 12, withPad: " ", startingAt: 0)
+      let minutes = "\(actual) of \(meeting.length) min".padding(
+        toLength: 14, withPad: " ", startingAt: 0)
+      let people = Style.plural(meeting.attendees.count, "attendee").padding(
+        toLength: 12, withPad: " ", startingAt: 0)
       let note = meeting.transcript?.split(separator: "\n").first.map { "  " + $0.prefix(60) } ?? ""
-      return "\(id)  \(date)  \(title.padding(toLength: width, withPad: " ", startingAt: 0))  \(minutes) \(people)\(note)"
+      return
+        "\(id)  \(date)  \(title.padding(toLength: width, withPad: " ", startingAt: 0))  \(minutes) \(people)\(note)"
         .trimmingTrailingSpaces() + "\n"
     }.joined()
   }
@@ -48,12 +51,19 @@ public struct MeetingDetailView {
   /// The text.
   public func render() -> String {
     var out = "\(title), \(HistoryView.dateText(meeting.date)) UTC\n"
-    out += "  length     \(meeting.duration / 60) min \(meeting.duration % 60) s (planned \(meeting.length) min)\n"
+    out +=
+      "  length     \(meeting.duration / 60) min \(meeting.duration % 60) s (planned \(meeting.length) min)\n"
     out += "  attendees  \(meeting.attendees.joined(separator: ", "))\n"
-    for s in meeting.speakers { out += "  \(s.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.seconds / 60):\(String(format: "%02d", s.seconds % 60))\n" }
+    for s in meeting.speakers {
+      out +=
+        "  \(s.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.seconds / 60):\(String(format: "%02d", s.seconds % 60))\n"
+    }
     out += "  file       \(path)\n"
     if let t = meeting.transcript?.trimmingCharacters(in: .newlines), !t.isEmpty {
-      out += "\n" + t.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+      out +=
+        "\n"
+        + t.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+          separator: "\n") + "\n"
     }
     return out
   }

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `dinger`: stand-up meetings, their history and word libraries, as YAML in a git repository.
 @main
-struct Dinger: ParsableCommand {
+struct Dinger: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "dinger",
     abstract: "Stand-up meetings, their history and word libraries, kept as YAML in git.",

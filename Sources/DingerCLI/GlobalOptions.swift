@@ -100,7 +100,20 @@ extension ParsableCommand {
     }
   }
 
-  private func fail(_ message: String) -> Never {
+  /// `reporting` for async command bodies.
+  func reportingAsync(_ body: () async throws -> Void) async throws {
+    do {
+      try await body()
+    } catch let error as CLIError {
+      fail(error.description)
+    } catch let error as StorageError {
+      fail(error.message)
+    } catch let error as GitError {
+      fail(error.description)
+    }
+  }
+
+  fileprivate func fail(_ message: String) -> Never {
     Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + message + "\n")
     Foundation.exit(1)
   }

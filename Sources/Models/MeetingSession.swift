@@ -7,7 +7,8 @@ public actor MeetingSession {
 
   /// A session for a timer; `onEvent` hears each ding and the end (to play a sound, redraw).
   public init(
-    _ timer: MeetingTimer, onEvent: @escaping @Sendable (MeetingTimer.Event, MeetingTimer) -> Void = { _, _ in }
+    _ timer: MeetingTimer,
+    onEvent: @escaping @Sendable (MeetingTimer.Event, MeetingTimer) -> Void = { _, _ in }
   ) {
     self.timer = timer
     self.onEvent = onEvent

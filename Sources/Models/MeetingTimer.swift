@@ -71,7 +71,9 @@ public struct MeetingTimer: Sendable, Equatable {
   /// Seconds left of the planned length.
   public var remaining: Int { max(0, plannedSeconds - elapsed) }
   /// Fraction of the planned length used, 0...1.
-  public var progress: Double { plannedSeconds == 0 ? 1 : min(1, Double(elapsed) / Double(plannedSeconds)) }
+  public var progress: Double {
+    plannedSeconds == 0 ? 1 : min(1, Double(elapsed) / Double(plannedSeconds))
+  }
   /// True once the meeting is over, saved or not.
   public var isFinished: Bool { if case .finished = phase { return true } else { return false } }
 

@@ -33,7 +33,9 @@ public struct MeetingProvider: Sendable {
 
   /// Records a meeting of a scrum as one commit: "Record meeting of Design (12 min, 4 attendees)".
   /// A hand-written scrum without an id gets one in the same commit (meetings refer to it by id).
-  public func record(_ meeting: Meeting, of stored: StoredScrum) throws -> (StoredMeeting, subject: String) {
+  public func record(_ meeting: Meeting, of stored: StoredScrum) throws -> (
+    StoredMeeting, subject: String
+  ) {
     var meeting = meeting
     if meeting.id == nil { meeting.id = UUID() }
     meeting.date = Date(timeIntervalSince1970: meeting.date.timeIntervalSince1970.rounded(.down))
@@ -42,7 +44,8 @@ public struct MeetingProvider: Sendable {
     if scrum.id == nil {
       scrum.id = UUID()
       let before = try dependencies.load(.scrum).first { $0.path == stored.path }
-      let text = try before.map { try RecordCodec.encode(.scrum(scrum), updating: $0.source).text }
+      let text =
+        try before.map { try RecordCodec.encode(.scrum(scrum), updating: $0.source).text }
         ?? RecordCodec.encode(.scrum(scrum))
       change.write(stored.path, text)
     }
@@ -57,7 +60,8 @@ public struct MeetingProvider: Sendable {
     change.subject =
       "Record meeting of \(scrum.title) (\(minutes) min, \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
     change.trailers = [
-      ("Dinger-Action", "meeting.record"), ("Dinger-Record", id), ("Dinger-Scrum", scrum.id!.lowercased),
+      ("Dinger-Action", "meeting.record"), ("Dinger-Record", id),
+      ("Dinger-Scrum", scrum.id!.lowercased),
     ]
     change.write(path, try RecordCodec.encode(.meeting(meeting)))
     _ = try dependencies.commit(change)
@@ -97,7 +101,9 @@ public struct MeetingProvider: Sendable {
 
   /// Removes a meeting as one commit.
   public func remove(_ stored: StoredMeeting) throws -> String {
-    let title = try scrums.list().scrums.first { $0.scrum.id == stored.meeting.scrum }?.scrum.title ?? "a removed scrum"
+    let title =
+      try scrums.list().scrums.first { $0.scrum.id == stored.meeting.scrum }?.scrum.title
+      ?? "a removed scrum"
     var change = Change(
       subject: "Remove meeting of \(title) on \(ISODate.format(stored.meeting.date).prefix(10))",
       trailers: [("Dinger-Action", "meeting.remove")])

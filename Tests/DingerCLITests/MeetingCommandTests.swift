@@ -7,36 +7,51 @@ import Testing
   func repoWithScrum() throws -> Sandbox {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Design", "--length", "10", "--attendee", "Ada", "--attendee", "Grace").status == 0)
+    #expect(
+      try box.dinger(
+        "scrum", "new", "Design", "--length", "10", "--attendee", "Ada", "--attendee", "Grace"
+      ).status == 0)
     return box
   }
 
   @Test func recordWritesTheFileAndOneCommit() throws {
     let box = try repoWithScrum()
-    try "Ada: shipped.\nGrace: reviewing.\n".write(to: box.home.url.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    try "Ada: shipped.\nGrace: reviewing.\n".write(
+      to: box.home.url.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
     let r = try box.dinger(
       "meet", "design", "--record", "--date", "2026-11-20T09:00:00Z", "--duration", "10:12",
       "--transcript-file", box.home.url.appendingPathComponent("notes.txt").path)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stdout.hasPrefix("Record meeting of Design (10 min, 2 attendees) (history/design/2026-11-20-"))
+    #expect(
+      r.stdout.hasPrefix(
+        "Record meeting of Design (10 min, 2 attendees) (history/design/2026-11-20-"))
     let files = try box.git("ls-files", "history").split(separator: "\n")
     #expect(files.count == 1)
     let text = try box.read(String(files[0]))
     let scrumID = try box.read("scrums/design.yaml").split(separator: "\n")[0].dropFirst(4)
-    #expect(text.contains("scrum: \(scrumID)\ndate: 2026-11-20T09:00:00Z\nlength: 10\nduration: 612\nattendees: [Ada, Grace]\n"))
+    #expect(
+      text.contains(
+        "scrum: \(scrumID)\ndate: 2026-11-20T09:00:00Z\nlength: 10\nduration: 612\nattendees: [Ada, Grace]\n"
+      ))
     #expect(text.hasSuffix("transcript: |\n  Ada: shipped.\n  Grace: reviewing.\n"))
     let message = try box.git("log", "-1", "--format=%B")
     #expect(message.contains("Dinger-Action: meeting.record\n"))
     #expect(message.contains("Dinger-Scrum: \(scrumID)\n"))
     #expect(try box.gitAgrees().status == "")
-    #expect(try box.git("log", "--grep=Dinger-Action: meeting.record", "--format=%s") == "Record meeting of Design (10 min, 2 attendees)\n")
+    #expect(
+      try box.git("log", "--grep=Dinger-Action: meeting.record", "--format=%s")
+        == "Record meeting of Design (10 min, 2 attendees)\n")
   }
 
   @Test func historyListsNewestFirstAndFilters() throws {
     let box = try repoWithScrum()
     #expect(try box.dinger("scrum", "new", "Retro", "--attendee", "Ada").status == 0)
-    for (scrum, date) in [("design", "2026-11-01T09:00:00Z"), ("retro", "2026-11-10T09:00:00Z"), ("design", "2026-11-20T09:00:00Z")] {
-      #expect(try box.dinger("meet", scrum, "--record", "--date", date, "--duration", "9m").status == 0)
+    for (scrum, date) in [
+      ("design", "2026-11-01T09:00:00Z"), ("retro", "2026-11-10T09:00:00Z"),
+      ("design", "2026-11-20T09:00:00Z"),
+    ] {
+      #expect(
+        try box.dinger("meet", scrum, "--record", "--date", date, "--duration", "9m").status == 0)
     }
     var r = try box.dinger("history")
     let lines = r.stdout.split(separator: "\n")
@@ -47,7 +62,8 @@ import Testing
     #expect(r.stdout.split(separator: "\n").count == 1)
     r = try box.dinger("history", "--until", "2026-11-10", "--json")
     let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
-    #expect(json?.map { $0["date"] as? String } == ["2026-11-10T09:00:00Z", "2026-11-01T09:00:00Z"])
+    #expect(
+      json?.map { $0["date"] as? String } == ["2026-11-10T09:00:00Z", "2026-11-01T09:00:00Z"])
     let id = String((json?[0]["id"] as? String)?.prefix(6) ?? "")
     r = try box.dinger("history", "show", id)
     #expect(r.stdout.hasPrefix("Retro, 2026-11-10 09:00 UTC\n"))
@@ -65,7 +81,8 @@ import Testing
     try box.git("commit", "-qm", "hand-written")
     let r = try box.dinger("meet", "ops", "--record")
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(try box.git("show", "--name-only", "--format=", "HEAD").split(separator: "\n").count == 2)
+    #expect(
+      try box.git("show", "--name-only", "--format=", "HEAD").split(separator: "\n").count == 2)
     #expect(try box.read("scrums/ops.yaml").hasPrefix("# on call\nid: "))
   }
 

@@ -55,7 +55,10 @@ import Testing
     #expect(timer.isLastSpeaker)
     #expect(timer.next() == .finished)
     #expect(timer.phase == .finished(saved: true))
-    #expect(timer.speakerTimes == [SpeakerTime(name: "Ada", seconds: 1), SpeakerTime(name: "Grace", seconds: 0)])
+    #expect(
+      timer.speakerTimes == [
+        SpeakerTime(name: "Ada", seconds: 1), SpeakerTime(name: "Grace", seconds: 0),
+      ])
   }
 
   @Test func pauseStopsTheClock() {
@@ -97,7 +100,8 @@ import Testing
   @Test func aSessionOnATestClock() async {
     let clock = TestClock()
     let dings = DingCounter()
-    let session = MeetingSession(MeetingTimer(attendees: ["Ada", "Grace", "Linus"], minutes: 1)) { event, _ in
+    let session = MeetingSession(MeetingTimer(attendees: ["Ada", "Grace", "Linus"], minutes: 1)) {
+      event, _ in
       dings.add(event)
     }
     let task = Task { await session.run(clock: clock) }
@@ -113,10 +117,14 @@ import Testing
     #expect(await session.timer.elapsed == 20)
     #expect(await session.timer.current == 1)
     #expect(dings.dings == 1)
-    await session.update { $0.togglePause(); return nil }
+    await session.update {
+      $0.togglePause(); return nil
+    }
     for _ in 0..<30 { await clock.advance(by: .seconds(1)) }
     #expect(await session.timer.elapsed == 20)
-    await session.update { $0.togglePause(); return nil }
+    await session.update {
+      $0.togglePause(); return nil
+    }
     await step { await session.timer.isFinished }
     #expect(await session.timer.phase == .finished(saved: true))
     #expect(await session.timer.elapsed == 60)
@@ -135,4 +143,3 @@ final class DingCounter: @unchecked Sendable {
     }
   }
 }
-

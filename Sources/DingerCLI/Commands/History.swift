@@ -52,11 +52,17 @@ struct History: ParsableCommand {
           try scrums.list().scrums.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } },
           uniquingKeysWith: { a, _ in a })
         if output.json {
-          Terminal.output(try JSONView.render(meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
+          Terminal.output(
+            try JSONView.render(meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
         } else {
           Terminal.output(
             HistoryView(
-              rows: meetings.map { ($0.meeting, titles[$0.meeting.scrum] ?? "(removed scrum)", String($0.meeting.id?.lowercased.prefix(8) ?? "")) }
+              rows: meetings.map {
+                (
+                  $0.meeting, titles[$0.meeting.scrum] ?? "(removed scrum)",
+                  String($0.meeting.id?.lowercased.prefix(8) ?? "")
+                )
+              }
             ).render())
         }
       }
@@ -79,7 +85,10 @@ struct History: ParsableCommand {
         if output.json {
           Terminal.output(try JSONView.render(MeetingJSON(stored, title: title)))
         } else {
-          Terminal.output(MeetingDetailView(meeting: stored.meeting, title: title ?? "(removed scrum)", path: stored.path).render())
+          Terminal.output(
+            MeetingDetailView(
+              meeting: stored.meeting, title: title ?? "(removed scrum)", path: stored.path
+            ).render())
         }
       }
     }
@@ -87,7 +96,8 @@ struct History: ParsableCommand {
 
   /// `dinger history rm M`.
   struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a meeting (one commit; dinger undo brings it back).")
+    static let configuration = CommandConfiguration(
+      commandName: "rm", abstract: "Remove a meeting (one commit; dinger undo brings it back).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The meeting: a prefix of its id, or its file name.") var meeting: String
 

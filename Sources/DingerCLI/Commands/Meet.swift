@@ -1,18 +1,26 @@
 import ArgumentParser
+import Components
 import Foundation
 import Models
 import Providers
 import YAML
 
 /// `dinger meet S`: runs a meeting, or records one held elsewhere with `--record`.
-struct Meet: ParsableCommand {
+struct Meet: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a stand-up with the terminal timer, or record one held elsewhere.",
     discussion: """
-      With --record, writes the meeting without the timer: attendees default to the scrum's, \
-      the date to now, the length to the scrum's planned length.
+      The timer splits the planned length between the attendees; when a speaker's time is up \
+      it rings and moves on. Keys: space or n next speaker, p pause, q or Esc end (save, \
+      discard or resume), ? help. Afterwards it asks for notes (or takes --notes-file, or \
+      $EDITOR with --edit-notes) and records the meeting as one commit.
+
+      With --record, writes a meeting held elsewhere without the timer: attendees default to \
+      the scrum's, the date to now, the length to the scrum's planned length.
 
       Examples:
+        dinger meet design
+        dinger meet design --notes-file standup.txt
         dinger meet design --record --duration 12m
         dinger meet design --record --date 2026-11-20T09:00:00Z --duration 10:30 --attendee Ada --attendee Grace
         dinger meet design --record --duration 9m --transcript-file notes.txt
@@ -32,30 +40,43 @@ struct Meet: ParsableCommand {
   @Option(help: "How long it took: 12m, 90s, 1h, 10:30 or minutes (default: the planned length).")
   var duration: String?
 
-  @Option(name: .customLong("attendee"), help: "Who was there; repeat (default: the scrum's attendees).")
+  @Option(
+    name: .customLong("attendee"), help: "Who was there; repeat (default: the scrum's attendees).")
   var attendees: [String] = []
 
   @Option(help: "A file whose text becomes the transcript.")
   var transcriptFile: String?
 
+  @Option(help: "After a timed meeting, take the notes from this file.")
+  var notesFile: String?
+
+  @Flag(help: "After a timed meeting, write the notes in $EDITOR.")
+  var editNotes = false
+
   func validate() throws {
+    if record && (notesFile != nil || editNotes) {
+      throw ValidationError(
+        "--notes-file and --edit-notes go with the timer; use --transcript-file with --record")
+    }
     if !record && (date != nil || duration != nil || !attendees.isEmpty || transcriptFile != nil) {
       throw ValidationError("--date, --duration, --attendee and --transcript-file go with --record")
     }
     if let date, ISODate.parse(date) == nil {
-      throw ValidationError("--date must be a date and time like 2026-11-21T09:00:00Z, found '\(date)'")
+      throw ValidationError(
+        "--date must be a date and time like 2026-11-21T09:00:00Z, found '\(date)'")
     }
     if let duration, Self.seconds(duration) == nil {
-      throw ValidationError("--duration must look like 12m, 90s, 1h, 10:30 or a number of minutes, found '\(duration)'")
+      throw ValidationError(
+        "--duration must look like 12m, 90s, 1h, 10:30 or a number of minutes, found '\(duration)'")
     }
   }
 
-  func run() throws {
+  func run() async throws {
+    guard record else {
+      try await reportingAsync { try await runTimer() }
+      return
+    }
     try reporting {
-      guard record else {
-        throw CLIError(
-          "the meeting timer needs a terminal, and it is not finished yet; record a meeting held elsewhere with 'dinger meet \(scrum) --record --duration 12m'")
-      }
       let repository = try global.repository()
       let stored = try ScrumProvider.live(repository: repository).find(scrum)
       var transcript: String?
@@ -71,16 +92,129 @@ struct Meet: ParsableCommand {
         duration: duration.flatMap(Self.seconds) ?? stored.scrum.length * 60,
         attendees: attendees.isEmpty ? stored.scrum.attendees.map(\.name) : attendees,
         transcript: transcript)
-      let (saved, subject) = try MeetingProvider.live(repository: repository).record(meeting, of: stored)
+      let (saved, subject) = try MeetingProvider.live(repository: repository).record(
+        meeting, of: stored)
       Terminal.output("\(subject) (\(saved.path))\n")
     }
+  }
+
+  /// The full-screen timer, then notes, then the commit.
+  private func runTimer() async throws {
+    guard isatty(0) == 1 && isatty(1) == 1 else {
+      throw CLIError(
+        "dinger meet shows a full-screen timer and needs a terminal; record a meeting held elsewhere with 'dinger meet \(scrum) --record --duration 12m'"
+      )
+    }
+    let repository = try global.repository()
+    let stored = try ScrumProvider.live(repository: repository).find(scrum)
+    let started = Date()
+    let terminal = RawTerminal()
+    defer { terminal.restore() }
+    let over = SharedFlag()
+    let help = SharedFlag()
+    let session = MeetingSession(
+      MeetingTimer(attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length)
+    ) { event, _ in
+      terminal.bell()
+      if event == .finished { over.set() }
+    }
+    let draw: @Sendable (MeetingTimer) -> Void = { timer in
+      let (width, height) = terminal.size
+      Terminal.output(
+        MeetingScreen(
+          timer: timer, title: stored.scrum.title, theme: stored.scrum.effectiveTheme, width: width,
+          height: height, color: Terminal.colorOnStdout, showHelp: help.isSet
+        ).render())
+    }
+    let ticking = Task { await session.run(clock: ContinuousClock()) }
+    // Redraws five times a second: the clock, and a resized window.
+    let drawing = Task {
+      while !Task.isCancelled {
+        let timer = await session.timer
+        draw(timer)
+        if timer.isFinished { over.set() }
+        try? await Task.sleep(for: .milliseconds(200))
+      }
+    }
+    for await key in terminal.keys(stop: { over.isSet }) {
+      let phase = await session.timer.phase
+      if case .confirmingEnd = phase {
+        switch key {
+        case UInt8(ascii: "s"), UInt8(ascii: "S"), 13:
+          await session.update {
+            $0.confirmEnd(.saveAndEnd); return nil
+          }
+        case UInt8(ascii: "d"), UInt8(ascii: "D"):
+          await session.update {
+            $0.confirmEnd(.discard); return nil
+          }
+        case UInt8(ascii: "r"), UInt8(ascii: "R"), 27, UInt8(ascii: "q"):
+          await session.update {
+            $0.confirmEnd(.resume); return nil
+          }
+        default: break
+        }
+      } else {
+        switch key {
+        case UInt8(ascii: " "), UInt8(ascii: "n"): await session.update { $0.next() }
+        case UInt8(ascii: "p"):
+          await session.update {
+            $0.togglePause(); return nil
+          }
+        case UInt8(ascii: "q"), 27, 3:
+          await session.update {
+            $0.requestEnd(); return nil
+          }
+        case UInt8(ascii: "?"): help.toggle()
+        default: break
+        }
+      }
+      let timer = await session.timer
+      draw(timer)
+      if timer.isFinished { over.set() }
+    }
+    ticking.cancel()
+    drawing.cancel()
+    terminal.restore()
+    let timer = await session.timer
+    guard case .finished(saved: true) = timer.phase else {
+      Terminal.output("meeting discarded; nothing recorded\n")
+      return
+    }
+    let meeting = Meeting(
+      scrum: stored.scrum.id ?? UUID(), date: started, length: stored.scrum.length,
+      duration: timer.elapsed, attendees: stored.scrum.attendees.map(\.name),
+      speakers: timer.speakerTimes, transcript: try notes())
+    let (saved, subject) = try MeetingProvider.live(repository: repository).record(
+      meeting, of: stored)
+    Terminal.output("\(subject) (\(saved.path))\n")
+  }
+
+  /// The meeting's notes: from --notes-file, from $EDITOR with --edit-notes, else typed.
+  private func notes() throws -> String? {
+    if let notesFile {
+      guard let text = try? String(contentsOfFile: notesFile, encoding: .utf8) else {
+        throw CLIError("can't read the notes file '\(notesFile)'")
+      }
+      return text
+    }
+    if editNotes {
+      let text = try Editor.edit("", header: [], name: "notes")
+      return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
+    }
+    Terminal.output("Notes for the transcript (end with an empty line; Enter alone skips):\n")
+    var lines: [String] = []
+    while let line = readLine(), !line.isEmpty { lines.append(line) }
+    return lines.isEmpty ? nil : lines.joined(separator: "\n") + "\n"
   }
 
   /// `12m`, `90s`, `1h`, `10:30` (minutes:seconds) or plain minutes, in seconds.
   static func seconds(_ text: String) -> Int? {
     let t = text.trimmingCharacters(in: .whitespaces).lowercased()
     if let colon = t.firstIndex(of: ":") {
-      guard let m = Int(t[..<colon]), let s = Int(t[t.index(after: colon)...]), m >= 0, (0..<60).contains(s) else { return nil }
+      guard let m = Int(t[..<colon]), let s = Int(t[t.index(after: colon)...]), m >= 0,
+        (0..<60).contains(s)
+      else { return nil }
       return m * 60 + s
     }
     let units: [(String, Int)] = [("h", 3600), ("m", 60), ("s", 1)]
@@ -91,4 +225,13 @@ struct Meet: ParsableCommand {
     guard let minutes = Int(t), minutes >= 0 else { return nil }
     return minutes * 60
   }
+}
+
+/// A flag set from any thread.
+final class SharedFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
+  func toggle() { lock.withLock { value.toggle() } }
 }

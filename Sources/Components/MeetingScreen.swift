@@ -1,0 +1,78 @@
+import Models
+
+/// The meeting timer's screen: a pure function from the timer's state and the terminal's size
+/// to the text that fills it.
+public struct MeetingScreen {
+  /// The timer.
+  public var timer: MeetingTimer
+  /// The scrum's title and theme.
+  public var title: String, theme: Theme
+  /// The terminal's size.
+  public var width: Int, height: Int
+  /// Colours on.
+  public var color: Bool
+  /// Show the keys.
+  public var showHelp: Bool
+
+  /// Creates a screen.
+  public init(
+    timer: MeetingTimer, title: String, theme: Theme, width: Int, height: Int, color: Bool,
+    showHelp: Bool = false
+  ) {
+    (self.timer, self.title, self.theme, self.width, self.height, self.color, self.showHelp) =
+      (timer, title, theme, max(20, width), max(8, height), color, showHelp)
+  }
+
+  /// `m:ss`.
+  public static func clock(_ seconds: Int) -> String {
+    "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
+  }
+
+  /// The lines, at most `height`, each at most `width` columns (before colour codes).
+  public func lines() -> [String] {
+    var out: [String] = []
+    let heading = " \(title) ".padding(toLength: width, withPad: " ", startingAt: 0)
+    out.append(color ? Style.themed(heading, theme) : String(heading.prefix(width)))
+    out.append("")
+    out.append(
+      fit(" Elapsed \(Self.clock(timer.elapsed))    Remaining \(Self.clock(timer.remaining))"))
+    let barWidth = width - 4
+    let filled = Int(timer.progress * Double(barWidth))
+    out.append(
+      " [" + String(repeating: "█", count: filled)
+        + String(repeating: "░", count: barWidth - filled) + "]")
+    out.append("")
+    let name = timer.speakers[timer.current]
+    let position =
+      timer.isLastSpeaker
+      ? "Last speaker" : "Speaker \(timer.current + 1) of \(timer.speakers.count)"
+    out.append(fit(" \(position): \(name)    \(Self.clock(timer.speakerRemaining)) left"))
+    let done = (0..<timer.current).map { "\(timer.speakers[$0]) (\(Self.clock(timer.spoken[$0])))" }
+    if !done.isEmpty { out.append(fit(" Done: " + done.joined(separator: ", "))) }
+    out.append("")
+    switch timer.phase {
+    case .paused: out.append(fit(" PAUSED: press p to go on"))
+    case .confirmingEnd: out.append(fit(" End meeting?  s save and end · d discard · r resume"))
+    case .finished(let saved):
+      out.append(fit(saved ? " Meeting over: saving" : " Meeting discarded"))
+    case .running: break
+    }
+    if showHelp {
+      out += [
+        " space, n  next speaker", " p        pause / resume", " q, esc   end the meeting",
+        " ?        hide this help",
+      ].map(fit)
+    }
+    while out.count < height - 1 { out.append("") }
+    out = Array(out.prefix(height - 1))
+    out.append(fit(" space/n next · p pause · q end · ? help"))
+    return out
+  }
+
+  /// The whole screen as one write: home, each line cleared to its end.
+  public func render() -> String {
+    "\u{1B}[H" + lines().map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
+  }
+
+  private func fit(_ s: String) -> String { String(s.prefix(width)) }
+}
