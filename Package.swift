@@ -43,7 +43,8 @@ let package = Package(
 
     // `make bench`
     .executableTarget(
-      name: "DingerBench", dependencies: ["YAML", "Models", "Storage"], swiftSettings: strict),
+      name: "DingerBench", dependencies: ["YAML", "Models", "Storage", "TestSupport"],
+      swiftSettings: strict),
 
     // Tests
     .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs programs for the benchmarks and times them.
 enum Shell {
@@ -8,45 +9,14 @@ enum Shell {
     _ executable: String, _ args: [String], in dir: URL? = nil, env: [String: String] = [:],
     input: Data? = nil
   ) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = args
-    if let dir { p.currentDirectoryURL = dir }
-    var environment = ProcessInfo.processInfo.environment
-    for (k, v) in env { environment[k] = v }
-    p.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    let inPipe = Pipe()
-    p.standardInput = input == nil ? FileHandle.nullDevice : inPipe
-    try p.run()
-    nonisolated(unsafe) var outData = Data()
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      outData = out.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    if let input {
-      inPipe.fileHandleForWriting.write(input)
-      try? inPipe.fileHandleForWriting.close()
-    }
-    p.waitUntilExit()
-    group.wait()
-    guard p.terminationStatus == 0 else {
+    let result = try ProcessRunner.run(
+      executable, args, in: dir, environment: env,
+      input: input.map { String(decoding: $0, as: UTF8.self) })
+    guard result.status == 0 else {
       throw BenchError(
-        "\(executable) \(args.prefix(3).joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))"
-      )
+        "\(executable) \(args.prefix(3).joined(separator: " ")) failed: \(result.stderr)")
     }
-    return String(decoding: outData, as: UTF8.self)
+    return result.stdout
   }
 
   /// Seconds one run of a shell snippet takes.

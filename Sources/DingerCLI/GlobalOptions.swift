@@ -87,33 +87,29 @@ enum Terminal {
 }
 
 extension ParsableCommand {
-  /// Runs a command body, reporting a `CLIError` as `error: ...` with exit status 1.
+  /// Runs a command body, reporting a failure people can act on as `error: ...` with exit
+  /// status 1.
   func reporting(_ body: () throws -> Void) throws {
-    do {
-      try body()
-    } catch let error as CLIError {
-      fail(error.description)
-    } catch let error as StorageError {
-      fail(error.message)
-    } catch let error as GitError {
-      fail(error.description)
-    }
+    do { try body() } catch { try report(error) }
   }
 
   /// `reporting` for async command bodies.
   func reportingAsync(_ body: () async throws -> Void) async throws {
-    do {
-      try await body()
-    } catch let error as CLIError {
-      fail(error.description)
-    } catch let error as StorageError {
-      fail(error.message)
-    } catch let error as GitError {
-      fail(error.description)
+    do { try await body() } catch { try report(error) }
+  }
+
+  /// Ends with `error: message` for the errors dinger explains; rethrows the rest (usage
+  /// errors and exit codes go to ArgumentParser).
+  private func report(_ error: any Error) throws -> Never {
+    switch error {
+    case let e as CLIError: fail(e.description)
+    case let e as StorageError: fail(e.message)
+    case let e as GitError: fail(e.description)
+    default: throw error
     }
   }
 
-  fileprivate func fail(_ message: String) -> Never {
+  private func fail(_ message: String) -> Never {
     Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + message + "\n")
     Foundation.exit(1)
   }

@@ -33,10 +33,7 @@ extension ScrumCommand {
       }
 
       func run() throws {
-        try reporting {
-          let provider = ScrumProvider.live(repository: try global.repository())
-          let stored = try provider.find(scrum)
-          var new = stored.scrum
+        try changeAttendees(global: global, scrum: scrum) { stored, new in
           for name in names {
             let key = Attendee(name: name).naturalKey
             if let existing = new.attendees.first(where: { $0.naturalKey == key }) {
@@ -44,9 +41,6 @@ extension ScrumCommand {
             }
             new.attendees.append(Attendee(name: name))
           }
-          let result = try provider.update(stored, to: new)
-          Terminal.output(result.subject + "\n")
-          for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
         }
       }
     }
@@ -65,10 +59,7 @@ extension ScrumCommand {
       }
 
       func run() throws {
-        try reporting {
-          let provider = ScrumProvider.live(repository: try global.repository())
-          let stored = try provider.find(scrum)
-          var new = stored.scrum
+        try changeAttendees(global: global, scrum: scrum) { stored, new in
           for name in names {
             let key = Attendee(name: name).naturalKey
             guard let index = new.attendees.firstIndex(where: { $0.naturalKey == key }) else {
@@ -81,11 +72,25 @@ extension ScrumCommand {
             throw CLIError(
               "a scrum needs at least one attendee; add someone before removing the last")
           }
-          let result = try provider.update(stored, to: new)
-          Terminal.output(result.subject + "\n")
-          for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
         }
       }
+    }
+  }
+}
+
+extension ParsableCommand {
+  /// Finds the scrum, lets `change` edit its attendees, and commits the result.
+  func changeAttendees(
+    global: GlobalOptions, scrum: String, _ change: (StoredScrum, inout Scrum) throws -> Void
+  ) throws {
+    try reporting {
+      let provider = ScrumProvider.live(repository: try global.repository())
+      let stored = try provider.find(scrum)
+      var new = stored.scrum
+      try change(stored, &new)
+      let result = try provider.update(stored, to: new)
+      Terminal.output(result.subject + "\n")
+      for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
     }
   }
 }
