@@ -59,32 +59,19 @@ extension ScrumCommand {
     private func editInEditor(_ stored: StoredScrum, provider: ScrumProvider, root: URL) throws {
       let original = try String(
         contentsOf: root.appendingPathComponent(stored.path), encoding: .utf8)
-      var text = original
-      var errors: [Diagnostic] = []
-      while true {
-        let edited = try Editor.edit(
-          text, header: errors.map { DiagnosticsView.render($0) }, name: stored.slug)
-        guard !edited.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-          throw CLIError(
-            "the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')")
-        }
-        if edited == original {
-          Terminal.output("nothing to change\n")
-          return
-        }
-        switch try provider.replace(stored, with: edited) {
-        case .success(let result):
-          report(result)
-          return
-        case .failure(let list):
-          errors = list.items
-          text = edited
-          if !Editor.isInteractive {
-            Terminal.error(DiagnosticsView(errors).render())
-            throw CLIError("the edited file has errors; nothing changed")
-          }
-        }
+      let result = try Editor.editUntilValid(
+        original, name: stored.slug,
+        emptyMessage:
+          "the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')",
+        errorsMessage: "the edited file has errors; nothing changed"
+      ) { edited in
+        edited == original ? nil : try provider.replace(stored, with: edited)
       }
+      guard let result else {
+        Terminal.output("nothing to change\n")
+        return
+      }
+      report(result)
     }
 
     private func report(_ result: ScrumCommit) {
@@ -100,6 +87,34 @@ extension ScrumCommand {
 
 /// Runs the user's editor on a temporary copy of a file.
 enum Editor {
+  /// Opens `text` in the editor until `attempt` accepts what was written: its diagnostics are
+  /// shown on top for the next try (without a terminal they are printed and the command fails).
+  /// `attempt` returns nil for "nothing to do"; an empty file ends with `emptyMessage`.
+  static func editUntilValid<T>(
+    _ text: String, name: String, emptyMessage: String, errorsMessage: String,
+    attempt: (String) throws -> Result<T, DiagnosticList>?
+  ) throws -> T? {
+    var text = text
+    var errors: [Diagnostic] = []
+    while true {
+      let written = try edit(text, header: errors.map { DiagnosticsView.render($0) }, name: name)
+      guard !written.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        throw CLIError(emptyMessage)
+      }
+      switch try attempt(written) {
+      case nil: return nil
+      case .success(let value)?: return value
+      case .failure(let list)?:
+        errors = list.items
+        text = written
+        if !isInteractive {
+          Terminal.error(DiagnosticsView(errors).render())
+          throw CLIError(errorsMessage)
+        }
+      }
+    }
+  }
+
   static let marker = "# dinger: "
 
   /// False when dinger runs without a terminal and the editor is a script (tests, CI): errors are

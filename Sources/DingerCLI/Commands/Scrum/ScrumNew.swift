@@ -62,27 +62,11 @@ extension ScrumCommand {
     }
 
     private func writeInEditor(_ template: String, provider: ScrumProvider) throws {
-      var text = template
-      var errors: [Diagnostic] = []
-      while true {
-        let written = try Editor.edit(
-          text, header: errors.map { DiagnosticsView.render($0) }, name: "new-scrum")
-        guard !written.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-          throw CLIError("the file was left empty; no scrum added")
-        }
-        switch try provider.add(text: written) {
-        case .success(let result):
-          Terminal.output("\(result.subject) (\(result.stored.path))\n")
-          return
-        case .failure(let list):
-          errors = list.items
-          text = written
-          if !Editor.isInteractive {
-            Terminal.error(DiagnosticsView(errors).render())
-            throw CLIError("the new scrum has errors; nothing was added")
-          }
-        }
-      }
+      let added = try Editor.editUntilValid(
+        template, name: "new-scrum", emptyMessage: "the file was left empty; no scrum added",
+        errorsMessage: "the new scrum has errors; nothing was added"
+      ) { try provider.add(text: $0) }
+      if let added { Terminal.output("\(added.subject) (\(added.stored.path))\n") }
     }
   }
 }
