@@ -16,7 +16,9 @@ struct Dinger: AsyncParsableCommand {
         dinger check --json              findings as JSON
       """,
     version: DingerVersion.current,
-    subcommands: [Init.self, ScrumCommand.self, Meet.self, History.self, Undo.self, Check.self]
+    subcommands: [
+      Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, Undo.self, Check.self,
+    ]
   )
 
   // NB: declared here too so that `dinger --repo PATH scrum list` parses; subcommands read it

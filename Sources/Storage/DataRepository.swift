@@ -175,9 +175,9 @@ public final class DataRepository: @unchecked Sendable {
 final class WriterLock {
   private let fd: Int32
 
-  init(at folder: URL) throws {
+  init(at folder: URL, name: String = "write.lock") throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    fd = open(folder.appendingPathComponent("write.lock").path, O_RDWR | O_CREAT, 0o644)
+    fd = open(folder.appendingPathComponent(name).path, O_RDWR | O_CREAT, 0o644)
     guard fd >= 0 else { throw StorageError("could not open the writer lock in \(folder.path)") }
     while flock(fd, LOCK_EX) != 0 {
       guard errno == EINTR else {

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Components
+import Foundation
+import Providers
+import Storage
+import YAML
+
+/// `dinger log [S | RECORD]`: who changed what, read from the commits.
+struct Log: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "The team's activity, read from the commits: date, author, what changed.",
+    discussion: """
+      Follows records by id, so a scrum's log holds its own changes and its meetings. Plain git \\
+      commits show too, with what changed worked out from the files. An index under \\
+      .git/dinger/ (never committed) keeps this fast; it is rebuilt when missing or stale.
+
+      Examples:
+        dinger log
+        dinger log design -n 10
+        dinger log 3f2c --json
+        dinger log --since 2026-11-01
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @OptionGroup var output: OutputOptions
+
+  @Argument(help: "A scrum (slug, title, id prefix) or any record's id prefix.")
+  var target: String?
+
+  @Option(name: .short, help: "At most this many entries.")
+  var n: Int?
+
+  @Option(help: "Only changes on or after this date (2026-11-01).")
+  var since: String?
+
+  func validate() throws {
+    if let n, n < 1 { throw ValidationError("-n must be 1 or more") }
+    if let since, ISODate.parse(since) == nil {
+      throw ValidationError("--since must be a date like 2026-11-01, found '\(since)'")
+    }
+  }
+
+  func run() throws {
+    try reporting {
+      let repository = try global.repository()
+      let log = LogProvider.live(repository: repository)
+      var scrum: StoredScrum?
+      var record: String?
+      if let target {
+        do {
+          scrum = try ScrumProvider.live(repository: repository).find(target)
+        } catch let error as StorageError {
+          guard target.count >= 4, target.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw error
+          }
+          record = target
+        }
+      }
+      let entries = try log.log(
+        scrum: scrum, record: record, limit: n, since: since.flatMap(ISODate.parse))
+      if output.json {
+        Terminal.output(try JSONView.render(entries))
+      } else {
+        Terminal.output(LogView(entries: entries).render())
+      }
+    }
+  }
+}

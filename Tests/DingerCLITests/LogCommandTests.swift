@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `dinger log` over a scripted sequence of changes.
+@Suite struct LogCommandTests {
+  /// The summaries, newest first, without the commit and date columns.
+  func summaries(_ stdout: String) -> [String] {
+    stdout.split(separator: "\n").map { line in
+      String(line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true).last ?? "")
+        .trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  func scripted() throws -> Sandbox {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Design", "--length", "10", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Ops", "--attendee", "Eve").status == 0)
+    #expect(try box.dinger("scrum", "attendee", "add", "design", "Bob").status == 0)
+    #expect(try box.dinger("meet", "design", "--record", "--duration", "12m").status == 0)
+    // A teammate edits by hand and commits with plain git.
+    try box.write(
+      "scrums/design.yaml",
+      try box.read("scrums/design.yaml").replacingOccurrences(of: "length: 10", with: "length: 15"))
+    try box.git("commit", "-qam", "longer design review")
+    #expect(try box.dinger("scrum", "rm", "ops").status == 0)
+    return box
+  }
+
+  @Test func theLogTellsWhatHappenedNewestFirst() throws {
+    let box = try scripted()
+    let r = try box.dinger("log")
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n")
+    #expect(lines.count == 6)
+    #expect(lines.allSatisfy { $0.contains("  Ada Lovelace  ") })
+    #expect(lines[0].hasSuffix("scrums/ops.yaml: removed scrum"))
+    #expect(lines[1].hasSuffix("scrums/design.yaml: length 10 -> 15 min"))
+    #expect(
+      lines[2].contains("history/design/") && lines[2].hasSuffix(": meeting recorded, 12 min"))
+    #expect(lines[3].hasSuffix("scrums/design.yaml: add attendee Bob"))
+    #expect(lines[4].hasSuffix("scrums/ops.yaml: added scrum"))
+    #expect(lines[5].hasSuffix("scrums/design.yaml: added scrum"))
+    // The same facts are in plain git's log: subjects and trailers.
+    #expect(
+      try box.git("log", "--format=%s", "-5").split(separator: "\n") == [
+        "Remove scrum Ops", "longer design review",
+        "Record meeting of Design (12 min, 2 attendees)",
+        "Design: add attendee Bob", "Add scrum Ops",
+      ])
+    #expect(
+      try box.git("log", "--grep=Dinger-Action: meeting.record", "--format=%s").hasPrefix(
+        "Record meeting of Design"))
+  }
+
+  @Test func aScrumsLogFollowsItsIdAndItsMeetings() throws {
+    let box = try scripted()
+    var r = try box.dinger("log", "design")
+    #expect(r.stdout.split(separator: "\n").count == 4)
+    #expect(!r.stdout.contains("ops.yaml"))
+    r = try box.dinger("log", "design", "-n", "1", "--json")
+    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+    #expect(json?.count == 1)
+    #expect(json?.first?["summary"] as? String == "length 10 -> 15 min")
+    #expect(json?.first?["author"] as? String == "Ada Lovelace")
+  }
+
+  @Test func theIndexIsRebuiltWhenMissingStaleOrBroken() throws {
+    let box = try scripted()
+    let expected = try box.dinger("log").stdout
+    let index = box.data.appendingPathComponent(".git/dinger/activity-v1.tsv")
+    #expect(FileManager.default.fileExists(atPath: index.path))
+    try FileManager.default.removeItem(at: index)
+    #expect(try box.dinger("log").stdout == expected)
+    try "dinger-activity v0 abc\n".write(to: index, atomically: true, encoding: .utf8)
+    #expect(try box.dinger("log").stdout == expected)
+    try "dinger-activity v1 \(String(repeating: "0", count: 40))\nnot\ta\tvalid\tline\n".write(
+      to: index, atomically: true, encoding: .utf8)
+    #expect(try box.dinger("log").stdout == expected)
+    // New commits are added to what the index already knows.
+    #expect(try box.dinger("scrum", "edit", "design", "--theme", "sky").status == 0)
+    let after = try box.dinger("log").stdout
+    #expect(after.split(separator: "\n").count == 7)
+    #expect(
+      after.split(separator: "\n").first?.hasSuffix("scrums/design.yaml: theme bubblegum -> sky")
+        == true)
+    #expect(try box.gitAgrees().status == "")
+  }
+
+  @Test func badInput() throws {
+    let box = try scripted()
+    #expect(try box.dinger("log", "-n", "0").status == 64)
+    #expect(try box.dinger("log", "--since", "soon").status == 64)
+    let r = try box.dinger("log", "nosuchscrum")
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("error: no scrum 'nosuchscrum'"))
+  }
+}
