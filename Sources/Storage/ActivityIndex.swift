@@ -62,10 +62,11 @@ public enum ActivityIndex {
   static func summary(
     kind: RecordKind, change: String, action: String?, subject: String, old: [UInt8]?, new: [UInt8]?
   ) -> String {
+    // NB: a line scan, not a decode: the cold build reads every meeting ever recorded.
     if kind == .meeting, change == "A", let new,
-      case .meeting(let m)? = RecordCodec.decode(new, path: "m.yaml", kind: .meeting).record
+      let seconds = field("duration", in: String(decoding: new, as: UTF8.self)).flatMap({ Int($0) })
     {
-      return "meeting recorded, \((m.duration + 30) / 60) min"
+      return "meeting recorded, \((seconds + 30) / 60) min"
     }
     if kind == .scrum, change == "M", let old, let new,
       case .scrum(let a)? = RecordCodec.decode(old, path: "s.yaml", kind: .scrum).record,
