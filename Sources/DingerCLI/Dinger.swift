@@ -8,12 +8,17 @@ struct Dinger: AsyncParsableCommand {
     abstract: "Stand-up meetings, their history and word libraries, kept as YAML in git.",
     discussion: """
       Data lives in a data repository: --repo PATH, else $DINGER_REPO, else the enclosing \
-      directory that has .dinger/.
+      directory that has .dinger/, else ${XDG_DATA_HOME:-~/.local/share}/dinger (created on \
+      first use).
 
       Examples:
-        dinger check                     check every record
-        dinger check scrums/design.yaml  check one file
-        dinger check --json              findings as JSON
+        dinger init ~/team
+        dinger scrum new Design --attendee Ada --attendee Grace
+        dinger scrum edit design --length 15
+        dinger meet design
+        dinger history design
+        dinger log design
+        dinger check
       """,
     version: DingerVersion.current,
     subcommands: [

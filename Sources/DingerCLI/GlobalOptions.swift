@@ -3,6 +3,7 @@ import Components
 import Foundation
 import Git
 import Storage
+import YAML
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -47,6 +48,15 @@ extension GlobalOptions {
     }
     Trace.mark("repository opened")
     return repository
+  }
+}
+
+/// Fails validation unless each given date option parses as a date (`2026-11-01`).
+func validateDates(_ options: [(name: String, value: String?)]) throws {
+  for (name, value) in options {
+    if let value, ISODate.parse(value) == nil {
+      throw ValidationError("\(name) must be a date like 2026-11-01, found '\(value)'")
+    }
   }
 }
 

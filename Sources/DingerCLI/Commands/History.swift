@@ -29,13 +29,7 @@ struct History: ParsableCommand {
     @Option(help: "Only meetings on or after this date (2026-11-01).") var since: String?
     @Option(help: "Only meetings on or before this date.") var until: String?
 
-    func validate() throws {
-      for (name, value) in [("--since", since), ("--until", until)] {
-        if let value, ISODate.parse(value) == nil {
-          throw ValidationError("\(name) must be a date like 2026-11-01, found '\(value)'")
-        }
-      }
-    }
+    func validate() throws { try validateDates([("--since", since), ("--until", until)]) }
 
     func run() throws {
       try reporting {

@@ -35,9 +35,7 @@ struct Log: ParsableCommand {
 
   func validate() throws {
     if let n, n < 1 { throw ValidationError("-n must be 1 or more") }
-    if let since, ISODate.parse(since) == nil {
-      throw ValidationError("--since must be a date like 2026-11-01, found '\(since)'")
-    }
+    try validateDates([("--since", since)])
   }
 
   func run() throws {
