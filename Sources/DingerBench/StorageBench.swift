@@ -124,6 +124,33 @@ enum StorageBench {
     print(String(format: "  dinger scrum list (%d scrums)            %8.1f ms", count, l * 1000))
     print(String(format: "  cat scrums/*.yaml                          %8.1f ms", c * 1000))
     Measure.ratio("scrum list / cat", l / c, target: 10)
+    try log(dinger: dinger, in: work)
     print("")
+  }
+
+  /// `dinger log S` against git's path-limited log of the same scrum's files, with the activity
+  /// index warm (targets at most 0.25) and rebuilt from nothing (target at most 2).
+  static func log(dinger: String, in work: URL) throws {
+    let git = "git log --format=%H%x09%an%x09%s -- history/team-5 scrums/team-5.yaml >/dev/null"
+    let index = work.appendingPathComponent(".git/dinger/activity-v1.tsv").path
+    var gitTimes: [Double] = []
+    var cold: [Double] = []
+    var warm: [Double] = []
+    for _ in 0..<3 {
+      gitTimes.append(try Shell.time(git, in: work))
+      try? FileManager.default.removeItem(atPath: index)
+      cold.append(try Shell.time("'\(dinger)' log team-5 >/dev/null", in: work))
+    }
+    for _ in 0..<5 { warm.append(try Shell.time("'\(dinger)' log team-5 >/dev/null", in: work)) }
+    let lines = try Shell.run("/bin/sh", ["-c", "'\(dinger)' log team-5 | wc -l"], in: work)
+    let (g, c, w) = (Shell.median(gitTimes), Shell.median(cold), Shell.median(warm))
+    print("  dinger log team-5: \(lines.trimmingCharacters(in: .whitespacesAndNewlines)) entries")
+    print(
+      String(
+        format: "  git log --format=... -- history/team-5 scrums/team-5.yaml %8.1f ms", g * 1000))
+    print(String(format: "  dinger log, activity index rebuilt from nothing %8.1f ms", c * 1000))
+    print(String(format: "  dinger log, activity index up to date           %8.1f ms", w * 1000))
+    Measure.ratio("log, index up to date: dinger / git", w / g, target: 0.25)
+    Measure.ratio("log, index rebuilt: dinger / git", c / g, target: 2)
   }
 }

@@ -22,7 +22,10 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
 /// Turns libgit2 return codes into `GitError`s.
 enum Check {
   /// Initializes libgit2 once per process.
-  static let initialized: Void = { _ = git_libgit2_init() }()
+  static let initialized: Void = {
+    _ = git_libgit2_init()
+    _ = dinger_git_verify_object_hashes(0)
+  }()
 
   /// Throws when `rc` is negative, with the message libgit2 left for this thread.
   @discardableResult

@@ -30,3 +30,29 @@ public struct ActivityEntry: Sendable, Equatable, Codable {
     (self.record, self.scrum, self.change, self.summary) = (record, scrum, change, summary)
   }
 }
+
+/// Which activity entries a log wants.
+public enum ActivityFilter: Sendable, Equatable {
+  /// Every entry.
+  case all
+  /// A scrum's own changes (by id, or by path for a file without one) and its meetings'.
+  case scrum(id: String?, path: String)
+  /// One record's changes, by id prefix (lowercase).
+  case record(prefix: String)
+
+  /// Whether `entry` is wanted.
+  public func matches(_ entry: ActivityEntry) -> Bool {
+    matches(path: entry.path, record: entry.record ?? "", scrum: entry.scrum ?? "")
+  }
+
+  /// Whether an entry with these fields ("" for none) is wanted.
+  public func matches<S: StringProtocol>(path: S, record: S, scrum: S) -> Bool {
+    switch self {
+    case .all: return true
+    case .scrum(let id, let own):
+      if let id, !id.isEmpty, record == id || scrum == id { return true }
+      return path == own
+    case .record(let prefix): return !record.isEmpty && record.hasPrefix(prefix)
+    }
+  }
+}

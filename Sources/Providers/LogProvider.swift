@@ -6,11 +6,11 @@ import Storage
 public struct LogProvider: Sendable {
   /// What the log needs.
   public struct Dependencies: Sendable {
-    /// Every record change, oldest first.
-    public var entries: @Sendable () throws -> [ActivityEntry]
+    /// The record changes a filter wants, oldest first.
+    public var entries: @Sendable (ActivityFilter) throws -> [ActivityEntry]
 
     /// Creates dependencies.
-    public init(entries: @escaping @Sendable () throws -> [ActivityEntry]) {
+    public init(entries: @escaping @Sendable (ActivityFilter) throws -> [ActivityEntry]) {
       self.entries = entries
     }
   }
@@ -23,12 +23,12 @@ public struct LogProvider: Sendable {
 
   /// The log of a git-backed data repository.
   public static func live(repository: DataRepository) -> LogProvider {
-    LogProvider(Dependencies { try ActivityIndex.entries(repository) })
+    LogProvider(Dependencies { try ActivityIndex.entries(repository, matching: $0) })
   }
 
   /// A log of given entries.
   public static func inMemory(_ entries: [ActivityEntry]) -> LogProvider {
-    LogProvider(Dependencies { entries })
+    LogProvider(Dependencies { filter in entries.filter(filter.matches) })
   }
 
   /// Newest first; only a scrum's own changes and its meetings' when `scrum` is given, only a
@@ -38,14 +38,17 @@ public struct LogProvider: Sendable {
   )
     throws -> [ActivityEntry]
   {
-    var out = try dependencies.entries().reversed().filter { entry in
-      if let since, Double(entry.time) < since.timeIntervalSince1970 { return false }
+    let filter: ActivityFilter =
       if let scrum {
-        let id = scrum.scrum.id?.lowercased
-        return (id != nil && (entry.record == id || entry.scrum == id)) || entry.path == scrum.path
+        .scrum(id: scrum.scrum.id?.lowercased, path: scrum.path)
+      } else if let record {
+        .record(prefix: record.lowercased())
+      } else {
+        .all
       }
-      if let record { return entry.record?.hasPrefix(record.lowercased()) == true }
-      return true
+    var out = try dependencies.entries(filter).reversed().filter { entry in
+      guard let since else { return true }
+      return Double(entry.time) >= since.timeIntervalSince1970
     }
     if let limit { out = Array(out.prefix(limit)) }
     return out

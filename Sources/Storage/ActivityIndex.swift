@@ -11,46 +11,92 @@ import YAML
 public enum ActivityIndex {
   static let version = "dinger-activity v1"
 
-  /// Every entry, oldest first, after bringing the index up to date with HEAD.
-  public static func entries(_ repository: DataRepository) throws -> [ActivityEntry] {
+  /// The entries `filter` wants, oldest first, after bringing the index up to date with HEAD.
+  public static func entries(_ repository: DataRepository, matching filter: ActivityFilter = .all)
+    throws -> [ActivityEntry]
+  {
     let folder = repository.git.gitDirectory.appendingPathComponent("dinger")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("activity-v1.tsv")
     let lock = try WriterLock(at: folder, name: "activity.lock")
     defer { lock.release() }
     guard let head = try repository.head() else { return [] }
-    var (known, entries) = read(file)
-    if known == head.hex { return entries }
+    var index = IndexFile(bytes: (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? [])
+    Trace.mark("read the activity index (\(index.bytes.count) bytes)")
+    if index.head == head.hex, let entries = index.entries(matching: filter) { return entries }
+    if index.head == head.hex { index = IndexFile(bytes: []) }  // a broken line: start over
     // Walk back from HEAD to the last commit the index knows.
-    var fresh: [ObjectID] = []
+    var fresh: [Repository.CommitInfo] = []
     var cursor: ObjectID? = head
-    while let id = cursor, id.hex != known {
-      fresh.append(id)
-      cursor = try repository.commitInfo(id).parents.first
+    while let id = cursor, id.hex != index.head {
+      let info = try repository.git.commitInfo(id)
+      fresh.append(info)
+      cursor = info.parents.first
     }
-    if cursor == nil && known != nil { entries = [] }  // history rewritten: start over
-    for id in fresh.reversed() { entries += try describe(id, in: repository) }
-    write(entries, head: head.hex, to: file)
-    return entries
+    if cursor == nil { index = IndexFile(bytes: []) }  // none, broken, or history rewritten
+    Trace.mark("walked \(fresh.count) new commits")
+    let new = try describe(fresh.reversed(), in: repository.git)
+    Trace.mark("described them")
+    index.append(new, head: head.hex)
+    let temp = folder.appendingPathComponent(".activity-\(getpid()).tmp")
+    if FileManager.default.createFile(atPath: temp.path, contents: Data(index.bytes)) {
+      rename(temp.path, file.path)
+    }
+    Trace.mark("wrote the activity index")
+    return index.entries(matching: filter) ?? []
   }
 
-  static func describe(_ id: ObjectID, in repository: DataRepository) throws -> [ActivityEntry] {
-    let info = try repository.commitInfo(id)
+  /// The entries of `commits` (oldest first), described on every core: each worker opens its
+  /// own handle and walks a contiguous run of commits, so its walker reuses trees between them.
+  static func describe(_ commits: [Repository.CommitInfo], in git: Repository) throws
+    -> [ActivityEntry]
+  {
+    // NB: a few runs per core, so that a core that finishes early takes another.
+    let workers = commits.count < 256 ? 1 : 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let size = (commits.count + workers - 1) / max(workers, 1)
+    let results = Results(count: workers)
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+      let run = commits[min(w * size, commits.count)..<min((w + 1) * size, commits.count)]
+      results.set(
+        w,
+        Result {
+          let handle = try Repository.open(git.gitDirectory)
+          let walker = ChangeWalker(handle)
+          return try run.flatMap { try describe($0, in: handle, walker: walker) }
+        })
+    }
+    return try results.all.flatMap { try $0.get() }
+  }
+
+  /// Per-worker results, each slot written by one worker.
+  private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<[ActivityEntry], any Error>]
+    init(count: Int) { slots = Array(repeating: .success([]), count: count) }
+    func set(_ i: Int, _ r: Result<[ActivityEntry], any Error>) { lock.withLock { slots[i] = r } }
+    var all: [Result<[ActivityEntry], any Error>] { lock.withLock { slots } }
+  }
+
+  static func describe(_ info: Repository.CommitInfo, in git: Repository, walker: ChangeWalker)
+    throws -> [ActivityEntry]
+  {
     let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
     let action = TrailerParser.value("Dinger-Action", in: info.message)
-    let parent = info.parents.first
     var out: [ActivityEntry] = []
-    for path in try repository.changedPaths(id) {
+    for file in try walker.changes(in: info) {
+      let path = file.path
       guard let kind = RecordLayout.kind(ofPath: path), kind != .config else { continue }
-      let new = try repository.file(path, in: id)
-      let old = try parent.flatMap { try repository.file(path, in: $0) }
-      let change = new == nil ? "D" : old == nil ? "A" : "M"
-      let text = String(decoding: new ?? old ?? [], as: UTF8.self)
+      let new = try file.new.map { try git.blob($0) }
+      // NB: the old bytes are only needed to diff a scrum edit.
+      let old = try (kind == .scrum && new != nil ? file.old : nil).map { try git.blob($0) }
+      let change = file.new == nil ? "D" : file.old == nil ? "A" : "M"
+      let gone = try new == nil ? file.old.map { try git.blob($0) } : nil
+      let text = new ?? gone ?? []
       let summary = Self.summary(
         kind: kind, change: change, action: action, subject: subject, old: old, new: new)
       out.append(
         ActivityEntry(
-          commit: id.hex, time: Int(info.author.date.timeIntervalSince1970),
+          commit: info.id.hex, time: Int(info.author.date.timeIntervalSince1970),
           author: info.author.name,
           subject: subject, path: path, record: field("id", in: text),
           scrum: kind == .meeting ? field("scrum", in: text) : nil, change: change, summary: summary
@@ -64,7 +110,7 @@ public enum ActivityIndex {
   ) -> String {
     // NB: a line scan, not a decode: the cold build reads every meeting ever recorded.
     if kind == .meeting, change == "A", let new,
-      let seconds = field("duration", in: String(decoding: new, as: UTF8.self)).flatMap({ Int($0) })
+      let seconds = field("duration", in: new).flatMap({ Int($0) })
     {
       return "meeting recorded, \((seconds + 30) / 60) min"
     }
@@ -83,57 +129,31 @@ public enum ActivityIndex {
     }
   }
 
-  /// The value of a top-level `key: value` line, without reading the YAML.
-  static func field(_ key: String, in text: String) -> String? {
-    for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-      let value =
-        line.dropFirst(key.count + 1).split(separator: "#").first?
-        .trimmingCharacters(in: .whitespaces) ?? ""
-      return value.isEmpty ? nil : value.lowercased()
+  /// The value of a top-level `key: value` line, lowercased, without reading the YAML.
+  static func field(_ key: String, in bytes: [UInt8]) -> String? {
+    let key = Array(key.utf8) + [UInt8(ascii: ":")]
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      if end - start >= key.count && bytes[start..<start + key.count].elementsEqual(key) {
+        var value = bytes[(start + key.count)..<end]
+        if let hash = value.firstIndex(of: UInt8(ascii: "#")) { value = value[..<hash] }
+        let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text.lowercased()
+      }
+      start = end + 1
     }
     return nil
   }
 
-  static func read(_ file: URL) -> (head: String?, entries: [ActivityEntry]) {
-    guard let text = try? String(contentsOf: file, encoding: .utf8) else { return (nil, []) }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard let header = lines.first, header.hasPrefix(version + " ") else { return (nil, []) }
-    let head = String(header.dropFirst(version.count + 1))
-    lines.removeFirst()
-    var entries: [ActivityEntry] = []
-    for line in lines where !line.isEmpty {
-      let f = line.split(separator: "\t", omittingEmptySubsequences: false).map {
-        unescape(String($0))
-      }
-      guard f.count == 9, let time = Int(f[1]) else { return (nil, []) }
-      entries.append(
-        ActivityEntry(
-          commit: f[0], time: time, author: f[2], subject: f[3], path: f[4],
-          record: f[5].isEmpty ? nil : f[5], scrum: f[6].isEmpty ? nil : f[6], change: f[7],
-          summary: f[8]))
-    }
-    return (head, entries)
-  }
-
-  static func write(_ entries: [ActivityEntry], head: String, to file: URL) {
-    var text = version + " " + head + "\n"
-    for e in entries {
-      text +=
-        [
-          e.commit, String(e.time), e.author, e.subject, e.path, e.record ?? "", e.scrum ?? "",
-          e.change, e.summary,
-        ]
-        .map(escape).joined(separator: "\t") + "\n"
-    }
-    let temp = file.deletingLastPathComponent().appendingPathComponent(".activity-\(getpid()).tmp")
-    if (try? text.write(to: temp, atomically: false, encoding: .utf8)) != nil {
-      rename(temp.path, file.path)
-    }
-  }
-
   static func escape(_ s: String) -> String {
-    s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-      .replacingOccurrences(of: "\n", with: "\\n")
+    let special = s.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == 9 || $0 == 10 }
+    guard special else { return s }
+    return s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+      of: "\t", with: "\\t"
+    )
+    .replacingOccurrences(of: "\n", with: "\\n")
   }
 
   static func unescape(_ s: String) -> String {
@@ -151,5 +171,85 @@ public enum ActivityIndex {
       }
     }
     return out
+  }
+
+  /// The index file's bytes: a header line naming the commit it is up to date with, then one
+  /// tab-separated line per entry, fields escaped (`\\`, `\t`, `\n`).
+  // NB: read as bytes and only wanted lines become entries: a 40,000-commit history makes an
+  // 8 MB file, and splitting it into Swift strings took longer than git's own log.
+  struct IndexFile {
+    var bytes: [UInt8]
+    /// The commit the entries are up to date with; nil for a missing or unknown file.
+    var head: String?
+    static let fieldCount = 9
+
+    init(bytes: [UInt8]) {
+      self.bytes = bytes
+      let prefix = Array((version + " ").utf8)
+      guard let newline = bytes.firstIndex(of: 10), newline == prefix.count + 40,
+        bytes[..<prefix.count].elementsEqual(prefix)
+      else {
+        self.bytes = []
+        return
+      }
+      head = String(decoding: bytes[prefix.count..<newline], as: UTF8.self)
+    }
+
+    /// Adds entries and moves the header to `head`.
+    mutating func append(_ entries: [ActivityEntry], head: String) {
+      var text = ""
+      text.reserveCapacity(entries.count * 200)
+      for e in entries {
+        text +=
+          [
+            e.commit, String(e.time), e.author, e.subject, e.path, e.record ?? "", e.scrum ?? "",
+            e.change, e.summary,
+          ]
+          .map(escape).joined(separator: "\t") + "\n"
+      }
+      let body = self.head == nil ? [] : bytes[(bytes.firstIndex(of: 10)! + 1)...]
+      bytes = Array((version + " " + head + "\n").utf8) + body + Array(text.utf8)
+      self.head = head
+    }
+
+    /// The entries `filter` wants, oldest first; nil when a line cannot be read.
+    func entries(matching filter: ActivityFilter) -> [ActivityEntry]? {
+      guard head != nil else { return nil }
+      return bytes.withUnsafeBufferPointer { buffer -> [ActivityEntry]? in
+        var out: [ActivityEntry] = []
+        var start = buffer.firstIndex(of: 10)! + 1
+        var tabs = [Int](repeating: 0, count: Self.fieldCount + 1)
+        while start < buffer.count {
+          var end = start
+          var n = 0
+          tabs[0] = start - 1
+          while end < buffer.count && buffer[end] != 10 {
+            if buffer[end] == 9 {
+              n += 1
+              if n < Self.fieldCount { tabs[n] = end }
+            }
+            end += 1
+          }
+          tabs[Self.fieldCount] = end
+          defer { start = end + 1 }
+          guard n == Self.fieldCount - 1 else { return nil }
+          func raw(_ i: Int) -> Substring {
+            let bytes = UnsafeBufferPointer(rebasing: buffer[(tabs[i] + 1)..<tabs[i + 1]])
+            return Substring(String(decoding: bytes, as: UTF8.self))
+          }
+          func field(_ i: Int) -> String { unescape(String(raw(i))) }
+          guard let time = Int(raw(1)) else { return nil }
+          guard filter == .all || filter.matches(path: field(4), record: field(5), scrum: field(6))
+          else { continue }
+          let (record, scrum) = (field(5), field(6))
+          out.append(
+            ActivityEntry(
+              commit: field(0), time: time, author: field(2), subject: field(3), path: field(4),
+              record: record.isEmpty ? nil : record, scrum: scrum.isEmpty ? nil : scrum,
+              change: field(7), summary: field(8)))
+        }
+        return out
+      }
+    }
   }
 }

@@ -79,6 +79,11 @@ import Testing
     try "dinger-activity v1 \(String(repeating: "0", count: 40))\nnot\ta\tvalid\tline\n".write(
       to: index, atomically: true, encoding: .utf8)
     #expect(try box.dinger("log").stdout == expected)
+    // Up to date with HEAD but a line damaged: rebuilt, not cut short.
+    var text = try String(contentsOf: index, encoding: .utf8)
+    text = text.replacingOccurrences(of: "\tM\t", with: "\tM\tbroken\t")
+    try text.write(to: index, atomically: true, encoding: .utf8)
+    #expect(try box.dinger("log").stdout == expected)
     // New commits are added to what the index already knows.
     #expect(try box.dinger("scrum", "edit", "design", "--theme", "sky").status == 0)
     let after = try box.dinger("log").stdout
