@@ -18,11 +18,15 @@ struct Dinger: AsyncParsableCommand {
         dinger meet design
         dinger history design
         dinger log design
+        dinger library new "Spanish basics" --language es
+        dinger word add hola --library spanish-basics --definition hello
+        dinger quiz --library spanish-basics
         dinger check
       """,
     version: DingerVersion.current,
     subcommands: [
-      Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, Undo.self, Check.self,
+      Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, LibraryCommand.self,
+      WordCommand.self, Quiz.self, Undo.self, Check.self,
     ]
   )
 

@@ -39,7 +39,7 @@ public struct Library: Hashable, Sendable, Codable {
     try w.write("id", id)
     try w.write("name", name)
     try w.write("language", language)
-    try w.write("words", words)
+    try w.writeNonEmpty("words", words)
     try w.write(unknown)
   }
 

@@ -16,6 +16,9 @@ public struct DecodedFile: Sendable {
   public var root: Node?
   /// The file's text.
   public var source: SourceText
+  /// For a library whose errors all sit inside some of its words: the library without those
+  /// words, so that the others can still be read. Never written back (that would drop them).
+  public var salvaged: Library?
 
   /// A diagnostic pointing at the node a path leads to (the whole file when it leads nowhere).
   public func diagnostic(_ severity: Severity, at path: [PathComponent], _ message: String)
@@ -53,6 +56,7 @@ public enum RecordCodec {
       return file
     }
     file.root = root
+    var partialLibrary: Library?
     var decoder = YAMLDecoder()
     let unknownKeys = UnknownKeyCollector()
     decoder.userInfo[.unknownKeys] = unknownKeys
@@ -67,6 +71,7 @@ public enum RecordCodec {
       }
       // The fields that did decode still get their rules checked; a rule about a field that
       // already failed would only repeat the error.
+      partialLibrary = errors.partial as? Library
       if let partial = errors.partial.flatMap({ AnyRecord(partial: $0) }) {
         for issue in partial.validate() {
           let at = issue.path.dotted
@@ -93,8 +98,25 @@ public enum RecordCodec {
       }
     }
     file.diagnostics.sort { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
-    if file.diagnostics.contains(where: { $0.severity == .error }) { file.record = nil }
+    if file.diagnostics.contains(where: { $0.severity == .error }) {
+      if case .library(let library)? = file.record { partialLibrary = library }
+      file.record = nil
+      file.salvaged = partialLibrary.flatMap { salvage($0, file.diagnostics) }
+    }
     return file
+  }
+
+  /// The library without its broken words, when every error is inside a word.
+  static func salvage(_ library: Library, _ diagnostics: [Diagnostic]) -> Library? {
+    let errors = diagnostics.filter { $0.severity == .error }
+    guard errors.allSatisfy({ $0.path.hasPrefix("words[") }) else { return nil }
+    var out = library
+    var seen = Set<String>()
+    out.words = library.words.filter { word in
+      Library(name: "x", language: "en", words: [word]).validate().isEmpty
+        && seen.insert(word.naturalKey).inserted
+    }
+    return out
   }
 
   /// Writes a record as canonical YAML, in the style its kind uses.

@@ -1,0 +1,180 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+import Storage
+
+/// `dinger quiz`: the vocabulary quiz in the terminal.
+struct Quiz: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Quiz yourself on a library: a word, four meanings, a countdown.",
+    discussion: """
+      Keys 1-4 answer; running out of time counts as wrong; q ends without saving. The result is
+      committed as a quiz file ("Quiz on Spanish basics: 8/10"). Words missed in earlier quizzes
+      come up more often: each word's weight is 1 + times missed (at most 5).
+
+      Examples:
+        dinger quiz --library spanish-basics
+        dinger quiz --library spanish-basics --questions 5 --seconds 10
+        dinger quiz --stats
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @Option(help: "The library (may be left out when there is only one).") var library: String?
+  @Option(help: "Questions (default: quiz.questions in .dinger/config.yaml, else 10).")
+  var questions: Int?
+  @Option(help: "Seconds per question (default: quiz.seconds, else 20).") var seconds: Int?
+  @Flag(help: "Show scores over time per library instead of a quiz.") var stats = false
+  @Flag(help: "With --stats: print JSON.") var json = false
+
+  func validate() throws {
+    if let questions, !(1...100).contains(questions) {
+      throw ValidationError("--questions must be from 1 to 100")
+    }
+    if let seconds, !(1...600).contains(seconds) {
+      throw ValidationError("--seconds must be from 1 to 600")
+    }
+    if json && !stats { throw ValidationError("--json goes with --stats") }
+  }
+
+  func run() async throws {
+    try await reportingAsync {
+      let repository = try global.repository()
+      let provider = LibraryProvider.live(repository: repository)
+      if stats {
+        try showStats(provider)
+        return
+      }
+      guard isatty(0) == 1 && isatty(1) == 1 else {
+        throw CLIError(
+          "dinger quiz asks questions in the terminal and needs one; 'dinger quiz --stats' shows past scores"
+        )
+      }
+      let stored = try chooseLibrary(provider)
+      let config = try repoConfig(repository)
+      let count = questions ?? config.quiz?.questions ?? 10
+      let seconds = seconds ?? config.quiz?.seconds ?? 20
+      let defined = QuizPlanner.askable(stored.library.words)
+      let pool = try provider.words(language: stored.library.language).map(\.word)
+      var rng = SystemRandomNumberGenerator()
+      let plan = QuizPlanner.plan(
+        words: defined, pool: pool, history: try provider.quizzes(of: stored).map(\.result),
+        count: count, using: &rng)
+      guard defined.count >= 2, !plan.isEmpty else {
+        throw CLIError(
+          "\(stored.library.name) has \(Style.plural(defined.count, "word")) with a definition; a quiz needs at least two with different definitions (add some with 'dinger word add WORD --library \(stored.slug) --definition ...')"
+        )
+      }
+      try await play(QuizState(questions: plan, seconds: seconds), stored, provider)
+    }
+  }
+
+  private func chooseLibrary(_ provider: LibraryProvider) throws -> StoredLibrary {
+    if let library { return try provider.find(library) }
+    let all = try provider.list().libraries
+    guard all.count == 1 else {
+      throw CLIError(
+        all.isEmpty
+          ? "there are no libraries yet; add one with 'dinger library new NAME --language CODE'"
+          : "which library? pass --library, one of: \(all.map(\.slug).joined(separator: ", "))")
+    }
+    return all[0]
+  }
+
+  private func play(_ state: QuizState, _ stored: StoredLibrary, _ provider: LibraryProvider)
+    async throws
+  {
+    let started = Date()
+    let terminal = RawTerminal()
+    defer { terminal.restore() }
+    let over = SharedFlag()
+    let feedback = SharedText()
+    let session = QuizSession(state) { event, state in
+      let asked = state.questions[state.current - 1]
+      switch event {
+      case .answered(correct: true): feedback.set("right: \(asked.word)")
+      case .answered(correct: false), .timedOut:
+        terminal.bell()
+        let how = event == .timedOut ? "time's up" : "wrong"
+        feedback.set("\(how): \(asked.word) means \"\(asked.choices[asked.answer])\"")
+      }
+      if state.isFinished { over.set() }
+    }
+    let draw: @Sendable (QuizState) -> Void = { state in
+      Terminal.output(
+        QuizScreen(
+          state: state, title: stored.library.name, width: terminal.size.width,
+          color: Terminal.colorOnStdout, feedback: feedback.value
+        ).render())
+    }
+    let ticking = Task { await session.run(clock: ContinuousClock()) }
+    let drawing = Task {
+      while !Task.isCancelled {
+        let state = await session.state
+        draw(state)
+        if state.isFinished { over.set() }
+        try? await Task.sleep(for: .milliseconds(200))
+      }
+    }
+    var quit = false
+    for await key in terminal.keys(stop: { over.isSet }) {
+      switch key {
+      case UInt8(ascii: "1")...UInt8(ascii: "9"): await session.answer(Int(key - UInt8(ascii: "1")))
+      case UInt8(ascii: "q"), 27, 3: quit = true
+      default: break
+      }
+      if quit { break }
+      draw(await session.state)
+    }
+    ticking.cancel()
+    drawing.cancel()
+    terminal.restore()
+    let final = await session.state
+    guard !quit, final.isFinished else {
+      Terminal.output("quiz ended early; nothing recorded\n")
+      return
+    }
+    Terminal.output(QuizReport.result(final, color: Terminal.colorOnStdout))
+    let result = QuizResult(
+      library: stored.library.id ?? UUID(), date: started, seconds: final.seconds,
+      questions: final.answers)
+    let (path, subject) = try provider.record(result, on: try provider.find(stored.slug))
+    Terminal.output("\(subject) (\(path))\n")
+  }
+
+  private func showStats(_ provider: LibraryProvider) throws {
+    let libraries = try library.map { [try provider.find($0)] } ?? provider.list().libraries
+    let rows = try libraries.map { ($0.library.name, try provider.quizzes(of: $0).map(\.result)) }
+    if json {
+      struct Row: Encodable {
+        var library: String
+        var quizzes: [Entry]
+      }
+      struct Entry: Encodable {
+        var date: Date
+        var score: Int
+        var questions: Int
+      }
+      Terminal.output(
+        try JSONView.render(
+          rows.map { name, results in
+            Row(
+              library: name,
+              quizzes: results.map {
+                Entry(date: $0.date, score: $0.score, questions: $0.questions.count)
+              })
+          }))
+    } else {
+      Terminal.output(QuizReport.stats(rows))
+    }
+  }
+}
+
+/// A line of text set from any thread.
+final class SharedText: @unchecked Sendable {
+  private let lock = NSLock()
+  private var text: String?
+  var value: String? { lock.withLock { text } }
+  func set(_ s: String) { lock.withLock { text = s } }
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A small HTTP GET client for the dictionary look-ups, with one deadline for the whole request.
+///
+/// `http://` goes over a socket here; `https://` goes through the `curl` program, as git sends
+/// https through a helper (linking libcurl through FoundationNetworking would cost every dinger
+/// command ~6 ms of start-up for the one command that goes online).
+public enum HTTPClient {
+  /// An answer.
+  public struct Response: Sendable, Equatable {
+    /// Status code (200, 404, ...).
+    public var status: Int
+    /// The body.
+    public var body: [UInt8]
+  }
+
+  /// Why there was no answer.
+  public enum Failure: Error, Equatable, CustomStringConvertible {
+    /// Nothing listens there, or the host is unknown.
+    case unreachable(String)
+    /// No complete answer within the timeout.
+    case timedOut(Double)
+    /// Something answered, but not HTTP.
+    case badResponse(String)
+
+    public var description: String {
+      switch self {
+      case .unreachable(let why): return why
+      case .timedOut(let s): return "no answer within \(Self.seconds(s))"
+      case .badResponse(let why): return "the answer was not HTTP (\(why))"
+      }
+    }
+
+    static func seconds(_ s: Double) -> String {
+      s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
+    }
+  }
+
+  /// GETs `url` within `timeout` seconds.
+  public static func get(_ url: URL, timeout: Double) throws(Failure) -> Response {
+    switch url.scheme?.lowercased() {
+    case "http": return try plain(url, timeout: timeout)
+    case "https": return try curl(url, timeout: timeout)
+    default: throw .unreachable("'\(url.absoluteString)' is not an http:// or https:// address")
+    }
+  }
+
+  // MARK: http over a socket
+
+  static func plain(_ url: URL, timeout: Double) throws(Failure) -> Response {
+    let deadline = Date().addingTimeInterval(timeout)
+    guard let host = url.host, !host.isEmpty else { throw .unreachable("no host in \(url)") }
+    let port = url.port ?? 80
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var info: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, String(port), &hints, &info) == 0, let first = info else {
+      throw .unreachable("cannot find host '\(host)'")
+    }
+    defer { freeaddrinfo(info) }
+    let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+    guard fd >= 0 else { throw .unreachable("cannot open a socket") }
+    defer { close(fd) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    if connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 && errno != EINPROGRESS {
+      throw .unreachable("nothing answers at \(host):\(port) (\(String(cString: strerror(errno))))")
+    }
+    try wait(fd, for: Int16(POLLOUT), until: deadline, timeout: timeout)
+    var error: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+    guard error == 0 else {
+      throw .unreachable("nothing answers at \(host):\(port) (\(String(cString: strerror(error))))")
+    }
+    var target = url.path.isEmpty ? "/" : url.path
+    if let query = url.query { target += "?" + query }
+    let request = Array(
+      "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nUser-Agent: dinger\r\nConnection: close\r\n\r\n"
+        .utf8)
+    var sent = 0
+    while sent < request.count {
+      try wait(fd, for: Int16(POLLOUT), until: deadline, timeout: timeout)
+      let n = request[sent...].withUnsafeBytes {
+        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard n > 0 else { throw .unreachable("the connection to \(host):\(port) broke") }
+      sent += n
+    }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      try wait(fd, for: Int16(POLLIN), until: deadline, timeout: timeout)
+      let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EAGAIN || errno == EINTR { continue }
+        throw .unreachable("the connection to \(host):\(port) broke")
+      }
+      answer += buffer[..<n]
+      if let response = try? parse(answer, complete: false) { return response }
+    }
+    return try parse(answer, complete: true)
+  }
+
+  private static func wait(_ fd: Int32, for events: Int16, until deadline: Date, timeout: Double)
+    throws(Failure)
+  {
+    while true {
+      let left = deadline.timeIntervalSinceNow
+      guard left > 0 else { throw .timedOut(timeout) }
+      var p = pollfd(fd: fd, events: events, revents: 0)
+      let rc = poll(&p, 1, Int32(min(left * 1000, 60_000)) + 1)
+      if rc > 0 { return }
+      if rc < 0 && errno != EINTR { throw .unreachable(String(cString: strerror(errno))) }
+    }
+  }
+
+  /// Parses a whole answer; with `complete: false`, only when the body is known to be whole
+  /// (by Content-Length or the last chunk), and throws otherwise.
+  static func parse(_ bytes: [UInt8], complete: Bool) throws(Failure) -> Response {
+    let separator: [UInt8] = [13, 10, 13, 10]
+    guard let end = bytes.firstRange(of: separator) else {
+      throw .badResponse(bytes.isEmpty ? "empty answer" : "no end of headers")
+    }
+    let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
+    let lines = head.components(separatedBy: "\r\n")
+    let status = lines[0].split(separator: " ")
+    guard status.count >= 2, status[0].hasPrefix("HTTP/"), let code = Int(status[1]) else {
+      throw .badResponse("status line '\(lines[0].prefix(40))'")
+    }
+    var headers: [String: String] = [:]
+    for line in lines.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+        in: .whitespaces)
+    }
+    var body = Array(bytes[end.upperBound...])
+    if headers["transfer-encoding"]?.lowercased() == "chunked" {
+      guard let decoded = dechunk(body) else {
+        if complete { throw .badResponse("broken chunked body") }
+        throw .badResponse("incomplete")
+      }
+      body = decoded
+    } else if let length = headers["content-length"].flatMap({ Int($0) }) {
+      guard body.count >= length else {
+        if complete { throw .badResponse("body shorter than its Content-Length") }
+        throw .badResponse("incomplete")
+      }
+      body = Array(body.prefix(length))
+    } else if !complete {
+      throw .badResponse("incomplete")
+    }
+    return Response(status: code, body: body)
+  }
+
+  /// A chunked body decoded, or nil until its last chunk is there.
+  static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
+    var out: [UInt8] = []
+    var at = 0
+    while true {
+      guard let lineEnd = bytes[at...].firstRange(of: [13, 10]) else { return nil }
+      let sizeText = String(decoding: bytes[at..<lineEnd.lowerBound], as: UTF8.self)
+      guard let size = Int(sizeText.split(separator: ";").first ?? "", radix: 16) else {
+        return nil
+      }
+      if size == 0 { return out }
+      let start = lineEnd.upperBound
+      guard bytes.count >= start + size + 2 else { return nil }
+      out += bytes[start..<start + size]
+      at = start + size + 2
+    }
+  }
+
+  // MARK: https through curl
+
+  static func curl(_ url: URL, timeout: Double) throws(Failure) -> Response {
+    let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    guard let curl else {
+      throw .unreachable("https:// look-ups need the curl program (apt-get install curl)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: curl)
+    process.arguments = [
+      "-sS", "--max-time", String(timeout), "-H", "Accept: application/json", "-A", "dinger",
+      "-w", "\n%{http_code}", url.absoluteString,
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    do { try process.run() } catch { throw .unreachable("cannot run curl: \(error)") }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    switch process.terminationStatus {
+    case 0: break
+    case 28: throw .timedOut(timeout)
+    default:
+      throw .unreachable(message.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    var bytes = [UInt8](data)
+    guard let newline = bytes.lastIndex(of: 10),
+      let code = Int(String(decoding: bytes[(newline + 1)...], as: UTF8.self))
+    else { throw .badResponse("curl gave no status") }
+    bytes.removeSubrange(newline...)
+    return Response(status: code, body: bytes)
+  }
+}

@@ -1,0 +1,375 @@
+import Foundation
+import Models
+import Storage
+import YAML
+
+/// A library as stored.
+public struct StoredLibrary: Sendable, Equatable {
+  /// Data-relative path (`libraries/spanish-basics.yaml`).
+  public var path: String
+  /// The library; without its broken words when `broken` is not empty.
+  public var library: Library
+  /// Errors inside some words of the file: those words are left out of `library`, and nothing
+  /// is written to the file until they are fixed.
+  public var broken: [Diagnostic] = []
+
+  /// The file name without `.yaml`: how commands name it.
+  public var slug: String { RecordLayout.slug(ofPath: path) }
+
+  /// Creates a stored library.
+  public init(path: String, library: Library, broken: [Diagnostic] = []) {
+    (self.path, self.library, self.broken) = (path, library, broken)
+  }
+}
+
+/// A word and the library it belongs to.
+public struct LibraryWord: Sendable, Equatable {
+  /// The library.
+  public var library: StoredLibrary
+  /// The word.
+  public var word: Word
+
+  /// Pairs a word with its library.
+  public init(library: StoredLibrary, word: Word) {
+    (self.library, self.word) = (library, word)
+  }
+}
+
+/// Word libraries: listing, finding, and changes to libraries and their words as commits.
+/// A word is identified within its library by its text (case-insensitive, NFC-normalised).
+public struct LibraryProvider: Sendable {
+  /// The storage verbs (the same as scrums use).
+  public let dependencies: ScrumProvider.Dependencies
+
+  /// Wraps dependencies.
+  public init(_ dependencies: ScrumProvider.Dependencies) { self.dependencies = dependencies }
+
+  /// Libraries of a git-backed data repository.
+  public static func live(repository: DataRepository) -> LibraryProvider {
+    LibraryProvider(ScrumProvider.live(repository: repository).dependencies)
+  }
+
+  /// Libraries in memory.
+  public static func inMemory(_ store: InMemoryStore) -> LibraryProvider {
+    LibraryProvider(ScrumProvider.inMemory(store).dependencies)
+  }
+
+  // MARK: Reading
+
+  /// Every library that can be read (by name), and the diagnostics of files that cannot. A file
+  /// whose errors are all inside words is listed without those words, with its errors in `broken`.
+  public func list() throws -> (libraries: [StoredLibrary], problems: [Diagnostic]) {
+    var libraries: [StoredLibrary] = []
+    var problems: [Diagnostic] = []
+    for file in try dependencies.load(.library) {
+      let errors = file.diagnostics.filter { $0.severity == .error }
+      if case .library(let library) = file.record {
+        libraries.append(StoredLibrary(path: file.path, library: library))
+      } else if let salvaged = file.salvaged {
+        libraries.append(StoredLibrary(path: file.path, library: salvaged, broken: errors))
+      } else {
+        problems += errors
+      }
+    }
+    libraries.sort {
+      ($0.library.name.lowercased(), $0.path) < ($1.library.name.lowercased(), $1.path)
+    }
+    return (libraries, problems)
+  }
+
+  /// The library a person means: its slug, its name (any case) or a unique id prefix. The
+  /// error suggests close matches.
+  public func find(_ query: String) throws -> StoredLibrary {
+    let (libraries, problems) = try list()
+    let q = query.trimmed
+    if let bySlug = libraries.first(where: { $0.slug == q }) { return bySlug }
+    let byName = libraries.filter { $0.library.name.lowercased() == q.lowercased() }
+    if byName.count == 1 { return byName[0] }
+    if byName.count > 1 {
+      throw StorageError(
+        "\(byName.count) libraries are named '\(q)'; name one by its file: \(byName.map(\.slug).joined(separator: ", "))"
+      )
+    }
+    if q.count >= 4, q.allSatisfy(\.isHexDigit) || q.contains("-") {
+      let byID = libraries.filter { $0.library.id?.lowercased.hasPrefix(q.lowercased()) == true }
+      if byID.count == 1 { return byID[0] }
+      if byID.count > 1 {
+        throw StorageError("id prefix '\(q)' matches \(byID.count) libraries; give more of it")
+      }
+    }
+    if let broken = problems.first(where: { RecordLayout.slug(ofPath: $0.file) == q }) {
+      throw StorageError("library '\(q)' has errors; run 'dinger check \(broken.file)'")
+    }
+    var message = "no library '\(q)'"
+    let names = libraries.flatMap { [$0.slug, $0.library.name] }
+    var seen = Set<String>()
+    // NB: a word of a longer name ('spanish' for 'Spanish basics') is as good a hint as a typo.
+    let containing = names.filter { $0.lowercased().contains(q.lowercased()) }
+    let close = (containing + Suggestions.closest(to: q, in: names, limit: 6))
+      .filter { seen.insert($0.lowercased()).inserted }.prefix(3)
+    if !close.isEmpty {
+      message += "; did you mean " + close.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    } else if libraries.isEmpty {
+      message +=
+        "; there are no libraries yet (add one with 'dinger library new NAME --language CODE')"
+    } else {
+      message += "; 'dinger library list' shows them all"
+    }
+    throw StorageError(message)
+  }
+
+  /// Words of every library (or of `library`), optionally only of a language and only those
+  /// whose text, phonetic or definitions contain `search` (any case); by library, then as listed.
+  public func words(
+    in library: StoredLibrary? = nil, language: String? = nil, search: String? = nil
+  )
+    throws -> [LibraryWord]
+  {
+    let libraries = try library.map { [$0] } ?? list().libraries
+    let needle = search?.trimmed.lowercased()
+    var out: [LibraryWord] = []
+    for stored in libraries {
+      if let language, !Self.sameLanguage(stored.library.language, language) { continue }
+      for word in stored.library.words {
+        if let needle, !needle.isEmpty, !Self.word(word, contains: needle) { continue }
+        out.append(LibraryWord(library: stored, word: word))
+      }
+    }
+    return out
+  }
+
+  /// The word a person means in a library: its text, any case or accent composition.
+  public func word(_ text: String, in stored: StoredLibrary) throws -> Word {
+    let key = Word(text: text).naturalKey
+    if let word = stored.library.words.first(where: { $0.naturalKey == key }) { return word }
+    var message = "no word '\(text.trimmed)' in \(stored.library.name)"
+    let close = Suggestions.closest(to: text, in: stored.library.words.map(\.text), limit: 3)
+    if !close.isEmpty {
+      message += "; did you mean " + close.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    }
+    throw StorageError(message)
+  }
+
+  /// `es` matches `es` and `es-MX`; `es-MX` matches only `es-MX`.
+  public static func sameLanguage(_ code: String, _ wanted: String) -> Bool {
+    let (a, b) = (code.lowercased(), wanted.lowercased())
+    return a == b || a.hasPrefix(b + "-")
+  }
+
+  static func word(_ word: Word, contains needle: String) -> Bool {
+    if word.text.lowercased().contains(needle) { return true }
+    if word.phonetic?.lowercased().contains(needle) == true { return true }
+    return word.meanings.contains { $0.definition.lowercased().contains(needle) }
+  }
+
+  // MARK: Changes
+
+  /// What a change did.
+  public struct Committed: Sendable, Equatable {
+    /// The library after the change.
+    public var stored: StoredLibrary
+    /// The commit's subject.
+    public var subject: String
+    /// The commit id (hex), nil when nothing changed.
+    public var commit: String?
+  }
+
+  /// Adds an empty library: "Add library Spanish basics".
+  public func create(name: String, language: String) throws -> Committed {
+    let library = Library(id: UUID(), name: name.trimmed, language: language.trimmed)
+    if let issue = library.validate().first { throw StorageError(issue.message) }
+    if let same = try list().libraries.first(where: {
+      $0.library.name.lowercased() == library.name.lowercased()
+    }) {
+      throw StorageError(
+        "there is already a library named '\(same.library.name)' (\(same.path)); pick another name")
+    }
+    let path = Slug.uniquePath(
+      folder: "libraries", title: library.name, taken: Set(try dependencies.paths(.library)),
+      fallback: "library")
+    var change = Change(
+      subject: "Add library \(library.name)",
+      trailers: [("Dinger-Action", "library.add"), ("Dinger-Record", library.id!.lowercased)])
+    change.write(path, try RecordCodec.encode(.library(library)))
+    let commit = try dependencies.commit(change)
+    return Committed(
+      stored: StoredLibrary(path: path, library: library), subject: change.subject, commit: commit)
+  }
+
+  /// Removes a library; with `withQuizzes`, its quiz results too (refused otherwise when it has some).
+  public func remove(_ stored: StoredLibrary, withQuizzes: Bool) throws -> Committed {
+    let quizzes = try quizPaths(of: stored)
+    if !quizzes.isEmpty && !withQuizzes {
+      throw StorageError(
+        "library '\(stored.library.name)' has \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s"); pass --with-quizzes to remove them too"
+      )
+    }
+    var subject = "Remove library \(stored.library.name)"
+    if !quizzes.isEmpty {
+      subject += " and its \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s")"
+    }
+    var change = Change(subject: subject, trailers: [("Dinger-Action", "library.remove")])
+    if let id = stored.library.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
+    change.remove(stored.path)
+    for path in quizzes { change.remove(path) }
+    let commit = try dependencies.commit(change)
+    return Committed(stored: stored, subject: subject, commit: commit)
+  }
+
+  /// Adds a word, or extends the word with that text: a new meaning is appended unless the
+  /// word already has that definition, and a phonetic fills an empty one.
+  /// "Spanish basics: add hola" / "Spanish basics: hola: add a meaning".
+  public func addWord(_ word: Word, to stored: StoredLibrary) throws -> Committed {
+    var word = word
+    word.text = word.text.trimmed
+    guard !word.naturalKey.isEmpty else {
+      throw StorageError("a word needs some text; give it as the first argument")
+    }
+    var library = stored.library
+    let subject: String
+    if let i = library.words.firstIndex(where: { $0.naturalKey == word.naturalKey }) {
+      var existing = library.words[i]
+      var added: [String] = []
+      for meaning in word.meanings
+      where !existing.meanings.contains(where: {
+        $0.definition.trimmed.lowercased() == meaning.definition.trimmed.lowercased()
+      }) {
+        existing.meanings.append(meaning)
+        added.append("add a meaning")
+      }
+      if existing.phonetic == nil, let phonetic = word.phonetic {
+        existing.phonetic = phonetic
+        added.append("phonetic \(phonetic)")
+      }
+      guard !added.isEmpty else {
+        return Committed(stored: stored, subject: "nothing to change", commit: nil)
+      }
+      library.words[i] = existing
+      subject = "\(library.name): \(existing.text): " + added.joined(separator: "; ")
+    } else {
+      library.words.append(word)
+      subject = "\(library.name): add \(word.text)"
+    }
+    return try write(library, to: stored, subject: subject, action: "word.add")
+  }
+
+  /// Replaces a word (found by `text`) with a new version; a new text must not clash.
+  public func updateWord(_ text: String, in stored: StoredLibrary, to new: Word) throws -> Committed
+  {
+    let old = try word(text, in: stored)
+    var library = stored.library
+    let i = library.words.firstIndex { $0.naturalKey == old.naturalKey }!
+    var new = new
+    new.text = new.text.trimmed
+    if new.naturalKey != old.naturalKey,
+      library.words.contains(where: { $0.naturalKey == new.naturalKey })
+    {
+      throw StorageError("\(library.name) already has a word '\(new.text)'")
+    }
+    guard new != old else {
+      return Committed(stored: stored, subject: "nothing to change", commit: nil)
+    }
+    library.words[i] = new
+    let what = new.text == old.text ? "edit \(old.text)" : "rename \(old.text) to \(new.text)"
+    return try write(library, to: stored, subject: "\(library.name): \(what)", action: "word.edit")
+  }
+
+  /// Removes a word.
+  public func removeWord(_ text: String, from stored: StoredLibrary) throws -> Committed {
+    let old = try word(text, in: stored)
+    var library = stored.library
+    library.words.removeAll { $0.naturalKey == old.naturalKey }
+    return try write(
+      library, to: stored, subject: "\(library.name): remove \(old.text)", action: "word.remove")
+  }
+
+  /// Writes a library back in place (comments and layout stay) as one commit.
+  func write(_ library: Library, to stored: StoredLibrary, subject: String, action: String) throws
+    -> Committed
+  {
+    try refuseBroken(stored)
+    var library = library
+    if let issue = library.validate().first(where: { $0.severity == .error }) {
+      throw StorageError(issue.message)
+    }
+    var body: String?
+    if library.id == nil {
+      library.id = UUID()
+      body = "Gives the library the id dinger uses to recognise it."
+    }
+    var change = Change(
+      subject: subject, body: body,
+      trailers: [("Dinger-Action", action), ("Dinger-Record", library.id!.lowercased)])
+    if let before = try dependencies.load(.library).first(where: { $0.path == stored.path }) {
+      change.write(
+        stored.path, try RecordCodec.encode(.library(library), updating: before.source).text)
+    } else {
+      change.write(stored.path, try RecordCodec.encode(.library(library)))
+    }
+    let commit = try dependencies.commit(change)
+    return Committed(
+      stored: StoredLibrary(path: stored.path, library: library), subject: subject, commit: commit)
+  }
+
+  /// Writing a library with broken words would drop them: refuse and say where they are.
+  func refuseBroken(_ stored: StoredLibrary) throws {
+    guard let first = stored.broken.first else { return }
+    let at = first.line.map { "\(first.file):\($0)" } ?? first.file
+    throw StorageError(
+      "\(at): \(first.message); fix the broken word\(stored.broken.count == 1 ? "" : "s") in \(stored.path) first ('dinger check \(stored.path)' shows \(stored.broken.count == 1 ? "it" : "them all")), so that no word is lost"
+    )
+  }
+
+  // MARK: Quiz results
+
+  /// The paths of a library's quiz results.
+  public func quizPaths(of stored: StoredLibrary) throws -> [String] {
+    try quizzes(of: stored).map(\.path)
+  }
+
+  /// A library's quiz results, oldest first.
+  public func quizzes(of stored: StoredLibrary) throws -> [(path: String, result: QuizResult)] {
+    guard let id = stored.library.id else { return [] }
+    return try dependencies.load(.quiz).compactMap { file -> (String, QuizResult)? in
+      guard case .quiz(let q) = file.record, q.library == id else { return nil }
+      return (file.path, q)
+    }
+    .sorted { ($0.1.date, $0.0) < ($1.1.date, $1.0) }
+  }
+
+  /// Records a quiz as one commit: "Quiz on Spanish basics: 8/10". A library without an id gets
+  /// one in the same commit.
+  public func record(_ result: QuizResult, on stored: StoredLibrary) throws -> (
+    path: String, subject: String
+  ) {
+    var result = result
+    if result.id == nil { result.id = UUID() }
+    result.date = Date(timeIntervalSince1970: result.date.timeIntervalSince1970.rounded(.down))
+    var change = Change(subject: "")
+    var library = stored.library
+    if library.id == nil {
+      try refuseBroken(stored)
+      library.id = UUID()
+      let before = try dependencies.load(.library).first { $0.path == stored.path }
+      change.write(
+        stored.path,
+        try before.map { try RecordCodec.encode(.library(library), updating: $0.source).text }
+          ?? RecordCodec.encode(.library(library)))
+    }
+    result.library = library.id!
+    if let issue = result.validate().first(where: { $0.severity == .error }) {
+      throw StorageError(issue.message)
+    }
+    let id = result.id!.lowercased
+    let path =
+      "quizzes/\(stored.slug)/\(ISODate.format(result.date).prefix(10))-\(id.prefix(8)).yaml"
+    change.subject = "Quiz on \(library.name): \(result.score)/\(result.questions.count)"
+    change.trailers = [
+      ("Dinger-Action", "quiz.record"), ("Dinger-Record", id),
+      ("Dinger-Library", library.id!.lowercased),
+    ]
+    change.write(path, try RecordCodec.encode(.quiz(result)))
+    _ = try dependencies.commit(change)
+    return (path, change.subject)
+  }
+}
