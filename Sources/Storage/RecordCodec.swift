@@ -73,7 +73,8 @@ public enum RecordCodec {
       // already failed would only repeat the error.
       partialLibrary = errors.partial as? Library
       if let partial = errors.partial.flatMap({ AnyRecord(partial: $0) }) {
-        for issue in partial.validate() {
+        for var issue in partial.validate() {
+          issue.path = Self.unshift(issue.path, failed: failedPaths)
           let at = issue.path.dotted
           if failedPaths.contains(where: { overlaps($0, at) }) { continue }
           file.diagnostics.append(file.diagnostic(issue.severity, at: issue.path, issue.message))
@@ -104,6 +105,28 @@ public enum RecordCodec {
       file.salvaged = partialLibrary.flatMap { salvage($0, file.diagnostics) }
     }
     return file
+  }
+
+  /// A path into a partly decoded record, as a path into the file: items that failed to decode
+  /// are missing from the record's top-level lists, so later items' indexes move back up.
+  static func unshift(_ path: [PathComponent], failed: [String]) -> [PathComponent] {
+    guard path.count >= 2, case .key(let key) = path[0], case .index(var i) = path[1] else {
+      return path
+    }
+    let prefix = key + "["
+    let gone = Set(
+      failed.compactMap { p -> Int? in
+        guard p.hasPrefix(prefix), let close = p.firstIndex(of: "]") else { return nil }
+        return Int(p[p.index(p.startIndex, offsetBy: prefix.count)..<close])
+      })
+    var n = 0
+    while n <= i {
+      if gone.contains(n) { i += 1 }
+      n += 1
+    }
+    var out = path
+    out[1] = .index(i)
+    return out
   }
 
   /// The library without its broken words, when every error is inside a word.

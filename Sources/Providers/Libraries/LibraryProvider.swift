@@ -104,7 +104,13 @@ public struct LibraryProvider: Sendable {
     let names = libraries.flatMap { [$0.slug, $0.library.name] }
     var seen = Set<String>()
     // NB: a word of a longer name ('spanish' for 'Spanish basics') is as good a hint as a typo.
-    let containing = names.filter { $0.lowercased().contains(q.lowercased()) }
+    let containing = names.filter { name in
+      name.lowercased().contains(q.lowercased())
+        || !Suggestions.closest(
+          to: q, in: name.split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init),
+          limit: 1
+        ).isEmpty
+    }
     let close = (containing + Suggestions.closest(to: q, in: names, limit: 6))
       .filter { seen.insert($0.lowercased()).inserted }.prefix(3)
     if !close.isEmpty {

@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `dinger library`, `word` and `quiz --stats` end to end: commits, files, output, exit codes.
+@Suite struct LibraryCommandTests {
+  func spanish() throws -> Sandbox {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
+    for (word, definition) in [("hola", "hello"), ("gato", "cat"), ("perro", "dog")] {
+      #expect(
+        try box.dinger(
+          "word", "add", word, "--library", "spanish-basics", "--definition", definition
+        )
+        .status == 0)
+    }
+    return box
+  }
+
+  @Test func oneCommitPerChangeWithSubjectsThatSayWhat() throws {
+    let box = try spanish()
+    var r = try box.dinger(
+      "word", "add", "Hola", "--library", "Spanish basics", "--definition", "hi", "--pos",
+      "interjection")
+    #expect(r.stdout == "Spanish basics: hola: add a meaning\n")
+    r = try box.dinger(
+      "word", "edit", "gato", "--library", "spanish-basics", "--phonetic", "/ˈɡato/")
+    #expect(r.stdout == "Spanish basics: edit gato\n")
+    r = try box.dinger("word", "rm", "perro", "--library", "spanish-basics")
+    #expect(r.stdout == "Spanish basics: remove perro\n")
+    #expect(
+      try box.git("log", "--format=%s") == """
+        Spanish basics: remove perro
+        Spanish basics: edit gato
+        Spanish basics: hola: add a meaning
+        Spanish basics: add perro
+        Spanish basics: add gato
+        Spanish basics: add hola
+        Add library Spanish basics
+        Set up dinger data repository
+
+        """)
+    #expect(
+      try box.git("log", "-1", "--format=%(trailers:key=Dinger-Action,valueonly)")
+        == "word.remove\n\n")
+    #expect(
+      try box.read("libraries/spanish-basics.yaml").hasSuffix(
+        """
+        words:
+          - text: hola
+            meanings:
+              - definition: hello
+              - partOfSpeech: interjection
+                definition: hi
+          - text: gato
+            phonetic: /ˈɡato/
+            meanings:
+              - definition: cat
+
+        """))
+    #expect(try box.gitAgrees().status == "")
+    r = try box.dinger("word", "list", "--json")
+    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+    #expect(json?.map { $0["text"] as? String } == ["hola", "gato"])
+    r = try box.dinger("word", "list", "--search", "HEL")
+    #expect(r.stdout == "hola  Spanish basics  hello (+1)\n")
+    r = try box.dinger("library", "list")
+    #expect(r.stdout == "Spanish basics  es     2 words     spanish-basics\n")
+    r = try box.dinger("quiz", "--stats")
+    #expect(r.stdout == "no quizzes yet; take one with 'dinger quiz --library NAME'\n")
+    #expect(try box.dinger("undo").status == 0)
+    #expect(try box.read("libraries/spanish-basics.yaml").contains("text: perro"))
+  }
+
+  @Test func badInput() throws {
+    let box = try spanish()
+    let head = try box.head()
+    var r = try box.dinger("word", "add", "hund", "--library", "spanisch")
+    #expect(r.status == 1)
+    #expect(
+      r.stderr
+        == "error: no library 'spanisch'; did you mean 'spanish-basics' or 'Spanish basics'?\n")
+    r = try box.dinger("word", "add", "  ", "--library", "spanish-basics")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("a word needs some text"))
+    r = try box.dinger(
+      "word", "add", "hund", "--library", "spanish-basics", "--language", "de", "--definition",
+      "dog")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("the word is 'de' but Spanish basics is a 'es' library"))
+    r = try box.dinger("word", "add", "x", "--library", "spanish-basics", "--pos", "noun")
+    #expect(r.status == 64)
+    r = try box.dinger("library", "new", "X", "--language", "Spanish")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("must be a language code like 'es' or 'en-GB'"))
+    r = try box.dinger("word", "show", "hol")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("did you mean 'hola'?"))
+    r = try box.dinger("quiz", "--library", "spanish-basics")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("needs one; 'dinger quiz --stats' shows past scores"))
+    #expect(try box.head() == head)
+  }
+
+  @Test func aBrokenWordIsReportedAndTheOthersStillLoad() throws {
+    let box = try spanish()
+    var text = try box.read("libraries/spanish-basics.yaml")
+    text = text.replacingOccurrences(of: "  - text: gato\n", with: "  - text: [gato]\n")
+    try box.write("libraries/spanish-basics.yaml", text)
+    try box.git("commit", "-qam", "A hand edit gone wrong")
+    var r = try box.dinger("word", "list", "--library", "spanish-basics")
+    #expect(r.status == 0)
+    #expect(r.stdout == "hola   hello\nperro  dog\n")
+    #expect(r.stderr.hasPrefix("warning: libraries/spanish-basics.yaml:8:11: "))
+    #expect(r.stderr.contains("(this word is left out)"))
+    r = try box.dinger("word", "add", "sol", "--library", "spanish-basics", "--definition", "sun")
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("error: libraries/spanish-basics.yaml:8: "))
+    #expect(try box.read("libraries/spanish-basics.yaml") == text)
+    r = try box.dinger("library", "list")
+    #expect(r.stdout.contains("(1 broken word; run 'dinger check')"))
+    #expect(try box.dinger("check").status == 1)
+  }
+}
