@@ -76,16 +76,27 @@ public struct WordListView {
     let libraryWidth = min(30, rows.map(\.library.count).max() ?? 0)
     var out = ""
     out.reserveCapacity(rows.count * 60)
+    // NB: plain appends, no Foundation padding or replacing: this prints 50,000 lines.
+    func pad(_ s: String, _ width: Int) {
+      out += s
+      let n = s.count
+      if n < width { out += String(repeating: " ", count: width - n) }
+    }
     for (library, word) in rows {
-      var line = word.text.padding(toLength: textWidth, withPad: " ", startingAt: 0) + "  "
+      let start = out.endIndex
+      pad(word.text, textWidth)
+      out += "  "
       if showLibrary {
-        line += library.padding(toLength: libraryWidth, withPad: " ", startingAt: 0) + "  "
+        pad(library, libraryWidth)
+        out += "  "
       }
       if let first = word.meanings.first {
-        line += first.definition.replacingOccurrences(of: "\n", with: " ")
-        if word.meanings.count > 1 { line += " (+\(word.meanings.count - 1))" }
+        let d = first.definition
+        out += d.utf8.contains(10) ? d.split(separator: "\n").joined(separator: " ") : d
+        if word.meanings.count > 1 { out += " (+\(word.meanings.count - 1))" }
       }
-      out += line.trimmingTrailingSpaces() + "\n"
+      while out.endIndex > start && out.last == " " { out.removeLast() }
+      out += "\n"
     }
     return out
   }

@@ -16,3 +16,8 @@ do {
 } catch {
   print("storage benchmark failed: \(error)")
 }
+do {
+  try LibraryBench.run(dinger: dinger)
+} catch {
+  print("library benchmark failed: \(error)")
+}
