@@ -39,6 +39,18 @@ run git status --short
 echo "(git status is clean: every change above is exactly one commit)"
 
 echo
+echo "Word libraries: the team's vocabulary, one file per library, one commit per change."
+run dinger library new "Spanish basics" --language es
+run dinger word add hola --library spanish-basics --definition hello --pos interjection --example "¡Hola, amigo!"
+run dinger word add gato --library spanish-basics --definition cat --phonetic /ˈɡato/
+run dinger word add perro --library spanish-basics --definition dog
+run dinger word list
+step dinger word lookup hola --language es
+dinger word lookup hola --language es
+echo "(no dictionary service is configured here, so the team's own libraries answer)"
+run cat libraries/spanish-basics.yaml
+
+echo
 echo "Now a hand edit with mistakes: a typo in the theme, a length in words, a duplicate attendee."
 sed -i 's/theme: yellow/theme: yelow/; s/length: 15/length: ten/; s/  - Simon/  - Simon\n  - cathy/' scrums/design.yaml
 step dinger check
