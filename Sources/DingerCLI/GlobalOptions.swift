@@ -2,6 +2,7 @@ import ArgumentParser
 import Components
 import Foundation
 import Git
+import Models
 import Storage
 import YAML
 
@@ -49,6 +50,23 @@ extension GlobalOptions {
     Trace.mark("repository opened")
     return repository
   }
+}
+
+/// The repository's settings; defaults when the file is missing or broken (check reports it).
+func repoConfig(_ repository: DataRepository) throws -> RepoConfig {
+  for file in try repository.files(of: .config) {
+    if case .config(let config) = file.record { return config }
+  }
+  return RepoConfig()
+}
+
+/// Says on stderr that some record files could not be read.
+func warnUnreadable(_ problems: [Diagnostic], noun: String) {
+  guard !problems.isEmpty else { return }
+  let files = Set(problems.map(\.file)).sorted()
+  Terminal.error(
+    "warning: \(Style.plural(files.count, noun)) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n"
+  )
 }
 
 /// Fails validation unless each given date option parses as a date (`2026-11-01`).

@@ -114,23 +114,6 @@ struct LibraryCommand: ParsableCommand {
   }
 }
 
-/// The repository's settings; defaults when the file is missing or broken (check reports it).
-func repoConfig(_ repository: DataRepository) throws -> RepoConfig {
-  for file in try repository.files(of: .config) {
-    if case .config(let config) = file.record { return config }
-  }
-  return RepoConfig()
-}
-
-/// Says on stderr that some record files could not be read.
-func warnUnreadable(_ problems: [Diagnostic], noun: String) {
-  guard !problems.isEmpty else { return }
-  let files = Set(problems.map(\.file)).sorted()
-  Terminal.error(
-    "warning: \(Style.plural(files.count, noun)) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n"
-  )
-}
-
 /// Says on stderr which words of a library were left out, and where.
 func warnBroken(_ stored: StoredLibrary) {
   for d in stored.broken {

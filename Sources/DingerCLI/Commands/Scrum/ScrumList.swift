@@ -29,12 +29,7 @@ extension ScrumCommand {
             ScrumListView(rows: scrums.map { ($0.slug, $0.scrum) }, color: Terminal.colorOnStdout)
               .render())
         }
-        if !problems.isEmpty {
-          let files = Set(problems.map(\.file)).sorted()
-          Terminal.error(
-            "warning: \(Style.plural(files.count, "scrum file")) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n"
-          )
-        }
+        warnUnreadable(problems, noun: "scrum file")
       }
     }
   }
