@@ -103,6 +103,56 @@ import Testing
     #expect(try box.head() == head)
   }
 
+  @Test func editingMeaningsAndShowingAndRemovingALibrary() throws {
+    let box = try spanish()
+    func edit(_ args: String...) throws -> (Int32, String) {
+      let r = try box.dinger(["word", "edit"] + args + ["--library", "spanish-basics"])
+      return (r.status, r.status == 0 ? r.stdout : r.stderr)
+    }
+    #expect(
+      try edit("hola", "--meaning", "2", "--definition", "hi", "--pos", "interjection").0 == 0)
+    #expect(try edit("hola", "--meaning", "1", "--example", "¡Hola!").0 == 0)
+    #expect(
+      try edit("gato", "--text", "gata", "--phonetic", "/ˈɡata/").1
+        == "Spanish basics: rename gato to gata\n")
+    #expect(try edit("gata", "--phonetic", "").0 == 0)
+    let head = try box.head()
+    var (status, message) = try edit("hola", "--meaning", "4", "--definition", "x")
+    #expect(status == 1)
+    #expect(message == "error: 'hola' has 2 meanings; --meaning must be 1 to 3\n")
+    (status, message) = try edit("hola", "--meaning", "3", "--pos", "noun")
+    #expect(message == "error: a new meaning needs --definition\n")
+    (status, message) = try edit("hola", "--remove-meaning", "5")
+    #expect(message == "error: 'hola' has 2 meanings; there is no meaning 5\n")
+    (status, message) = try edit("nada", "--phonetic", "x")
+    #expect(status == 1)
+    #expect(message.hasPrefix("error: no word 'nada' in Spanish basics"))
+    #expect(try box.head() == head)
+    #expect(try edit("hola", "--remove-meaning", "1").0 == 0)
+    let show = try box.dinger("library", "show", "spanish-basics")
+    #expect(
+      show.stdout == """
+        Spanish basics  es  3 words  libraries/spanish-basics.yaml
+
+        hola
+          1. (interjection) hi
+        gata
+          1. cat
+        perro
+          1. dog
+
+        """)
+    let json = try box.dinger("library", "show", "spanish-basics", "--json")
+    #expect(json.stdout.contains("\"wordCount\" : 3"))
+    let rm = try box.dinger("library", "rm", "Spanish basics")
+    #expect(rm.stdout == "Remove library Spanish basics\n")
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent("libraries/spanish-basics.yaml").path))
+    #expect(try box.dinger("library", "list").stdout.hasPrefix("no libraries yet"))
+    #expect(try box.gitAgrees().status == "")
+  }
+
   @Test func aBrokenWordIsReportedAndTheOthersStillLoad() throws {
     let box = try spanish()
     var text = try box.read("libraries/spanish-basics.yaml")

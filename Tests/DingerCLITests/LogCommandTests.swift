@@ -94,6 +94,21 @@ import Testing
     #expect(try box.gitAgrees().status == "")
   }
 
+  @Test func aRecordsLogByIdPrefix() throws {
+    let box = try scripted()
+    // Ops was removed, so only its id names it now.
+    let id = try box.git("log", "--format=%(trailers:key=Dinger-Record,valueonly)", "-1")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(id.count == 36)
+    let r = try box.dinger("log", String(id.prefix(8)))
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasSuffix("scrums/ops.yaml: removed scrum") == true)
+    #expect(lines.last?.hasSuffix("scrums/ops.yaml: added scrum") == true)
+    #expect(try box.dinger("log", "ffffffff").stdout == "no changes\n")
+  }
+
   @Test func badInput() throws {
     let box = try scripted()
     #expect(try box.dinger("log", "-n", "0").status == 64)

@@ -201,6 +201,12 @@ import Testing
     #expect(r.stdout == "Spanish:\n  hello\n    1. not Spanish\n")
     r = try plain.dinger("word", "lookup", "x", "--endpoint", "not a url")
     #expect(r.status == 64)
+    r = try plain.dinger("word", "lookup", "boom", "--endpoint", "ftp://127.0.0.1/")
+    #expect(r.status == 0)
+    #expect(
+      r.stderr.hasPrefix(
+        "note: the dictionary at 127.0.0.1 did not answer: 'ftp://127.0.0.1/api/v2/entries/en/boom' is not an http:// or https:// address"
+      ))
   }
 
   @Test func randomWords() throws {

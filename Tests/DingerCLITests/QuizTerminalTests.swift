@@ -48,4 +48,20 @@ import Testing
     let stats = try box.dinger("quiz", "--stats")
     #expect(stats.stdout.contains("Spanish basics: 1 quiz, 2/3 right overall\n"))
   }
+
+  @Test func aLibraryWithOneDefinedWordGetsAMessageNotAQuiz() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("library", "new", "Tiny", "--language", "en").status == 0)
+    #expect(
+      try box.dinger("word", "add", "one", "--library", "tiny", "--definition", "1").status == 0)
+    #expect(try box.dinger("word", "add", "two", "--library", "tiny").status == 0)
+    let head = try box.head()
+    let (tmux, exit) = try Tmux.start(box, "quiz")
+    #expect(Tmux.exitStatus(exit) == "1", "\(tmux.screen())")
+    #expect(
+      tmux.wait(for: "Tiny has 1 word with a definition; a quiz needs at least two"),
+      "\(tmux.screen())")
+    #expect(try box.head() == head)
+  }
 }

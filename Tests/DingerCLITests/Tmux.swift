@@ -42,7 +42,12 @@ final class Tmux {
     let tmux = Tmux()
     // NB: through the shell with stdio on /dev/null: tmux's client forks a server that
     // daemonizes, and Foundation's Process never saw that client exit.
-    let escaped = command.replacingOccurrences(of: "\"", with: "\\\"")
+    // NB: inside double quotes for the outer shell, so `$?` must reach the inner one intact
+    // (unescaped, the outer shell expanded it to 0 and every exit status read as success).
+    var escaped = command
+    for c in ["\\", "\"", "$", "`"] {
+      escaped = escaped.replacingOccurrences(of: c, with: "\\" + c)
+    }
     let rc = system(
       "\(tmux.tmux) -L \(tmux.socket) new-session -d -s main -x 80 -y 24 \"\(escaped)\" </dev/null >/dev/null 2>&1"
     )
