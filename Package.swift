@@ -27,16 +27,19 @@ let package = Package(
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
     .target(name: "Git", dependencies: ["CGit2"], swiftSettings: strict),
     .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
+    .target(
+      name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage"], swiftSettings: strict),
 
     // Providers and components
-    .target(name: "Providers", dependencies: ["Models", "Storage", "YAML"], swiftSettings: strict),
+    .target(
+      name: "Providers", dependencies: ["Models", "Storage", "Sync", "YAML"], swiftSettings: strict),
     .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
 
     // Modules: the executable
     .executableTarget(
       name: "DingerCLI",
       dependencies: [
-        "Models", "Providers", "Components", "Storage", "Git",
+        "Models", "Providers", "Components", "Storage", "Sync", "Git",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -58,7 +61,8 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(
-      name: "StorageTests", dependencies: ["Storage", "Models", "Providers", "Git", "TestSupport"],
+      name: "StorageTests",
+      dependencies: ["Storage", "Models", "Providers", "Git", "Sync", "YAML", "TestSupport"],
       exclude: ["Corpus"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(

@@ -21,12 +21,15 @@ struct Dinger: AsyncParsableCommand {
         dinger library new "Spanish basics" --language es
         dinger word add hola --library spanish-basics --definition hello
         dinger quiz --library spanish-basics
+        dinger clone git@example.com:team/scrums.git
+        dinger sync
         dinger check
       """,
     version: DingerVersion.current,
     subcommands: [
       Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, LibraryCommand.self,
-      WordCommand.self, Quiz.self, Undo.self, Check.self,
+      WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
+      Conflicts.self, Resolve.self, Undo.self, Check.self, SetupGit.self, MergeDriverCommand.self,
     ]
   )
 

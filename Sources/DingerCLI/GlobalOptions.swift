@@ -4,6 +4,7 @@ import Foundation
 import Git
 import Models
 import Storage
+import Sync
 import YAML
 
 /// Options every command takes.
@@ -36,7 +37,7 @@ struct GlobalOptions: ParsableArguments {
 extension GlobalOptions {
   /// The git-backed data repository, found in DESIGN.md's order; creating the per-user default
   /// prints a one-line notice.
-  func repository() throws -> DataRepository {
+  func repository(remindConflicts: Bool = true) throws -> DataRepository {
     Trace.mark("arguments parsed")
     let env = ProcessInfo.processInfo.environment
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -48,6 +49,14 @@ extension GlobalOptions {
       )
     }
     Trace.mark("repository opened")
+    if remindConflicts {
+      let count = ConflictStore.count(in: repository.root)
+      if count > 0 {
+        Terminal.error(
+          "note: \(count) unresolved sync conflict\(count == 1 ? "" : "s"); see 'dinger conflicts'\n"
+        )
+      }
+    }
     return repository
   }
 }

@@ -7,7 +7,7 @@ public final class Repository: @unchecked Sendable {
   // one task at a time (each command opens its own).
   let raw: OpaquePointer
 
-  private init(_ raw: OpaquePointer) { self.raw = raw }
+  init(_ raw: OpaquePointer) { self.raw = raw }
 
   deinit { git_repository_free(raw) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Git
 
 /// One change to the data repository: files written and removed, recorded as exactly one commit.
 public struct Change: Sendable, Equatable {
@@ -12,6 +13,9 @@ public struct Change: Sendable, Equatable {
   public var body: String?
   /// `Dinger-Action: scrum.add` and friends, in order.
   public var trailers: [(key: String, value: String)] = []
+  /// For a merge: the commit merged in (the second parent), and the commit the branch must
+  /// still be at. A merge is never rebuilt on a branch that moved; `commit` throws instead.
+  public var merging: (commit: ObjectID, onto: ObjectID)?
 
   /// Creates a change.
   public init(subject: String, body: String? = nil, trailers: [(key: String, value: String)] = []) {

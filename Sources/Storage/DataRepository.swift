@@ -81,6 +81,7 @@ public final class DataRepository: @unchecked Sendable {
     while true {
       attempt += 1
       let (branch, head) = try git.head()
+      if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }
       for path in change.paths { try ensureUnchanged(path, since: head) }
       var updates: [(path: String, blob: ObjectID?)] = []
       var blobs: [(path: String, blob: ObjectID)] = []
@@ -92,30 +93,34 @@ public final class DataRepository: @unchecked Sendable {
       for path in change.removals.sorted() { updates.append((path, nil)) }
       let tree = try git.tree(from: head, changing: updates)
       let commit = try git.commit(
-        tree: tree, parents: head.map { [$0] } ?? [], author: me, committer: me,
+        tree: tree, parents: (head.map { [$0] } ?? []) + (change.merging.map { [$0.commit] } ?? []),
+        author: me, committer: me,
         message: change.message)
       try beforeMovingBranch?()
       do {
         try git.moveBranch(branch, to: commit, from: head, reflog: "dinger: \(change.subject)")
       } catch {
+        if error.isModified && change.merging != nil { throw StorageError.branchMoved() }
         if error.isModified && attempt < 8 { continue }
         throw error
       }
       Trace.mark("commit: branch moved")
-      try updateWorkingTree(change, blobs: blobs)
+      try updateWorkingTree(writes: change.writes, removals: change.removals, blobs: blobs)
       return commit
     }
   }
 
   /// The working copy of `path` must match the commit (both absent counts as a match).
-  private func ensureUnchanged(_ path: String, since head: ObjectID?) throws {
+  func ensureUnchanged(_ path: String, since head: ObjectID?) throws {
     let committed = try head.flatMap { try git.file(path, in: $0) }
     if read(path) != committed { throw StorageError.uncommitted(path) }
   }
 
-  private func updateWorkingTree(_ change: Change, blobs: [(path: String, blob: ObjectID)]) throws {
+  func updateWorkingTree(
+    writes: [String: [UInt8]], removals: Set<String>, blobs: [(path: String, blob: ObjectID)]
+  ) throws {
     let fm = FileManager.default
-    for (path, bytes) in change.writes {
+    for (path, bytes) in writes {
       let url = root.appendingPathComponent(path)
       try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       // NB: write beside, then rename: a reader never sees half a file.
@@ -126,7 +131,7 @@ public final class DataRepository: @unchecked Sendable {
         throw StorageError("could not write \(path): \(String(cString: strerror(errno)))")
       }
     }
-    for path in change.removals {
+    for path in removals {
       let url = root.appendingPathComponent(path)
       try? fm.removeItem(at: url)
       // Remove folders the change left empty (git does not keep empty folders either).
@@ -142,7 +147,7 @@ public final class DataRepository: @unchecked Sendable {
     var attempt = 0
     while true {
       do {
-        try git.updateIndex(changed: blobs, removed: Array(change.removals))
+        try git.updateIndex(changed: blobs, removed: Array(removals))
         return
       } catch {
         // Someone (plain git) holds index.lock; the commit is made, wait for the index.

@@ -16,6 +16,12 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable 
     )
   }
 
+  static func branchMoved() -> StorageError {
+    StorageError(
+      "the branch moved while dinger was merging (another commit was made meanwhile); nothing was lost, run 'dinger sync' again"
+    )
+  }
+
   static func uncommitted(_ path: String) -> StorageError {
     StorageError(
       "\(path) has changes that are not committed, and dinger would overwrite them; commit them (git commit -am \"...\") or undo them (git checkout -- \(path)), then run this again"

@@ -51,6 +51,12 @@ public final class Sandbox: @unchecked Sendable {
   /// Runs git in the data folder; returns stdout.
   @discardableResult
   public func git(_ args: String..., in dir: URL? = nil) throws -> String {
+    try git(args, in: dir)
+  }
+
+  /// Runs git with an argument array; returns stdout.
+  @discardableResult
+  public func git(_ args: [String], in dir: URL? = nil) throws -> String {
     let result = try ProcessRunner.run(
       ProcessRunner.which("git") ?? "/usr/bin/git", args, in: dir ?? data, environment: environment)
     guard result.status == 0 else {

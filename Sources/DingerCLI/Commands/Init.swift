@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Storage
+import Sync
 
 /// `dinger init [PATH]`: makes a folder a data repository.
 struct Init: ParsableCommand {
@@ -8,7 +9,8 @@ struct Init: ParsableCommand {
     abstract: "Make a folder a dinger data repository (a git repository with .dinger/).",
     discussion: """
       Creates a git repository (or uses the one whose top the folder is), adds the scaffold \
-      (.dinger/config.yaml, .gitattributes, a README on hand-editing) and commits it.
+      (.dinger/config.yaml, .gitattributes, a README on hand-editing) and commits it, and \
+      configures git's merge driver so plain 'git pull' merges records like 'dinger sync'.
 
       Examples:
         dinger init                 the current folder
@@ -22,6 +24,8 @@ struct Init: ParsableCommand {
     try reporting {
       let url = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath)
       let repository = try DataRepository.initialize(at: url)
+      // Plain-git teammates' `git pull` uses the record merge too (see `dinger setup-git`).
+      try GitSetup.configure(repository, executable: Executable.path)
       Terminal.output("initialized a dinger data repository in \(repository.root.path)\n")
     }
   }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Git
+import Storage
+import Sync
+
+/// `dinger clone URL [DIR]`: a teammate's copy of a shared data repository.
+struct Clone: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Copy a shared data repository and set it up for 'dinger sync'.",
+    discussion: """
+      Clones with libgit2 (paths, file://, git://, ssh://, https://), checks that it is a dinger \
+      data repository, and configures the merge driver for plain git (see 'dinger setup-git').
+
+      Examples:
+        dinger clone git@example.com:team/scrums.git
+        dinger clone /srv/git/scrums.git ~/scrums
+      """)
+
+  @Argument(help: "Where the shared repository is.") var url: String
+  @Argument(help: "The folder to create (default: the repository's name).") var directory: String?
+
+  func run() throws {
+    try reporting {
+      let name =
+        directory
+        ?? String(
+          (url.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "dinger-data")
+            .replacingOccurrences(of: ".git", with: ""))
+      let target = URL(
+        fileURLWithPath: name,
+        relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      ).standardizedFileURL
+      if let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path),
+        !contents.isEmpty
+      {
+        throw CLIError("'\(target.path)' already exists and is not empty; choose another folder")
+      }
+      let progress = ProgressLine()
+      do {
+        _ = try Repository.clone(
+          url, to: target, session: TransferSession(onProgress: progress.show))
+      } catch {
+        progress.finish()
+        try? FileManager.default.removeItem(at: target)
+        throw error
+      }
+      progress.finish()
+      guard FileManager.default.fileExists(atPath: target.appendingPathComponent(".dinger").path)
+      else {
+        throw CLIError(
+          "cloned \(url) into \(target.path), but it has no .dinger/ folder: it is not a dinger data repository (run 'dinger init \(target.path)' to make it one)"
+        )
+      }
+      let repository = try DataRepository.open(target)
+      try GitSetup.configure(repository, executable: Executable.path)
+      Terminal.output("cloned \(url) into \(target.path)\nnext: cd \(name) && dinger scrum list\n")
+    }
+  }
+}
+
+/// The running executable's absolute path (for git's merge driver configuration).
+enum Executable {
+  static var path: String {
+    if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      return resolved
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+  }
+}

@@ -1,0 +1,197 @@
+internal import CGit2
+import Foundation
+
+/// A named remote of a repository.
+public struct RemoteInfo: Sendable, Equatable {
+  /// Its name (`origin`).
+  public var name: String
+  /// Where it is.
+  public var url: String
+}
+
+/// How far a transfer got, for progress lines.
+public struct TransferProgress: Sendable, Equatable {
+  /// Objects received so far, and how many there will be.
+  public var received: Int
+  public var total: Int
+  /// Bytes received.
+  public var bytes: Int
+}
+
+/// What a push did to the remote branch.
+public enum PushOutcome: Sendable, Equatable {
+  case pushed
+  /// The remote refused the update (it moved since we fetched, or a hook said no).
+  case rejected(String)
+}
+
+extension Repository {
+  // MARK: Remotes
+
+  /// The configured remotes, by name.
+  public func remotes() throws(GitError) -> [RemoteInfo] {
+    var names = git_strarray()
+    try Check.rc(git_remote_list(&names, raw), "list remotes")
+    defer { git_strarray_dispose(&names) }
+    var out: [RemoteInfo] = []
+    for i in 0..<names.count {
+      let name = String(cString: names.strings[i]!)
+      var remote: OpaquePointer?
+      guard git_remote_lookup(&remote, raw, name) == 0 else { continue }
+      defer { git_remote_free(remote) }
+      out.append(
+        RemoteInfo(name: name, url: git_remote_url(remote).map { String(cString: $0) } ?? ""))
+    }
+    return out
+  }
+
+  /// Adds a remote with git's default fetch refspec.
+  public func addRemote(_ name: String, url: String) throws(GitError) {
+    var remote: OpaquePointer?
+    try Check.rc(git_remote_create(&remote, raw, name, url), "add remote \(name)")
+    git_remote_free(remote)
+  }
+
+  /// Removes a remote and its remote-tracking branches.
+  public func removeRemote(_ name: String) throws(GitError) {
+    try Check.rc(git_remote_delete(raw, name), "remove remote \(name)")
+  }
+
+  /// Sets a value in the repository's own config (`.git/config`).
+  public func setConfig(_ key: String, _ value: String) throws(GitError) {
+    var config: OpaquePointer?
+    try Check.rc(git_repository_config(&config, raw), "open config")
+    defer { git_config_free(config) }
+    try Check.rc(git_config_set_string(config, key, value), "set \(key)")
+  }
+
+  /// A value of the repository's effective config, or nil.
+  public func config(_ key: String) -> String? {
+    var config: OpaquePointer?
+    guard git_repository_config_snapshot(&config, raw) == 0 else { return nil }
+    defer { git_config_free(config) }
+    var out: UnsafePointer<CChar>?
+    guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
+    return String(cString: out)
+  }
+
+  /// The commit a reference points at, or nil when it does not exist.
+  public func resolve(_ reference: String) throws(GitError) -> ObjectID? {
+    var oid = git_oid()
+    let rc = git_reference_name_to_id(&oid, raw, reference)
+    if rc == GIT_ENOTFOUND.rawValue { return nil }
+    try Check.rc(rc, "read \(reference)")
+    return ObjectID(oid)
+  }
+
+  // MARK: Transfers
+
+  /// Fetches `branch` of `remote` into `refs/remotes/<remote>/<branch>`; returns what that
+  /// now points at (nil when the remote has no such branch yet, as a new empty repository).
+  public func fetch(
+    _ remote: String, branch: String, session: TransferSession
+  ) throws(GitError) -> ObjectID? {
+    var handle: OpaquePointer?
+    try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
+    defer { git_remote_free(handle) }
+    var options = git_fetch_options()
+    git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+    session.install(&options.callbacks)
+    options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+    let tracking = "refs/remotes/\(remote)/\(branch)"
+    let spec = strdup("+refs/heads/\(branch):\(tracking)")
+    defer { free(spec) }
+    var specs = [UnsafeMutablePointer<CChar>?](arrayLiteral: spec)
+    let rc = specs.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      var array = git_strarray(strings: buffer.baseAddress, count: 1)
+      return withExtendedLifetime(session) {
+        git_remote_fetch(handle, &array, &options, "dinger sync: fetch")
+      }
+    }
+    try session.check(rc, "fetch from \(remote)")
+    // NB: a branch that vanished on the remote would leave a stale tracking ref; ask the remote.
+    return try resolve(tracking)
+  }
+
+  /// Pushes the local `branch` to the same branch of `remote` (never forced).
+  public func push(_ remote: String, branch: String, session: TransferSession) throws(GitError)
+    -> PushOutcome
+  {
+    var handle: OpaquePointer?
+    try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
+    defer { git_remote_free(handle) }
+    var options = git_push_options()
+    git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
+    session.install(&options.callbacks)
+    let spec = strdup("refs/heads/\(branch):refs/heads/\(branch)")
+    defer { free(spec) }
+    var specs = [UnsafeMutablePointer<CChar>?](arrayLiteral: spec)
+    let rc = specs.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      var array = git_strarray(strings: buffer.baseAddress, count: 1)
+      return withExtendedLifetime(session) { git_remote_push(handle, &array, &options) }
+    }
+    if rc < 0, let message = git_error_last()?.pointee.message.map({ String(cString: $0) }),
+      message.contains("non-fast-forward") || message.contains("cannot push because a reference")
+        || message.contains("failed to update ref") || message.contains("not fast-forward")
+        || message.contains("fetch first")
+    {
+      return .rejected(message)
+    }
+    try session.check(rc, "push to \(remote)")
+    if let refused = session.refused { return .rejected(refused) }
+    // Keep the remote-tracking branch in step, as git push does.
+    if let head = try resolve("refs/heads/\(branch)") {
+      var ref: OpaquePointer?
+      var oid = head.oid
+      _ = git_reference_create(
+        &ref, raw, "refs/remotes/\(remote)/\(branch)", &oid, 1, "dinger sync: push")
+      git_reference_free(ref)
+    }
+    return .pushed
+  }
+
+  /// Clones `url` into `path` with its default branch checked out.
+  public static func clone(_ url: String, to path: URL, session: TransferSession) throws(GitError)
+    -> Repository
+  {
+    _ = Check.initialized
+    var options = git_clone_options()
+    git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
+    session.install(&options.fetch_opts.callbacks)
+    var out: OpaquePointer?
+    let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }
+    try session.check(rc, "clone \(url)")
+    let repository = Repository(out!)
+    if try repository.head().commit == nil { try repository.checkOutSomeRemoteBranch() }
+    return repository
+  }
+
+  /// After cloning a remote whose HEAD names a branch it does not have (a bare repository made
+  /// with another default branch), checks out main, else master, else its first branch.
+  func checkOutSomeRemoteBranch() throws(GitError) {
+    var names: [String] = []
+    var iterator: OpaquePointer?
+    try Check.rc(git_branch_iterator_new(&iterator, raw, GIT_BRANCH_REMOTE), "list branches")
+    defer { git_branch_iterator_free(iterator) }
+    var ref: OpaquePointer?
+    var type = GIT_BRANCH_REMOTE
+    while git_branch_next(&ref, &type, iterator) == 0 {
+      names.append(String(cString: git_reference_name(ref)))
+      git_reference_free(ref)
+    }
+    let prefix = "refs/remotes/origin/"
+    let branches = names.filter { $0.hasPrefix(prefix) && !$0.hasSuffix("/HEAD") }
+      .map { String($0.dropFirst(prefix.count)) }
+    guard let branch = ["main", "master"].first(where: branches.contains) ?? branches.first,
+      let commit = try resolve(prefix + branch)
+    else { return }
+    try moveBranch("refs/heads/\(branch)", to: commit, from: nil, reflog: "clone")
+    try setConfig("branch.\(branch).remote", "origin")
+    try setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
+    try Check.rc(git_repository_set_head(raw, "refs/heads/\(branch)"), "set HEAD")
+    var options = git_checkout_options()
+    git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
+    options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
+    try Check.rc(git_checkout_head(raw, &options), "check out \(branch)")
+  }
+}

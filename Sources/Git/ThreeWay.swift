@@ -1,0 +1,143 @@
+internal import CGit2
+import Foundation
+
+/// One file as three versions: the common ancestor's, ours and theirs (nil where absent).
+public struct ThreeWayFile: Sendable, Equatable {
+  /// The path from the repository root.
+  public var path: String
+  /// The ancestor's blob.
+  public var base: ObjectID?
+  /// Our blob.
+  public var ours: ObjectID?
+  /// Their blob.
+  public var theirs: ObjectID?
+}
+
+extension Repository {
+  /// The best common ancestor of two commits, or nil when their histories are unrelated.
+  public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws(GitError) -> ObjectID? {
+    var out = git_oid()
+    var x = a.oid
+    var y = b.oid
+    let rc = git_merge_base(&out, raw, &x, &y)
+    if rc == GIT_ENOTFOUND.rawValue { return nil }
+    try Check.rc(rc, "find the common ancestor of \(a.short) and \(b.short)")
+    return ObjectID(out)
+  }
+
+  /// The root tree id of a commit.
+  public func treeID(of commit: ObjectID) throws(GitError) -> ObjectID {
+    var oid = commit.oid
+    var object: OpaquePointer?
+    try Check.rc(git_commit_lookup(&object, raw, &oid), "read commit \(commit.short)")
+    defer { git_commit_free(object) }
+    return ObjectID(git_commit_tree_id(object).pointee)
+  }
+
+  /// The files a merge of `theirs` into `ours` must look at: those theirs changed since `base`
+  /// and ours does not already hold in the same version. Folders theirs did not touch (or that
+  /// ours already has exactly) are skipped whole, so the cost follows what theirs changed.
+  public func filesToMerge(base: ObjectID?, ours: ObjectID, theirs: ObjectID) throws(GitError)
+    -> [ThreeWayFile]
+  {
+    let b = try base.map { c throws(GitError) in try treeID(of: c) }
+    var out: [ThreeWayFile] = []
+    try walk(b, try treeID(of: ours), try treeID(of: theirs), prefix: "", into: &out)
+    return out.sorted { $0.path < $1.path }
+  }
+
+  private struct Slot {
+    var tree: ObjectID?
+    var blob: ObjectID?
+  }
+
+  private func walk(
+    _ base: ObjectID?, _ ours: ObjectID?, _ theirs: ObjectID?, prefix: String,
+    into out: inout [ThreeWayFile]
+  ) throws(GitError) {
+    if theirs == base || theirs == ours { return }
+    let trees = try [base, ours, theirs].map { id throws(GitError) in try id.map(lookupTree) }
+    defer { trees.forEach { if let t = $0 { git_tree_free(t) } } }
+    // Names theirs has or the ancestor had: anything else only ours added.
+    var names: [String] = []
+    var seen: Set<String> = []
+    for tree in [trees[2], trees[0]] {
+      guard let tree else { continue }
+      for i in 0..<git_tree_entrycount(tree) {
+        let name = String(cString: git_tree_entry_name(git_tree_entry_byindex(tree, i)))
+        if seen.insert(name).inserted { names.append(name) }
+      }
+    }
+    for name in names {
+      let (b, o, t) = (slot(trees[0], name), slot(trees[1], name), slot(trees[2], name))
+      if t.tree != nil || b.tree != nil {
+        try walk(b.tree, o.tree, t.tree, prefix: prefix + name + "/", into: &out)
+      }
+      if t.blob != b.blob && t.blob != o.blob {
+        out.append(ThreeWayFile(path: prefix + name, base: b.blob, ours: o.blob, theirs: t.blob))
+      }
+    }
+  }
+
+  private func lookupTree(_ id: ObjectID) throws(GitError) -> OpaquePointer {
+    var oid = id.oid
+    var tree: OpaquePointer?
+    try Check.rc(git_tree_lookup(&tree, raw, &oid), "read tree \(id.short)")
+    return tree!
+  }
+
+  private func slot(_ tree: OpaquePointer?, _ name: String) -> Slot {
+    guard let tree, let entry = git_tree_entry_byname(tree, name) else { return Slot() }
+    let id = ObjectID(git_tree_entry_id(entry).pointee)
+    return git_tree_entry_type(entry) == GIT_OBJECT_TREE ? Slot(tree: id) : Slot(blob: id)
+  }
+
+  /// True when `commit` is `ancestor` or has it in its history.
+  public func contains(_ commit: ObjectID, ancestor: ObjectID) throws(GitError) -> Bool {
+    if commit == ancestor { return true }
+    var c = commit.oid
+    var a = ancestor.oid
+    return try Check.rc(git_graph_descendant_of(raw, &c, &a), "compare histories") == 1
+  }
+}
+
+extension Repository {
+  /// The blob id of the file at `path` in a commit, or nil when it has none.
+  public func blobID(at path: String, in commit: ObjectID) throws(GitError) -> ObjectID? {
+    let tree = try self.tree(of: commit)
+    defer { git_tree_free(tree) }
+    var entry: OpaquePointer?
+    let rc = git_tree_entry_bypath(&entry, tree, path)
+    if rc == GIT_ENOTFOUND.rawValue { return nil }
+    try Check.rc(rc, "find \(path)")
+    defer { git_tree_entry_free(entry) }
+    guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
+    return ObjectID(git_tree_entry_id(entry).pointee)
+  }
+
+  /// For each path, the newest first-parent commit from `head` back to (not including) `stop`
+  /// that changed it; `head` itself for paths none of those changed.
+  public func lastChanges(of paths: [String], from head: ObjectID, stop: ObjectID?) throws(GitError)
+    -> [String: ObjectID]
+  {
+    var out: [String: ObjectID] = [:]
+    var pending = Set(paths)
+    var cursor = head
+    var steps = 0
+    while !pending.isEmpty, cursor != stop, steps < 100_000 {
+      steps += 1
+      let info = try commitInfo(cursor)
+      guard let parent = info.parents.first else {
+        for path in pending where try blobID(at: path, in: cursor) != nil { out[path] = cursor }
+        break
+      }
+      for path in pending where try blobID(at: path, in: cursor) != blobID(at: path, in: parent) {
+        out[path] = cursor
+      }
+      pending.subtract(out.keys)
+      cursor = parent
+    }
+    for path in paths where out[path] == nil { out[path] = head }
+    return out
+  }
+}

@@ -1,0 +1,172 @@
+internal import CGit2
+import Foundation
+
+/// The callbacks of one fetch, push or clone: progress, credentials (ssh-agent and key files for
+/// ssh; git's credential helpers for https; a bounded number of attempts), and the remote's
+/// answer to each pushed reference. libgit2 checks host keys and certificates itself.
+public final class TransferSession: @unchecked Sendable {
+  /// Called as objects arrive.
+  public var onProgress: ((TransferProgress) -> Void)?
+  /// The remote's reason for refusing a pushed reference, if it did.
+  public internal(set) var refused: String?
+  /// How many times credentials may be offered before giving up.
+  public var maxAttempts = 3
+
+  private var attempts = 0
+  private var helperCredentials: [String: String]?
+  private var lastKind = ""
+
+  /// A session.
+  public init(onProgress: ((TransferProgress) -> Void)? = nil) { self.onProgress = onProgress }
+
+  func install(_ callbacks: inout git_remote_callbacks) {
+    callbacks.payload = Unmanaged.passUnretained(self).toOpaque()
+    callbacks.credentials = { out, url, user, allowed, payload in
+      let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+      return session.credentials(
+        out, url: url.map { String(cString: $0) } ?? "", user: user.map { String(cString: $0) },
+        allowed: allowed)
+    }
+    callbacks.transfer_progress = { stats, payload in
+      let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+      if let stats, let report = session.onProgress {
+        report(
+          TransferProgress(
+            received: Int(stats.pointee.received_objects), total: Int(stats.pointee.total_objects),
+            bytes: Int(stats.pointee.received_bytes)))
+      }
+      return 0
+    }
+    callbacks.push_update_reference = { ref, status, payload in
+      let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+      if let status {
+        session.refused = "\(ref.map { String(cString: $0) } ?? "?"): \(String(cString: status))"
+      }
+      return 0
+    }
+  }
+
+  private func credentials(
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, url: String,
+    user: String?, allowed: UInt32
+  ) -> Int32 {
+    attempts += 1
+    guard attempts <= maxAttempts else {
+      git_error_set_str(
+        Int32(GIT_ERROR_NET.rawValue), "gave up after \(maxAttempts) attempts to authenticate")
+      return GIT_EAUTH.rawValue
+    }
+    let user = user ?? "git"
+    if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
+      // First the agent, then each key file in ~/.ssh that exists.
+      if attempts == 1 {
+        lastKind = "ssh"
+        return git_credential_ssh_key_from_agent(out, user)
+      }
+      let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+      let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { "\(home)/.ssh/\($0)" }
+        .filter { FileManager.default.fileExists(atPath: $0) }
+      guard attempts - 2 < keys.count else { return GIT_PASSTHROUGH.rawValue }
+      let key = keys[attempts - 2]
+      let pub = FileManager.default.fileExists(atPath: key + ".pub") ? key + ".pub" : nil
+      return git_credential_ssh_key_new(out, user, pub, key, nil)
+    }
+    if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0 {
+      guard let found = Self.credentialHelper("fill", url: url, extra: [:]),
+        let name = found["username"], let password = found["password"]
+      else {
+        git_error_set_str(
+          Int32(GIT_ERROR_NET.rawValue),
+          "no credentials for \(url); store them with a git credential helper (git config --global credential.helper store) and try again"
+        )
+        return GIT_EAUTH.rawValue
+      }
+      helperCredentials = found
+      lastKind = "https"
+      return git_credential_userpass_plaintext_new(out, name, password)
+    }
+    if allowed & GIT_CREDENTIAL_USERNAME.rawValue != 0 {
+      return git_credential_username_new(out, user)
+    }
+    return GIT_PASSTHROUGH.rawValue
+  }
+
+  /// Runs `git credential fill|approve|reject` with the URL's parts; the helper's answer.
+  static func credentialHelper(_ action: String, url: String, extra: [String: String])
+    -> [String: String]?
+  {
+    guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host
+    else { return nil }
+    var input = "protocol=\(scheme)\nhost=\(host)\(parts.port.map { ":\($0)" } ?? "")\n"
+    if !parts.path.isEmpty { input += "path=\(parts.path.dropFirst())\n" }
+    for (k, v) in extra.sorted(by: { $0.key < $1.key }) where k != "protocol" && k != "host" {
+      input += "\(k)=\(v)\n"
+    }
+    input += "\n"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+    process.arguments = ["credential", action]
+    var environment = ProcessInfo.processInfo.environment
+    if isatty(0) == 0 { environment["GIT_TERMINAL_PROMPT"] = "0" }
+    process.environment = environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    do { try process.run() } catch { return nil }
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try? stdin.fileHandleForWriting.close()
+    let data = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    var out: [String: String] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+      guard let eq = line.firstIndex(of: "=") else { continue }
+      out[String(line[..<eq])] = String(line[line.index(after: eq)...])
+    }
+    return out
+  }
+
+  /// Tells the credential helper whether the credentials it gave worked.
+  func settle(url: String, worked: Bool) {
+    guard let used = helperCredentials else { return }
+    _ = Self.credentialHelper(worked ? "approve" : "reject", url: url, extra: used)
+    helperCredentials = nil
+  }
+
+  /// Turns a transfer's return code into a `GitError` whose message says what to do.
+  func check(_ rc: Int32, _ operation: String) throws(GitError) {
+    guard rc < 0 else { return }
+    let raw =
+      git_error_last().flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "error \(rc)"
+    throw GitError(
+      code: rc, operation: operation, message: Self.advice(rc, raw, attempts: attempts))
+  }
+
+  static func advice(_ rc: Int32, _ message: String, attempts: Int) -> String {
+    let lower = message.lowercased()
+    if rc == GIT_EAUTH.rawValue || lower.contains("authentication") {
+      return message
+        + "; for ssh, load your key into ssh-agent (ssh-add) or keep it in ~/.ssh/id_ed25519; for https, configure a git credential helper"
+    }
+    if rc == GIT_ECERTIFICATE.rawValue || lower.contains("certificate")
+      || lower.contains("host key")
+    {
+      return message
+        + "; the server's identity could not be verified (for ssh, connect once with 'ssh HOST' to record its host key in ~/.ssh/known_hosts)"
+    }
+    if lower.contains("could not find repository") || lower.contains("not found")
+      || lower.contains("does not appear to be a git repository")
+    {
+      return message
+        + "; check the address with 'dinger remote list' (the repository may have moved)"
+    }
+    if lower.contains("connect") || lower.contains("resolve") || lower.contains("timed out")
+      || lower.contains("early eof") || lower.contains("unexpected") || lower.contains("socket")
+    {
+      return message
+        + "; the remote could not be reached or stopped answering; nothing local changed, run 'dinger sync' again when it is back"
+    }
+    return message
+  }
+}

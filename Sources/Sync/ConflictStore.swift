@@ -1,0 +1,172 @@
+import Foundation
+import Git
+import Models
+import Storage
+import YAML
+
+/// The conflict records of a data repository: listing them, and settling one as a commit.
+public struct ConflictStore {
+  let repository: DataRepository
+
+  public init(_ repository: DataRepository) { self.repository = repository }
+
+  /// How a conflict is settled.
+  public enum Choice: Sendable, Equatable {
+    /// Keep the value now in the data.
+    case kept
+    /// Take the other value (or apply the other side's deletion).
+    case other
+    /// Set this value (YAML: `15`, `Grace`, `[a, b]`).
+    case value(String)
+  }
+
+  /// Every conflict record, oldest first; unreadable files are reported by path.
+  public func all() -> (records: [ConflictRecord], unreadable: [String]) {
+    let folder = repository.root.appendingPathComponent(ConflictRecord.folder)
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix(".yaml") }.sorted()
+    var records: [ConflictRecord] = []
+    var unreadable: [String] = []
+    for name in names {
+      let path = "\(ConflictRecord.folder)/\(name)"
+      if let bytes = repository.read(path),
+        let record = ConflictRecord(text: String(decoding: bytes, as: UTF8.self))
+      {
+        records.append(record)
+      } else {
+        unreadable.append(path)
+      }
+    }
+    return (records.sorted { ($0.recorded, $0.file) < ($1.recorded, $1.file) }, unreadable)
+  }
+
+  /// How many conflict records there are (cheap: one directory listing).
+  public static func count(in root: URL) -> Int {
+    let folder = root.appendingPathComponent(ConflictRecord.folder)
+    return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix(".yaml") }.count
+  }
+
+  /// The record whose id starts with `prefix`.
+  public func find(_ prefix: String) throws -> ConflictRecord {
+    let records = all().records
+    let p = prefix.lowercased()
+    let matches = records.filter { $0.id.uuidString.lowercased().hasPrefix(p) }
+    guard !p.isEmpty, matches.count == 1, let match = matches.first else {
+      if matches.count > 1 {
+        throw StorageError("'\(prefix)' matches \(matches.count) conflicts; give more of the id")
+      }
+      throw StorageError(
+        records.isEmpty
+          ? "there are no conflicts to resolve"
+          : "no conflict has an id starting with '\(prefix)'; 'dinger conflicts' lists them")
+    }
+    return match
+  }
+
+  /// Settles a conflict: writes the chosen value into the record (validated like any edit) and
+  /// removes the conflict record, in one commit.
+  @discardableResult
+  public func resolve(_ record: ConflictRecord, _ choice: Choice) throws -> ObjectID {
+    var change = Change(
+      subject: "",
+      trailers: [
+        ("Dinger-Action", "conflict.resolve"),
+        ("Dinger-Conflict", record.id.uuidString.lowercased()),
+      ])
+    change.remove(record.storedPath)
+    let chosen: Node?
+    switch choice {
+    case .kept:
+      change.subject =
+        "Resolve conflict in \(record.file) \(record.path): keep \(ConflictRecord.describe(record.kept))"
+      try repository.commit(change)
+      return try repository.head()!
+    case .other:
+      chosen = record.other
+    case .value(let text):
+      guard let node = try? YAMLParser.parse(text) else {
+        throw StorageError("'\(text)' is not a YAML value; quote it, e.g. --value '\"\(text)\"'")
+      }
+      chosen = node
+    }
+    change.subject =
+      "Resolve conflict in \(record.file) \(record.path): set \(ConflictRecord.describe(chosen))"
+    let current = repository.read(record.file)
+    if record.path.segments.isEmpty {
+      if let chosen {
+        change.write(record.file, NodeWriter.text(chosen))
+      } else {
+        change.remove(record.file)
+      }
+    } else {
+      guard let current, let root = try? YAMLParser.parse(SourceText(current)) else {
+        throw StorageError(
+          "\(record.file) is missing or not YAML any more; fix it by hand, then 'dinger resolve \(record.shortID) --ours'"
+        )
+      }
+      let updated = NodeEditor.set(root, at: record.path.segments[...], to: chosen)
+      change.write(record.file, NodeWriter.text(updated))
+    }
+    if let text = change.writes[record.file], let kind = RecordLayout.kind(ofPath: record.file) {
+      let decoded = RecordCodec.decode(text, path: record.file, kind: kind)
+      guard let value = decoded.record else {
+        let first = decoded.diagnostics.first.map { ": \($0.message)" } ?? ""
+        throw StorageError("that value would make \(record.file) invalid\(first); nothing changed")
+      }
+      if let current, let written = try? RecordCodec.encode(value, updating: SourceText(current)) {
+        change.writes[record.file] = Array(written.text.utf8)
+      }
+    }
+    return try repository.commit(change)
+  }
+}
+
+/// Sets or removes the value at a path of identities in a node tree.
+enum NodeEditor {
+  /// The value at a path, or nil when there is none.
+  static func get(_ node: Node, at path: ArraySlice<FieldPath.Segment>) -> Node? {
+    guard let step = path.first else { return node }
+    switch step {
+    case .key(let key):
+      return node.pairs?.first { $0.key.scalarText == key }.flatMap {
+        get($0.value, at: path.dropFirst())
+      }
+    case .item(let identity):
+      return node.items?.first { NodeIdentity.of($0) == identity }.flatMap {
+        get($0, at: path.dropFirst())
+      }
+    }
+  }
+
+  static func set(_ node: Node, at path: ArraySlice<FieldPath.Segment>, to value: Node?) -> Node {
+    guard let step = path.first else { return value ?? node }
+    let rest = path.dropFirst()
+    switch (step, node.value) {
+    case (.key(let key), .mapping(var pairs, let style)):
+      if let i = pairs.firstIndex(where: { $0.key.scalarText == key }) {
+        if rest.isEmpty && value == nil {
+          pairs.remove(at: i)
+        } else {
+          pairs[i].value = set(pairs[i].value, at: rest, to: value)
+        }
+      } else if rest.isEmpty, let value {
+        pairs.append(Node.Pair(key: .scalar(key), value: value))
+      }
+      return Node(.mapping(pairs, style))
+    case (.item(let identity), .sequence(var items, let style)):
+      if let i = items.firstIndex(where: { NodeIdentity.of($0) == identity }) {
+        if rest.isEmpty && value == nil {
+          items.remove(at: i)
+        } else {
+          items[i] = set(items[i], at: rest, to: value)
+        }
+      } else if rest.isEmpty, let value {
+        items.append(value)
+      }
+      return Node(.sequence(items, style))
+    default:
+      return node
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Git
+import Models
+import Storage
+
+/// `dinger sync`: fetch the remote branch, fast-forward or merge record by record, push; when
+/// the remote moved in between, start over (a bounded number of times). The local branch only
+/// ever moves to a commit that contains it, so a failure at any step leaves the local data as
+/// it was, or merged and not yet pushed; the next sync carries on from there.
+public struct Syncer {
+  let repository: DataRepository
+  var git: Repository { repository.gitRepository }
+
+  /// What a sync did (or, with a dry run, would do).
+  public struct Report: Sendable {
+    public enum Step: Sendable, Equatable {
+      /// Nothing to fetch, nothing to push.
+      case upToDate
+      /// The remote had new commits and ours had none: files updated.
+      case fastForwarded(files: Int)
+      /// Both had new commits: merged.
+      case merged(taken: Int, merged: Int)
+      /// Local commits sent.
+      case pushed
+    }
+    public var remote: String
+    public var branch: String
+    public var steps: [Step] = []
+    public var conflicts: [ConflictRecord] = []
+    /// How many rounds it took (more than one when the remote moved during a round).
+    public var rounds = 0
+    public var dryRun = false
+  }
+
+  public init(_ repository: DataRepository) { self.repository = repository }
+
+  /// Runs a sync with `remote`.
+  public func sync(
+    remote: String = "origin", dryRun: Bool = false, maxRounds: Int = 3,
+    onProgress: ((TransferProgress) -> Void)? = nil
+  ) throws -> Report {
+    let remotes = try git.remotes()
+    guard remotes.contains(where: { $0.name == remote }) else {
+      let known = remotes.map(\.name)
+      throw StorageError(
+        known.isEmpty
+          ? "this data repository has no remote; add one with 'dinger remote add origin URL' (or 'dinger clone URL' a shared one)"
+          : "no remote named '\(remote)' (remotes: \(known.joined(separator: ", "))); add it with 'dinger remote add \(remote) URL'"
+      )
+    }
+    let (ref, _) = try git.head()
+    let branch = ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
+    var report = Report(remote: remote, branch: branch, dryRun: dryRun)
+    while true {
+      report.rounds += 1
+      let session = TransferSession(onProgress: onProgress)
+      let theirs = try git.fetch(remote, branch: branch, session: session)
+      guard let ours = try repository.head() else {
+        throw StorageError("this repository has no commits yet; run 'dinger init' first")
+      }
+      report.steps = []
+      var toPush = false
+      if let theirs, theirs != ours {
+        if try git.contains(theirs, ancestor: ours) {
+          let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
+          if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }
+          report.steps.append(.fastForwarded(files: files.count))
+        } else if try git.contains(ours, ancestor: theirs) {
+          toPush = true
+        } else {
+          let base = try git.mergeBase(ours, theirs)
+          let plan = try TreeMerger(git).plan(
+            base: base, ours: ours, theirs: theirs,
+            subject: "Merge \(remote)/\(branch)")
+          if !dryRun { try repository.commit(plan.change) }
+          report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
+          report.conflicts = plan.conflicts
+          toPush = true
+        }
+      } else if theirs == nil {
+        toPush = true
+      }
+      if !toPush || dryRun {
+        if toPush { report.steps.append(.pushed) }
+        if report.steps.isEmpty { report.steps = [.upToDate] }
+        return report
+      }
+      switch try git.push(remote, branch: branch, session: TransferSession(onProgress: nil)) {
+      case .pushed:
+        report.steps.append(.pushed)
+        return report
+      case .rejected(let reason):
+        guard report.rounds < maxRounds else {
+          throw StorageError(
+            "the remote kept changing while syncing (\(reason)); your commits are safe here, run 'dinger sync' again"
+          )
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Git
+import Models
+import Storage
+import YAML
+
+/// Merges `theirs` into `ours` file by file: a file only theirs changed is taken as is; a file
+/// both changed (or both added) goes through `RecordMerger`; a file deleted on one side and
+/// changed on the other keeps the changed version. Every value not kept becomes a conflict
+/// record. The result is a `Change` ready to commit with two parents.
+public struct TreeMerger {
+  let git: Repository
+
+  /// What a merge produced.
+  public struct Plan: Sendable {
+    /// Files written and removed (relative to ours), conflict records included.
+    public var change: Change
+    /// How many files came from theirs unchanged, and how many were merged record by record.
+    public var taken: Int
+    public var merged: Int
+    /// The conflicts recorded.
+    public var conflicts: [ConflictRecord]
+  }
+
+  public init(_ git: Repository) { self.git = git }
+
+  /// The merge of `theirs` into `ours` (their common ancestor `base`), not yet committed.
+  public func plan(base: ObjectID?, ours: ObjectID, theirs: ObjectID, subject: String) throws
+    -> Plan
+  {
+    let files = try git.filesToMerge(base: base, ours: ours, theirs: theirs)
+    var change = Change(subject: subject, trailers: [("Dinger-Action", "sync.merge")])
+    change.merging = (theirs, ours)
+    var taken = 0
+    var merged = 0
+    var pending: [(file: String, record: String?, conflict: FieldConflict)] = []
+    for file in files {
+      if file.ours == file.base {
+        taken += 1
+        if let blob = file.theirs {
+          change.writes[file.path] = try git.blob(blob)
+        } else {
+          change.remove(file.path)
+        }
+        continue
+      }
+      merged += 1
+      switch (file.ours, file.theirs) {
+      case (let o?, nil):
+        // Theirs deleted what ours changed: keep ours.
+        let node = RecordMerger.parse(try git.blob(o))
+        pending.append(
+          (
+            file.path, RecordMerger.id(node),
+            FieldConflict(
+              path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
+              keptSide: .ours)
+          ))
+      case (nil, let t?):
+        // Ours deleted what theirs changed: keep theirs.
+        let bytes = try git.blob(t)
+        let node = RecordMerger.parse(bytes)
+        change.writes[file.path] = bytes
+        pending.append(
+          (
+            file.path, RecordMerger.id(node),
+            FieldConflict(
+              path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
+              keptSide: .theirs)
+          ))
+      case (let o?, let t?):
+        let oursBytes = try git.blob(o)
+        let result = RecordMerger.merge(
+          base: try file.base.map { b throws(GitError) in try git.blob(b) }, ours: oursBytes,
+          theirs: try git.blob(t), path: file.path)
+        if result.bytes != oursBytes { change.writes[file.path] = result.bytes }
+        pending += result.conflicts.map { (file.path, result.recordID, $0) }
+      case (nil, nil):
+        continue
+      }
+    }
+    var conflicts: [ConflictRecord] = []
+    var finder = Attribution(git: git, stop: base)
+    for item in pending {
+      let o = try finder.origin(.ours, file: item.file, field: item.conflict.path, from: ours)
+      let t = try finder.origin(.theirs, file: item.file, field: item.conflict.path, from: theirs)
+      let keptOurs = item.conflict.keptSide == .ours
+      let record = ConflictRecord(
+        file: item.file, record: item.record, conflict: item.conflict,
+        keptFrom: keptOurs ? o : t, otherFrom: keptOurs ? t : o)
+      change.write(record.storedPath, record.text)
+      conflicts.append(record)
+    }
+    if !conflicts.isEmpty {
+      change.body =
+        "Kept one value for each of \(conflicts.count) field(s) both sides changed; the others are in \(ConflictRecord.folder)/ (see 'dinger conflicts')."
+    }
+    return Plan(change: change, taken: taken, merged: merged, conflicts: conflicts)
+  }
+
+}
+
+/// Finds who wrote a field's value: walks back from a side's tip while a parent holds the same
+/// value (following the parent it came from through merges), and names the commit that set it.
+struct Attribution {
+  let git: Repository
+  let stop: ObjectID?
+  private var parsed: [ObjectID: Node?] = [:]
+
+  init(git: Repository, stop: ObjectID?) {
+    self.git = git
+    self.stop = stop
+  }
+
+  mutating func origin(_ side: Side, file: String, field: FieldPath, from tip: ObjectID) throws
+    -> ConflictRecord.Origin
+  {
+    var cursor = tip
+    for _ in 0..<100_000 {
+      let info = try git.commitInfo(cursor)
+      let blob = try git.blobID(at: file, in: cursor)
+      var next: ObjectID?
+      for parent in info.parents where parent != stop {
+        let other = try git.blobID(at: file, in: parent)
+        if other == blob {
+          next = parent
+          break
+        }
+        if let a = try value(other, field), let b = try value(blob, field), same(a, b) {
+          next = parent
+          break
+        }
+      }
+      guard let next else {
+        return ConflictRecord.Origin(
+          side: side, author: "\(info.author.name) <\(info.author.email)>", commit: cursor.hex)
+      }
+      cursor = next
+    }
+    return ConflictRecord.Origin(side: side, author: "unknown", commit: tip.hex)
+  }
+
+  private func same(_ a: Node?, _ b: Node?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): return true
+    case (let x?, let y?): return NodeWriter.same(x, y)
+    default: return false
+    }
+  }
+
+  /// The value at `field` in a blob (nil inside means absent); cached per blob.
+  private mutating func value(_ blob: ObjectID?, _ field: FieldPath) throws -> Node?? {
+    guard let blob else { return .some(nil) }
+    if parsed[blob] == nil { parsed[blob] = RecordMerger.parse(try git.blob(blob)) }
+    guard let root = parsed[blob]! else { return .some(nil) }
+    return .some(NodeEditor.get(root, at: field.segments[...]))
+  }
+}

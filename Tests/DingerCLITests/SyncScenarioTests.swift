@@ -1,0 +1,196 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// DESIGN.md's sync scenarios with real repositories: a bare remote and three dinger clones.
+/// After everyone syncs, every tree is the same, git is happy, no file has conflict markers,
+/// and every value anyone wrote is in the data or in a conflict record.
+@Suite struct SyncScenarioTests {
+  let scrum = "scrums/design-review.yaml"
+
+  @Test func differentFieldsOfOneScrumBothLand() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    expectOK(try team.run("grace", "scrum", "edit", "design-review", "--theme", "poppy"))
+    expectOK(try team.run("linus", "scrum", "edit", "design-review", "--title", "Design Sync"))
+    try team.syncAll()
+    try team.expectConverged()
+    let text = try team.read("ada", scrum)
+    #expect(text.contains("length: 15\n"))
+    #expect(text.contains("theme: poppy\n"))
+    #expect(text.contains("title: Design Sync\n"))
+    #expect(try team.run("ada", "conflicts").stdout == "no conflicts\n")
+  }
+
+  @Test func attendeesAddedOnBothAreAllKept() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "attendee", "add", "design-review", "Bob"))
+    expectOK(try team.run("grace", "scrum", "attendee", "add", "design-review", "Carol"))
+    expectOK(try team.run("linus", "scrum", "attendee", "rm", "design-review", "Grace"))
+    try team.syncAll()
+    try team.expectConverged()
+    let text = try team.read("linus", scrum)
+    // Linus synced last: his order (Grace gone), then the others' additions in sync order.
+    #expect(text.hasSuffix("attendees:\n  - Ada\n  - Carol\n  - Bob\n"), "\(text)")
+  }
+
+  @Test func meetingsRecordedOnBothAreAllKept() throws {
+    let team = try Team()
+    expectOK(
+      try team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
+        "9m"))
+    expectOK(
+      try team.run(
+        "grace", "meet", "design-review", "--record", "--date", "2026-11-21T09:00:00Z",
+        "--duration", "11m"))
+    try team.syncAll()
+    try team.expectConverged()
+    let history = try team.run("linus", "history", "design-review", "--json")
+    #expect(history.stdout.components(separatedBy: "\"duration\"").count == 3, "\(history.stdout)")
+    #expect(try team.git("linus", "ls-files", "history").split(separator: "\n").count == 2)
+  }
+
+  @Test func wordsAddedToOneLibraryOnBothAreMerged() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "library", "new", "Spanish basics", "--language", "es"))
+    try team.syncAll()
+    expectOK(
+      try team.run(
+        "ada", "word", "add", "hola", "--library", "spanish-basics", "--definition", "hello"))
+    expectOK(
+      try team.run(
+        "grace", "word", "add", "adiós", "--library", "spanish-basics", "--definition", "goodbye"))
+    expectOK(
+      try team.run(
+        "linus", "word", "add", "Hola", "--library", "spanish-basics", "--definition", "hi"))
+    try team.syncAll()
+    try team.expectConverged()
+    let words = try team.run("grace", "word", "list", "--library", "spanish-basics", "--json")
+      .stdout
+    #expect(words.contains("adiós"))
+    let hola = try team.run("grace", "word", "show", "hola", "--library", "spanish-basics").stdout
+    #expect(hola.contains("hello") && hola.contains("hi"), "\(hola)")
+    #expect(try team.run("grace", "check").status == 0)
+  }
+
+  @Test func deleteAgainstEditKeepsTheEditAndRecordsIt() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "rm", "design-review"))
+    expectOK(try team.run("grace", "scrum", "edit", "design-review", "--length", "25"))
+    try team.syncAll()
+    try team.expectConverged()
+    #expect(try team.read("ada", scrum).contains("length: 25\n"))
+    let conflicts = try team.run("linus", "conflicts", "--json").stdout
+    #expect(conflicts.contains("\"kind\" : \"delete\""), "\(conflicts)")
+    #expect(conflicts.contains("\"file\" : \"\(scrum)\""))
+    // The reminder shows on other commands.
+    #expect(try team.run("ada", "scrum", "list").stderr.contains("1 unresolved sync conflict"))
+  }
+
+  @Test func sameFieldDifferentValuesKeepsOneAndRecordsTheOther() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    let adaCommit = try team.git("ada", "rev-parse", "--short=7", "HEAD")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    expectOK(try team.run("grace", "scrum", "edit", "design-review", "--length", "20"))
+    expectOK(try team.run("ada", "sync"))
+    let merge = try team.run("grace", "sync")
+    expectOK(merge)
+    #expect(merge.stdout.contains("1 conflict recorded"), "\(merge.stdout)")
+    try team.syncAll()
+    try team.expectConverged()
+    // Grace synced second: her value stays, Ada's is recorded with Ada's name and commit.
+    #expect(try team.read("linus", scrum).contains("length: 20\n"))
+    let listed = try team.run("linus", "conflicts").stdout
+    #expect(listed.contains("\(scrum)  length"), "\(listed)")
+    #expect(listed.contains("kept:  20  (Grace <grace@example.com>"), "\(listed)")
+    #expect(listed.contains("other: 15  (Ada <ada@example.com>"), "\(listed)")
+    #expect(listed.contains(adaCommit), "\(listed) \(adaCommit)")
+
+    // Settle it: take Ada's value, as a commit that syncs like any other.
+    let id = String(listed.prefix(8))
+    let resolved = try team.run("linus", "resolve", id, "--theirs")
+    expectOK(resolved)
+    #expect(try team.read("linus", scrum).contains("length: 15\n"))
+    #expect(
+      try team.git("linus", "log", "-1", "--format=%s").hasPrefix(
+        "Resolve conflict in \(scrum) length: set 15"))
+    try team.syncAll()
+    try team.expectConverged()
+    #expect(try team.run("ada", "conflicts").stdout == "no conflicts\n")
+    #expect(try team.read("ada", scrum).contains("length: 15\n"))
+  }
+
+  @Test func resolveRefusesBadInputAndLeavesEverything() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    expectOK(try team.run("grace", "scrum", "edit", "design-review", "--length", "20"))
+    try team.syncAll()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    let id = String(try team.run("ada", "conflicts").stdout.prefix(8))
+    var r = try team.run("ada", "resolve", id, "--value", "9999")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("would make \(scrum) invalid"), "\(r.stderr)")
+    r = try team.run("ada", "resolve", "zzzz", "--ours")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("no conflict has an id starting with 'zzzz'"))
+    r = try team.run("ada", "resolve", id, "--ours", "--theirs")
+    #expect(r.status == 64)
+    #expect(try team.git("ada", "rev-parse", "HEAD") == head)
+    r = try team.run("ada", "resolve", id, "--value", "30")
+    expectOK(r)
+    #expect(try team.read("ada", scrum).contains("length: 30\n"))
+    #expect(try team.run("ada", "conflicts").stdout == "no conflicts\n")
+  }
+
+  @Test func syncErrorsSayWhatToDo() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    var r = try box.dinger("sync")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("no remote; add one with 'dinger remote add origin URL'"))
+    expectOK(
+      try box.dinger(
+        "remote", "add", "origin", box.home.url.appendingPathComponent("gone.git").path))
+    let head = try box.head()
+    r = try box.dinger("sync")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("fetch from origin"), "\(r.stderr)")
+    #expect(try box.head() == head)
+    r = try box.dinger("remote", "add", "origin", "/elsewhere")
+    #expect(r.status == 1 && r.stderr.contains("already exists"))
+    #expect(
+      try box.dinger("remote", "list").stdout.hasPrefix("origin  \(box.home.url.path)/gone.git"))
+    expectOK(try box.dinger("remote", "rm", "origin"))
+    #expect(try box.dinger("remote", "rm", "origin").stderr.contains("no remote named 'origin'"))
+  }
+
+  @Test func uncommittedEditsStopTheSyncBeforeAnythingIsWritten() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    expectOK(try team.run("ada", "sync"))
+    let mine = try team.read("grace", scrum).replacingOccurrences(
+      of: "length: 10", with: "length: 12")
+    try team.write("grace", scrum, mine)
+    let head = try team.git("grace", "rev-parse", "HEAD")
+    let r = try team.run("grace", "sync")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("\(scrum) has changes that are not committed"), "\(r.stderr)")
+    #expect(try team.read("grace", scrum) == mine)
+    #expect(try team.git("grace", "rev-parse", "HEAD") == head)
+  }
+
+  @Test func dryRunChangesNothing() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    expectOK(try team.run("ada", "sync"))
+    expectOK(try team.run("grace", "scrum", "edit", "design-review", "--theme", "poppy"))
+    let head = try team.git("grace", "rev-parse", "HEAD")
+    let r = try team.run("grace", "sync", "--dry-run")
+    expectOK(r)
+    #expect(r.stdout.contains("would merge origin/main"), "\(r.stdout)")
+    #expect(try team.git("grace", "rev-parse", "HEAD") == head)
+    #expect(!(try team.read("grace", scrum).contains("length: 15")))
+  }
+}
