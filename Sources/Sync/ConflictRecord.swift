@@ -120,9 +120,11 @@ public struct ConflictRecord: Sendable {
   /// A one-line rendering of a value.
   public static func describe(_ node: Node?) -> String {
     guard let node else { return "(deleted)" }
-    if let text = node.scalarText { return text.isEmpty ? "(empty)" : text }
-    let text = NodeWriter.text(node).trimmingCharacters(in: .whitespacesAndNewlines)
-      .replacingOccurrences(of: "\n", with: " ")
+    if let text = node.scalarText, text.isEmpty { return "(empty)" }
+    let text = (node.scalarText ?? NodeWriter.text(node))
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+      .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: " ")
     return text.count > 60 ? String(text.prefix(57)) + "..." : text
   }
 }

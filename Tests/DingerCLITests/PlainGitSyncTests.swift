@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The sync scenarios with one teammate who only uses plain git: hand edits, `git commit`,
+/// `git pull` (with dinger's merge driver configured) and `git push`.
+@Suite struct PlainGitSyncTests {
+  let scrum = "scrums/design-review.yaml"
+
+  func team() throws -> Team { try Team(dingers: ["ada", "grace"], plain: ["linus"]) }
+
+  /// Linus edits by hand and pulls and pushes with git.
+  func linusEdits(_ team: Team, _ change: (String) -> String, message: String) throws {
+    try team.write("linus", scrum, change(try team.read("linus", scrum)))
+    try team.git("linus", "commit", "-qam", message)
+  }
+
+  @Test func differentFieldsAndAttendeesMergeThroughTheDriver() throws {
+    let team = try team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    expectOK(try team.run("ada", "scrum", "attendee", "add", "design-review", "Bob"))
+    expectOK(try team.run("ada", "sync"))
+    try linusEdits(
+      team,
+      {
+        $0.replacingOccurrences(of: "theme: bubblegum", with: "theme: poppy")
+          + "  - Linus\n"
+      }, message: "Poppy, and me")
+    let pull = try team.gitResult("linus", "pull", "-q", "--no-edit", "origin", "main")
+    #expect(pull.status == 0, "\(pull.stderr)")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try team.expectConverged()
+    let text = try team.read("ada", scrum)
+    #expect(text.contains("length: 15\n") && text.contains("theme: poppy\n"), "\(text)")
+    #expect(text.contains("  - Bob\n") && text.contains("  - Linus\n"), "\(text)")
+  }
+
+  @Test func meetingsAndWordsFromBothSides() throws {
+    let team = try team()
+    expectOK(try team.run("ada", "library", "new", "Spanish basics", "--language", "es"))
+    expectOK(try team.run("ada", "sync"))
+    try team.git("linus", "pull", "-q", "--no-edit", "origin", "main")
+    expectOK(try team.run("ada", "word", "add", "hola", "--library", "spanish-basics", "--definition", "hello"))
+    expectOK(
+      try team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration", "9m"))
+    expectOK(try team.run("ada", "sync"))
+    let library = "libraries/spanish-basics.yaml"
+    let text = try team.read("linus", library)
+    #expect(!text.contains("words"))
+    try team.write(
+      "linus", library, text + "words:\n  - text: gato\n    meanings:\n      - definition: cat\n")
+    try team.write(
+      "linus", "history/design-review/2026-11-21-abcdef12.yaml",
+      "scrum: \(try team.git("linus", "show", "HEAD:\(scrum)").split(separator: "\n")[0].dropFirst(4))\ndate: 2026-11-21T09:00:00Z\nlength: 10\nduration: 600\nattendees: [Ada, Grace]\n"
+    )
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-qm", "A word and a meeting")
+    let pull = try team.gitResult("linus", "pull", "-q", "--no-edit", "origin", "main")
+    #expect(pull.status == 0, "\(pull.stderr)")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try team.expectConverged()
+    let words = try team.run("grace", "word", "list", "--library", "spanish-basics").stdout
+    #expect(words.contains("hola") && words.contains("gato"), "\(words)")
+    #expect(try team.git("grace", "ls-files", "history").split(separator: "\n").count == 2)
+    #expect(try team.run("grace", "check").status == 0)
+  }
+
+  @Test func sameFieldConflictStopsGitWithAValidFileAndARecord() throws {
+    let team = try team()
+    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "15"))
+    expectOK(try team.run("ada", "sync"))
+    try linusEdits(
+      team, { $0.replacingOccurrences(of: "length: 10", with: "length: 30") }, message: "Longer")
+    let pull = try team.gitResult("linus", "pull", "--no-edit", "origin", "main")
+    #expect(pull.status != 0)
+    #expect(pull.stderr.contains("length kept 30, the other value (15) is in .dinger/conflicts/"), "\(pull.stderr)")
+    let text = try team.read("linus", scrum)
+    #expect(text.contains("length: 30\n"))
+    #expect(!text.contains("<<<<<<<") && !text.contains(">>>>>>>"))
+    // Linus finishes the merge the way the message says, and pushes.
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-q", "--no-edit")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try team.expectConverged()
+    let conflicts = try team.run("grace", "conflicts").stdout
+    #expect(conflicts.contains("kept:  30  (Linus <linus@example.com>"), "\(conflicts)")
+    #expect(conflicts.contains("other: 15  (Ada <ada@example.com>"), "\(conflicts)")
+  }
+
+  @Test func deleteAgainstEditWithPlainGitKeepsTheEditedFile() throws {
+    let team = try team()
+    expectOK(try team.run("ada", "scrum", "rm", "design-review"))
+    expectOK(try team.run("ada", "sync"))
+    try linusEdits(
+      team, { $0.replacingOccurrences(of: "length: 10", with: "length: 30") }, message: "Longer")
+    let pull = try team.gitResult("linus", "pull", "--no-edit", "origin", "main")
+    #expect(pull.status != 0)  // git's own modify/delete conflict; drivers never see deletions
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-q", "--no-edit")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try team.expectConverged()
+    #expect(try team.read("ada", scrum).contains("length: 30\n"))
+  }
+}
