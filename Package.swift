@@ -64,6 +64,9 @@ let package = Package(
       name: "StorageTests",
       dependencies: ["Storage", "Models", "Providers", "Git", "Sync", "YAML", "TestSupport"],
       exclude: ["Corpus"], swiftSettings: strict),
+    .testTarget(
+      name: "SyncTests", dependencies: ["Sync", "Storage", "YAML", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "DingerCLITests", dependencies: ["TestSupport"], swiftSettings: strict),

@@ -86,7 +86,8 @@ final class GitDaemon: @unchecked Sendable {
     let daemon = try GitDaemon(base: base.url)
     // The team's bare repo lives under the daemon's base path.
     let team = try Team(dingers: ["ada", "grace"], remoteURL: nil)
-    try FileManager.default.moveItem(at: team.remote, to: base.url.appendingPathComponent("team.git"))
+    try FileManager.default.moveItem(
+      at: team.remote, to: base.url.appendingPathComponent("team.git"))
     try FileManager.default.createSymbolicLink(
       at: team.remote, withDestinationURL: base.url.appendingPathComponent("team.git"))
     for name in ["ada", "grace"] {
@@ -123,7 +124,9 @@ final class GitDaemon: @unchecked Sendable {
     try hook(team, "kill -9 $PPID\nexit 1\n")
     let failed = try team.run("grace", "sync")
     #expect(failed.status == 1)
-    #expect(failed.stderr.contains("run 'dinger sync' again") || failed.stderr.contains("push to origin"), "\(failed.stderr)")
+    #expect(
+      failed.stderr.contains("run 'dinger sync' again") || failed.stderr.contains("push to origin"),
+      "\(failed.stderr)")
     // The merge is committed locally, the working tree is clean, git is happy.
     #expect(try team.read("grace", scrum).contains("length: 15\n"))
     #expect(try team.git("grace", "status", "--porcelain") == "")
@@ -159,7 +162,8 @@ final class GitDaemon: @unchecked Sendable {
     expectOK(r)
     #expect(r.stdout.contains("took 2 rounds"), "\(r.stdout)")
     let remoteText = try team.box.git("show", "main:\(scrum)", in: team.remote)
-    #expect(remoteText.contains("length: 15\n") && remoteText.contains("theme: poppy\n"), "\(remoteText)")
+    #expect(
+      remoteText.contains("length: 15\n") && remoteText.contains("theme: poppy\n"), "\(remoteText)")
     try team.syncAll()
     try team.expectConverged()
   }

@@ -41,10 +41,13 @@ import Testing
     expectOK(try team.run("ada", "library", "new", "Spanish basics", "--language", "es"))
     expectOK(try team.run("ada", "sync"))
     try team.git("linus", "pull", "-q", "--no-edit", "origin", "main")
-    expectOK(try team.run("ada", "word", "add", "hola", "--library", "spanish-basics", "--definition", "hello"))
     expectOK(
       try team.run(
-        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration", "9m"))
+        "ada", "word", "add", "hola", "--library", "spanish-basics", "--definition", "hello"))
+    expectOK(
+      try team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
+        "9m"))
     expectOK(try team.run("ada", "sync"))
     let library = "libraries/spanish-basics.yaml"
     let text = try team.read("linus", library)
@@ -76,7 +79,9 @@ import Testing
       team, { $0.replacingOccurrences(of: "length: 10", with: "length: 30") }, message: "Longer")
     let pull = try team.gitResult("linus", "pull", "--no-edit", "origin", "main")
     #expect(pull.status != 0)
-    #expect(pull.stderr.contains("length kept 30, the other value (15) is in .dinger/conflicts/"), "\(pull.stderr)")
+    #expect(
+      pull.stderr.contains("length kept 30, the other value (15) is in .dinger/conflicts/"),
+      "\(pull.stderr)")
     let text = try team.read("linus", scrum)
     #expect(text.contains("length: 30\n"))
     #expect(!text.contains("<<<<<<<") && !text.contains(">>>>>>>"))
