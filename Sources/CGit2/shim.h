@@ -7,3 +7,9 @@
 static inline int dinger_git_verify_object_hashes(int enabled) {
   return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
 }
+
+/* Trees up to `bytes` stay in libgit2's object cache (its default keeps none above 4 KiB, so a
+   folder of a thousand meetings was inflated and parsed again for every commit that touched it). */
+static inline int dinger_git_cache_trees_up_to(size_t bytes) {
+  return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);
+}

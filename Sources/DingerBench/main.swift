@@ -4,20 +4,21 @@
 import Foundation
 
 print("Dinger benchmarks (release build)\n")
-YAMLBench.run()
+// `DingerBench sync` (or yaml, storage, library) runs one group only.
+let only = CommandLine.arguments.dropFirst().first
+func wanted(_ group: String) -> Bool { only == nil || only == group }
+if wanted("yaml") { YAMLBench.run() }
 
 // The release `dinger` built beside this benchmark.
 let binDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let dinger = binDir.appendingPathComponent("dinger").path
 let cache = binDir.deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("bench-repo-v1")
-do {
-  try StorageBench.run(dinger: dinger, cache: cache)
-} catch {
-  print("storage benchmark failed: \(error)")
+/// Runs one group, printing its failure instead of stopping the others.
+func group(_ name: String, _ body: () throws -> Void) {
+  guard wanted(name) else { return }
+  do { try body() } catch { print("\(name) benchmark failed: \(error)") }
 }
-do {
-  try LibraryBench.run(dinger: dinger)
-} catch {
-  print("library benchmark failed: \(error)")
-}
+group("storage") { try StorageBench.run(dinger: dinger, cache: cache) }
+group("library") { try LibraryBench.run(dinger: dinger) }
+group("sync") { try SyncBench.run(dinger: dinger, cache: cache) }

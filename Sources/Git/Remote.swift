@@ -122,6 +122,7 @@ extension Repository {
     defer { git_remote_free(handle) }
     var options = git_push_options()
     git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
+    options.pb_parallelism = 0  // delta search on every core
     session.install(&options.callbacks)
     let spec = strdup("refs/heads/\(branch):refs/heads/\(branch)")
     defer { free(spec) }

@@ -13,6 +13,9 @@ public struct Change: Sendable, Equatable {
   public var body: String?
   /// `Dinger-Action: scrum.add` and friends, in order.
   public var trailers: [(key: String, value: String)] = []
+  /// Written paths whose bytes are already stored as these blobs (files a merge takes from the
+  /// other side), so they are not hashed and stored again.
+  public var knownBlobs: [String: ObjectID] = [:]
   /// For a merge: the commit merged in (the second parent), and the commit the branch must
   /// still be at. A merge is never rebuilt on a branch that moved; `commit` throws instead.
   public var merging: (commit: ObjectID, onto: ObjectID)?

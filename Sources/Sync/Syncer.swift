@@ -40,7 +40,7 @@ public struct Syncer {
     onProgress: ((TransferProgress) -> Void)? = nil
   ) throws -> Report {
     let remotes = try git.remotes()
-    guard remotes.contains(where: { $0.name == remote }) else {
+    guard let url = remotes.first(where: { $0.name == remote })?.url else {
       let known = remotes.map(\.name)
       throw StorageError(
         known.isEmpty
@@ -54,7 +54,12 @@ public struct Syncer {
     while true {
       report.rounds += 1
       let session = TransferSession(onProgress: onProgress)
-      let theirs = try git.fetch(remote, branch: branch, session: session)
+      let local = Repository.localPath(of: url)
+      let theirs =
+        try local.map { path throws(GitError) in
+          try git.fetchLocal(from: path, remote: remote, branch: branch)
+        } ?? git.fetch(remote, branch: branch, session: session)
+      Trace.mark("sync: fetched")
       guard let ours = try repository.head() else {
         throw StorageError("this repository has no commits yet; run 'dinger init' first")
       }
@@ -72,6 +77,7 @@ public struct Syncer {
           let plan = try TreeMerger(git).plan(
             base: base, ours: ours, theirs: theirs,
             subject: "Merge \(remote)/\(branch)")
+          Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
           if !dryRun { try repository.commit(plan.change) }
           report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
           report.conflicts = plan.conflicts
@@ -85,8 +91,13 @@ public struct Syncer {
         if report.steps.isEmpty { report.steps = [.upToDate] }
         return report
       }
-      switch try git.push(remote, branch: branch, session: TransferSession(onProgress: nil)) {
+      let outcome =
+        try local.map { path throws(GitError) in
+          try git.pushLocal(to: path, remote: remote, branch: branch)
+        } ?? git.push(remote, branch: branch, session: TransferSession(onProgress: nil))
+      switch outcome {
       case .pushed:
+        Trace.mark("sync: pushed")
         report.steps.append(.pushed)
         return report
       case .rejected(let reason):

@@ -39,6 +39,7 @@ public struct TreeMerger {
         taken += 1
         if let blob = file.theirs {
           change.writes[file.path] = try git.blob(blob)
+          change.knownBlobs[file.path] = blob
         } else {
           change.remove(file.path)
         }
@@ -61,6 +62,7 @@ public struct TreeMerger {
         let bytes = try git.blob(t)
         let node = RecordMerger.parse(bytes)
         change.writes[file.path] = bytes
+        change.knownBlobs[file.path] = t
         pending.append(
           (
             file.path, RecordMerger.id(node),

@@ -157,6 +157,7 @@ import Testing
     r = try box.dinger("sync")
     #expect(r.status == 1)
     #expect(r.stderr.contains("fetch from origin"), "\(r.stderr)")
+    #expect(r.stderr.contains("does not exist") && r.stderr.contains("dinger remote list"))
     #expect(try box.head() == head)
     r = try box.dinger("remote", "add", "origin", "/elsewhere")
     #expect(r.status == 1 && r.stderr.contains("already exists"))

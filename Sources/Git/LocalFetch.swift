@@ -1,0 +1,103 @@
+internal import CGit2
+import Foundation
+
+// Fetching from a repository in a folder on this machine. libgit2's fetch packs every new object
+// again (it cannot reuse the deltas already in the remote's packs, as git's upload-pack does),
+// which was most of a sync's time. Packs are immutable and named by their content, so, as
+// `git clone --local` does, the remote's packs we lack are hard-linked into our object folder;
+// whatever is still missing after that (loose objects, or packs on another file system) is
+// copied object by object or packed. Only then does the remote-tracking branch move.
+extension Repository {
+  /// Fetches `branch` from the repository at `path` into `refs/remotes/<remote>/<branch>`;
+  /// returns what that now points at (nil when the remote has no such branch).
+  public func fetchLocal(from path: URL, remote: String, branch: String) throws(GitError)
+    -> ObjectID?
+  {
+    let source = try Repository.openRemote(path, named: remote, doing: "fetch from \(remote)")
+    let tracking = "refs/remotes/\(remote)/\(branch)"
+    guard let theirs = try source.resolve("refs/heads/\(branch)") else { return nil }
+    if try !hasObject(theirs) {
+      linkPacks(from: source.gitDirectory.appendingPathComponent("objects/pack"))
+      var odb: OpaquePointer?
+      try Check.rc(git_repository_odb(&odb, raw), "open objects")
+      defer { git_odb_free(odb) }
+      try Check.rc(git_odb_refresh(odb), "read the linked packs")
+      // Stop the walk at what we already share with the remote.
+      var hidden: [ObjectID] = []
+      for ref in ["HEAD", tracking] {
+        if let id = try? resolve(ref), (try? source.hasObject(id)) == true { hidden.append(id) }
+      }
+      let missing = try source.newObjects(from: theirs, hiding: hidden, remoteODB: odb)
+      if missing.count > 100 {
+        try source.send(missing, into: odb)
+      } else {
+        try source.copy(missing, into: odb)
+      }
+    }
+    var ref: OpaquePointer?
+    var oid = theirs.oid
+    try Check.rc(
+      git_reference_create(&ref, raw, tracking, &oid, 1, "dinger sync: fetch"), "update \(tracking)"
+    )
+    git_reference_free(ref)
+    return theirs
+  }
+
+  /// Opens a remote repository in a folder, or says what to do when it is not there.
+  static func openRemote(_ path: URL, named remote: String, doing operation: String)
+    throws(GitError) -> Repository
+  {
+    do {
+      return try Repository.open(path)
+    } catch {
+      let what =
+        FileManager.default.fileExists(atPath: path.path)
+        ? "is not a git repository" : "does not exist (moved, deleted, or a drive not mounted?)"
+      throw GitError(
+        code: error.code, operation: operation,
+        message:
+          "the remote '\(remote)' at \(path.path) \(what); nothing local changed. Check it with 'dinger remote list'; if it moved: dinger remote rm \(remote) && dinger remote add \(remote) NEW-PATH"
+      )
+    }
+  }
+
+  /// Hard-links the packs (and their indexes) in `folder` that our object folder lacks; a pack
+  /// that cannot be linked (another file system) is left for the object copy.
+  private func linkPacks(from folder: URL) {
+    let ours = gitDirectory.appendingPathComponent("objects/pack")
+    let fm = FileManager.default
+    guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { return }
+    try? fm.createDirectory(at: ours, withIntermediateDirectories: true)
+    for name in names where name.hasSuffix(".pack") {
+      let base = String(name.dropLast(".pack".count))
+      let idx = base + ".idx"
+      guard names.contains(idx), !fm.fileExists(atPath: ours.appendingPathComponent(idx).path)
+      else { continue }
+      // NB: the pack before its index: readers find packs by their index.
+      let packTarget = ours.appendingPathComponent(name).path
+      guard link(folder.appendingPathComponent(name).path, packTarget) == 0 || errno == EEXIST
+      else { continue }
+      if link(folder.appendingPathComponent(idx).path, ours.appendingPathComponent(idx).path) != 0 {
+        unlink(packTarget)
+      }
+    }
+  }
+
+  /// Copies objects one by one into `odb` (as loose objects).
+  func copy(_ objects: [ObjectID], into odb: OpaquePointer?) throws(GitError) {
+    var mine: OpaquePointer?
+    try Check.rc(git_repository_odb(&mine, raw), "open objects")
+    defer { git_odb_free(mine) }
+    for object in objects {
+      var oid = object.oid
+      var read: OpaquePointer?
+      try Check.rc(git_odb_read(&read, mine, &oid), "read \(object.short)")
+      defer { git_odb_object_free(read) }
+      var out = git_oid()
+      try Check.rc(
+        git_odb_write(
+          &out, odb, git_odb_object_data(read), git_odb_object_size(read),
+          git_odb_object_type(read)), "copy \(object.short)")
+    }
+  }
+}

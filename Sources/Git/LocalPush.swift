@@ -1,0 +1,199 @@
+internal import CGit2
+import Foundation
+
+// Pushing to a repository in a folder on this machine (a path or file:// URL) with libgit2's
+// own pieces rather than its push: libgit2's push enumerates objects by walking every tree of
+// every new commit and marking the remote's whole tree as seen (about a second for 500 commits
+// on a 40,000-file repository); here only the subtrees each commit changed are visited, and
+// objects the remote already has are skipped. The pack is streamed into the remote's object
+// database and the branch moved by compare-and-swap, as receive-pack would.
+extension Repository {
+  /// The folder a remote URL names when it is on this machine, else nil.
+  public static func localPath(of url: String) -> URL? {
+    if url.hasPrefix("file://") { return URL(string: url)?.standardizedFileURL }
+    if url.contains("://") { return nil }
+    // scp-like `host:path` is ssh; a path with a colon before any slash is not local.
+    if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
+    return URL(fileURLWithPath: url).standardizedFileURL
+  }
+
+  /// Pushes `branch` to the repository at `path`; `.rejected` when the remote branch moved
+  /// since we fetched (it is not in our history).
+  public func pushLocal(to path: URL, remote: String, branch: String) throws(GitError)
+    -> PushOutcome
+  {
+    let target = try Repository.openRemote(path, named: remote, doing: "push to \(remote)")
+    let ref = "refs/heads/\(branch)"
+    guard let ours = try resolve(ref) else {
+      throw GitError(code: -1, operation: "push", message: "there is no local branch \(branch)")
+    }
+    if let workdir = target.workdir, (try? target.head().branch) == ref {
+      throw GitError(
+        code: -1, operation: "push to \(path.path)",
+        message:
+          "the remote is a working copy with \(branch) checked out, which a push would leave out of date; share a bare repository instead (git clone --bare \(workdir.path) team.git)"
+      )
+    }
+    let theirs = try target.resolve(ref)
+    if theirs == ours { return .pushed }
+    if let theirs {
+      guard try hasObject(theirs), try contains(ours, ancestor: theirs) else {
+        return .rejected("\(ref): the remote has commits we do not (fetch first)")
+      }
+    }
+    var remoteODB: OpaquePointer?
+    try Check.rc(git_repository_odb(&remoteODB, target.raw), "open the remote's objects")
+    defer { git_odb_free(remoteODB) }
+    let objects = try newObjects(
+      from: ours, hiding: theirs.map { [$0] } ?? [], remoteODB: remoteODB)
+    try send(objects, into: remoteODB)
+    var newRef: OpaquePointer?
+    var new = ours.oid
+    let rc: Int32
+    if let theirs {
+      var old = theirs.oid
+      rc = git_reference_create_matching(&newRef, target.raw, ref, &new, 1, &old, "push")
+    } else {
+      rc = git_reference_create(&newRef, target.raw, ref, &new, 0, "push")
+    }
+    git_reference_free(newRef)
+    if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue {
+      return .rejected("\(ref): the remote moved while pushing")
+    }
+    try Check.rc(rc, "update \(ref) in \(path.path)")
+    var tracking: OpaquePointer?
+    _ = git_reference_create(&tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "push")
+    git_reference_free(tracking)
+    return .pushed
+  }
+
+  func hasObject(_ id: ObjectID) throws(GitError) -> Bool {
+    var odb: OpaquePointer?
+    try Check.rc(git_repository_odb(&odb, raw), "open objects")
+    defer { git_odb_free(odb) }
+    var oid = id.oid
+    return git_odb_exists(odb, &oid) == 1
+  }
+
+  /// Every object reachable from `head` and not from `hidden` that the remote lacks.
+  func newObjects(from head: ObjectID, hiding hidden: [ObjectID], remoteODB: OpaquePointer?)
+    throws(GitError) -> [ObjectID]
+  {
+    var walk: OpaquePointer?
+    try Check.rc(git_revwalk_new(&walk, raw), "walk history")
+    defer { git_revwalk_free(walk) }
+    var start = head.oid
+    try Check.rc(git_revwalk_push(walk, &start), "walk history")
+    for id in hidden {
+      var h = id.oid
+      try Check.rc(git_revwalk_hide(walk, &h), "walk history")
+    }
+    var out: [ObjectID] = []
+    var seen: Set<ObjectID> = []
+    func missing(_ id: ObjectID) -> Bool {
+      guard seen.insert(id).inserted else { return false }
+      var oid = id.oid
+      // NB: without NO_REFRESH every object the remote lacks re-reads its pack folder.
+      return git_odb_exists_ext(remoteODB, &oid, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) != 1
+    }
+    var oid = git_oid()
+    while git_revwalk_next(&oid, walk) == 0 {
+      let commit = ObjectID(oid)
+      guard missing(commit) else { continue }
+      out.append(commit)
+      let info = try commitInfo(commit)
+      let tree = try treeID(of: commit)
+      let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
+      try collect(tree, against: parentTree, missing: missing, into: &out)
+    }
+    return out
+  }
+
+  /// A tree and what under it differs from the parent's tree at the same place. Both trees'
+  /// entries are sorted by name, so they are walked side by side, comparing ids in place.
+  private func collect(
+    _ tree: ObjectID, against old: ObjectID?, missing: (ObjectID) -> Bool,
+    into out: inout [ObjectID]
+  ) throws(GitError) {
+    guard tree != old, missing(tree) else { return }
+    out.append(tree)
+    var t: OpaquePointer?
+    var id = tree.oid
+    try Check.rc(git_tree_lookup(&t, raw, &id), "read tree \(tree.short)")
+    defer { git_tree_free(t) }
+    var o: OpaquePointer?
+    if let old {
+      var oldID = old.oid
+      try Check.rc(git_tree_lookup(&o, raw, &oldID), "read tree \(old.short)")
+    }
+    defer { if let o { git_tree_free(o) } }
+    let count = git_tree_entrycount(t)
+    let oldCount = o.map { git_tree_entrycount($0) } ?? 0
+    var j = 0
+    for i in 0..<count {
+      let entry = git_tree_entry_byindex(t, i)!
+      let name = git_tree_entry_name(entry)!
+      var previous: OpaquePointer?
+      while j < oldCount {
+        let candidate = git_tree_entry_byindex(o, j)!
+        let c = strcmp(git_tree_entry_name(candidate), name)
+        if c < 0 {
+          j += 1
+          continue
+        }
+        if c == 0 { previous = candidate }
+        break
+      }
+      if let previous, git_oid_equal(git_tree_entry_id(previous), git_tree_entry_id(entry)) != 0 {
+        continue
+      }
+      let entryID = ObjectID(git_tree_entry_id(entry).pointee)
+      switch git_tree_entry_type(entry) {
+      case GIT_OBJECT_TREE:
+        let oldSub = previous.flatMap {
+          git_tree_entry_type($0) == GIT_OBJECT_TREE ? ObjectID(git_tree_entry_id($0).pointee) : nil
+        }
+        try collect(entryID, against: oldSub, missing: missing, into: &out)
+      case GIT_OBJECT_BLOB:
+        if missing(entryID) { out.append(entryID) }
+      default:
+        continue  // submodules: not ours to send
+      }
+    }
+  }
+
+  /// Packs `objects` and streams the pack into `odb`, which indexes it.
+  func send(_ objects: [ObjectID], into odb: OpaquePointer?) throws(GitError) {
+    guard !objects.isEmpty else { return }
+    var pb: OpaquePointer?
+    try Check.rc(git_packbuilder_new(&pb, raw), "start a pack")
+    defer { git_packbuilder_free(pb) }
+    git_packbuilder_set_threads(pb, 0)
+    for object in objects {
+      var oid = object.oid
+      try Check.rc(git_packbuilder_insert(pb, &oid, nil), "pack \(object.short)")
+    }
+    var writer: UnsafeMutablePointer<git_odb_writepack>?
+    try Check.rc(git_odb_write_pack(&writer, odb, nil, nil), "write a pack into the remote")
+    defer { writer?.pointee.free(writer) }
+    var stats = git_indexer_progress()
+    let sink = PackSink(writer: writer!)
+    let rc = withExtendedLifetime(sink) {
+      git_packbuilder_foreach(
+        pb,
+        { buffer, size, payload in
+          let sink = Unmanaged<PackSink>.fromOpaque(payload!).takeUnretainedValue()
+          return sink.writer.pointee.append(sink.writer, buffer, size, &sink.stats)
+        }, Unmanaged.passUnretained(sink).toOpaque())
+    }
+    try Check.rc(rc, "send objects")
+    stats = sink.stats
+    try Check.rc(writer!.pointee.commit(writer, &stats), "index the pack in the remote")
+  }
+}
+
+private final class PackSink {
+  let writer: UnsafeMutablePointer<git_odb_writepack>
+  var stats = git_indexer_progress()
+  init(writer: UnsafeMutablePointer<git_odb_writepack>) { self.writer = writer }
+}
