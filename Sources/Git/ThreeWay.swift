@@ -141,3 +141,29 @@ extension Repository {
     return out
   }
 }
+
+extension Repository {
+  /// Commits reachable from `heads` and not from `hidden`, newest first (parents after children).
+  public func commits(from heads: [ObjectID], hiding hidden: [ObjectID]) throws(GitError)
+    -> [ObjectID]
+  {
+    var walk: OpaquePointer?
+    try Check.rc(git_revwalk_new(&walk, raw), "walk history")
+    defer { git_revwalk_free(walk) }
+    try Check.rc(
+      git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue),
+      "walk history")
+    for head in heads {
+      var oid = head.oid
+      try Check.rc(git_revwalk_push(walk, &oid), "walk history")
+    }
+    for id in hidden {
+      var oid = id.oid
+      try Check.rc(git_revwalk_hide(walk, &oid), "walk history")
+    }
+    var out: [ObjectID] = []
+    var oid = git_oid()
+    while git_revwalk_next(&oid, walk) == 0 { out.append(ObjectID(oid)) }
+    return out
+  }
+}

@@ -31,6 +31,15 @@ public enum ActivityIndex {
     while let id = cursor, id.hex != index.head {
       let info = try repository.git.commitInfo(id)
       fresh.append(info)
+      if info.parents.count > 1 {
+        // A merge: the commits it brought in are told as they were made, by their authors
+        // (the merge itself is not; its changes are theirs).
+        for side in try repository.git.commits(
+          from: Array(info.parents.dropFirst()), hiding: [info.parents[0]])
+        {
+          fresh.append(try repository.git.commitInfo(side))
+        }
+      }
       cursor = info.parents.first
     }
     if cursor == nil { index = IndexFile(bytes: []) }  // none, broken, or history rewritten
@@ -83,6 +92,7 @@ public enum ActivityIndex {
     let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
     let action = TrailerParser.value("Dinger-Action", in: info.message)
     var out: [ActivityEntry] = []
+    if info.parents.count > 1 { return out }
     for file in try walker.changes(in: info) {
       let path = file.path
       guard let kind = RecordLayout.kind(ofPath: path), kind != .config else { continue }

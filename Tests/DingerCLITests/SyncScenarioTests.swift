@@ -20,6 +20,14 @@ import Testing
     #expect(text.contains("theme: poppy\n"))
     #expect(text.contains("title: Design Sync\n"))
     #expect(try team.run("ada", "conflicts").stdout == "no conflicts\n")
+    // Everyone's log tells each change by its author, merged in or not; merges add no lines.
+    for name in ["ada", "grace", "linus"] {
+      let log = try team.run(name, "log", "design-review").stdout
+      #expect(log.contains("Ada") && log.contains("length 10 -> 15 min"), "\(name): \(log)")
+      #expect(log.contains("Grace") && log.contains("theme bubblegum -> poppy"), "\(name): \(log)")
+      #expect(log.contains("Linus"), "\(name): \(log)")
+      #expect(!log.contains("Merge"), "\(name): \(log)")
+    }
   }
 
   @Test func attendeesAddedOnBothAreAllKept() throws {
