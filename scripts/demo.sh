@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: Dinger's main job on a fresh local data repository, offline, no server:
 # set it up, add the three Scrumdinger sample scrums, list them, change one, read `git log`,
-# undo, and see what `dinger check` says about a hand edit gone wrong.
+# undo, see what `dinger check` says about a hand edit gone wrong, and sync with a teammate
+# through a bare repository standing in for the team's remote.
 set -euo pipefail
 : "${DINGER:?path to the dinger binary}"
 : "${DEMO_DIR:?where to make the demo data}"
@@ -57,4 +58,30 @@ step dinger check
 dinger check || echo "(exit status $? — the data repository has errors; nothing was changed)"
 git checkout -q -- scrums/design.yaml
 echo
-echo "Demo data left in $DEMO_DIR/data"
+echo "Sharing with the team: a bare repository stands in for the team's remote; Grace clones it."
+run git init -q --bare -b main "$DEMO_DIR/team.git"
+run dinger remote add origin "$DEMO_DIR/team.git"
+run dinger sync
+cd "$DEMO_DIR"
+run dinger clone "$DEMO_DIR/team.git" grace
+cd grace && git config user.name "Grace Hopper" && git config user.email grace@example.com && cd ..
+echo "(Both change the Design scrum: different fields, an attendee each, and the same field.)"
+cd "$DEMO_DIR/data"
+run dinger scrum edit design --theme teal --length 20
+run dinger scrum attendee add design Ada
+run dinger sync
+cd "$DEMO_DIR/grace"
+run dinger scrum edit design --title "Design Review" --length 25
+run dinger scrum attendee add design Linus
+run dinger sync
+run cat scrums/design.yaml
+run dinger conflicts
+run dinger resolve "$(dinger conflicts --json | sed -n 's/.*"id" : "\(........\).*/\1/p' | head -1)" --theirs
+run dinger sync
+cd "$DEMO_DIR/data"
+run dinger sync
+run git log --graph --format='%h %an: %s' -8
+run git status --short
+echo "(no conflict markers anywhere: every value is in the data, and the settled conflict is a commit)"
+echo
+echo "Demo data left in $DEMO_DIR/data (and Grace's clone in $DEMO_DIR/grace)"

@@ -82,6 +82,12 @@ extension Repository {
     var walk: OpaquePointer?
     try Check.rc(git_revwalk_new(&walk, raw), "walk history")
     defer { git_revwalk_free(walk) }
+    // NB: parents before children. A commit's tree is compared with its first parent's and only
+    // what differs is visited, which is complete only if the parent's tree was visited before
+    // (an undo brings back an older tree: visited newest first, each side trusted the other).
+    try Check.rc(
+      git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue),
+      "walk history")
     var start = head.oid
     try Check.rc(git_revwalk_push(walk, &start), "walk history")
     for id in hidden {
@@ -109,8 +115,9 @@ extension Repository {
     return out
   }
 
-  /// A tree and what under it differs from the parent's tree at the same place. Both trees'
-  /// entries are sorted by name, so they are walked side by side, comparing ids in place.
+  /// A tree and what under it differs from the parent's tree at the same place (which is
+  /// already sent, or in the remote). Both trees' entries are sorted by name, so they are walked
+  /// side by side, comparing ids in place.
   private func collect(
     _ tree: ObjectID, against old: ObjectID?, missing: (ObjectID) -> Bool,
     into out: inout [ObjectID]
