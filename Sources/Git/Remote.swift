@@ -108,6 +108,7 @@ extension Repository {
         git_remote_fetch(handle, &array, &options, "dinger sync: fetch")
       }
     }
+    session.settle(url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0)
     try session.check(rc, "fetch from \(remote)")
     // NB: a branch that vanished on the remote would leave a stale tracking ref; ask the remote.
     return try resolve(tracking)
@@ -138,6 +139,7 @@ extension Repository {
     {
       return .rejected(message)
     }
+    session.settle(url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0)
     try session.check(rc, "push to \(remote)")
     if let refused = session.refused { return .rejected(refused) }
     // Keep the remote-tracking branch in step, as git push does.
@@ -161,6 +163,7 @@ extension Repository {
     session.install(&options.fetch_opts.callbacks)
     var out: OpaquePointer?
     let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }
+    session.settle(url: url, worked: rc >= 0)
     try session.check(rc, "clone \(url)")
     let repository = Repository(out!)
     if try repository.head().commit == nil { try repository.checkOutSomeRemoteBranch() }

@@ -80,7 +80,8 @@ public struct Syncer {
           Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
           if !dryRun { try repository.commit(plan.change) }
           report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
-          report.conflicts = plan.conflicts
+          // NB: added up: a round whose push lost a race has already committed its conflicts.
+          report.conflicts += plan.conflicts
           toPush = true
         }
       } else if theirs == nil {

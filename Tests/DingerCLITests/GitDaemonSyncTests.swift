@@ -2,37 +2,40 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `git daemon` on 127.0.0.1 serving a folder of bare repositories, pushes allowed. Started
-/// through the shell, detached (see LookupTests for why not Foundation's Process).
+/// `git daemon` on 127.0.0.1 serving a folder of bare repositories, pushes allowed; started in
+/// its own session and stopped (and reaped) when the test ends.
 final class GitDaemon: @unchecked Sendable {
   let port: Int
-  let pidFile: URL
+  let pid: pid_t
 
   init(base: URL) throws {
-    pidFile = base.appendingPathComponent("daemon.pid")
-    var chosen = 0
+    let execPath = try ProcessRunner.run("/usr/bin/git", ["--exec-path"]).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
     for _ in 0..<5 {
       let port = Self.freePort()
-      _ = system(
-        "git daemon --reuseaddr --export-all --enable=receive-pack --base-path='\(base.path)' --listen=127.0.0.1 --port=\(port) --pid-file='\(pidFile.path)' '\(base.path)' </dev/null >/dev/null 2>&1 &"
-      )
+      let pid = try ProcessRunner.start(
+        execPath + "/git-daemon",
+        [
+          "--reuseaddr", "--export-all", "--enable=receive-pack", "--base-path=\(base.path)",
+          "--listen=127.0.0.1", "--port=\(port)", base.path,
+        ])
       if Self.waitListening(port) {
-        chosen = port
-        break
+        (self.port, self.pid) = (port, pid)
+        return
       }
+      ProcessRunner.stop(pid)
     }
-    guard chosen != 0 else { throw CancellationError() }
-    port = chosen
+    throw CancellationError()
   }
 
   func url(_ name: String) -> String { "git://127.0.0.1:\(port)/\(name)" }
 
+  private var stopped = false
+
   func stop() {
-    if let text = try? String(contentsOf: pidFile, encoding: .utf8),
-      let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    {
-      kill(pid, SIGTERM)
-    }
+    guard !stopped else { return }
+    stopped = true
+    ProcessRunner.stop(pid)
   }
 
   deinit { stop() }

@@ -59,16 +59,13 @@ import Testing
       s.serve_forever()
       """#
 
-    /// Starts the server through the shell, detached, with stdio on /dev/null.
-    // NB: not through Foundation's Process: a long-lived child started that way while other
-    // tests start and wait for theirs left those waits hanging on children already gone.
+    /// Starts the server in its own session with stdio on /dev/null (ProcessRunner.start).
     init() throws {
       folder = try TemporaryDirectory("dinger-http")
       try folder.write("server.py", Self.script)
       let ready = folder.url.appendingPathComponent("port")
       let python = ProcessRunner.which("python3") ?? "/usr/bin/python3"
-      _ = system(
-        "'\(python)' '\(folder.url.path)/server.py' '\(ready.path)' </dev/null >/dev/null 2>&1 &")
+      let started = try ProcessRunner.start(python, ["\(folder.url.path)/server.py", ready.path])
       let deadline = Date().addingTimeInterval(15)
       var text = ""
       while Date() < deadline {
@@ -79,13 +76,16 @@ import Testing
       let parts = text.split(separator: " ").compactMap {
         Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
       }
-      guard parts.count == 2 else { throw CancellationError() }
-      (port, pid) = (parts[0], Int32(parts[1]))
+      guard parts.count == 2 else {
+        ProcessRunner.stop(started)
+        throw CancellationError()
+      }
+      (port, pid) = (parts[0], started)
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
 
-    deinit { kill(pid, SIGTERM) }
+    deinit { ProcessRunner.stop(pid) }
   }
 
   /// A data repository with an English library that knows "hello" and "boom", and a Spanish one.
