@@ -92,9 +92,10 @@ public final class TransferSession: @unchecked Sendable {
   }
 
   /// Runs `git credential fill|approve|reject` with the URL's parts; the helper's answer.
-  static func credentialHelper(_ action: String, url: String, extra: [String: String])
-    -> [String: String]?
-  {
+  static func credentialHelper(
+    _ action: String, url: String, extra: [String: String],
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> [String: String]? {
     guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host
     else { return nil }
     var input = "protocol=\(scheme)\nhost=\(host)\(parts.port.map { ":\($0)" } ?? "")\n"
@@ -106,7 +107,7 @@ public final class TransferSession: @unchecked Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
     process.arguments = ["credential", action]
-    var environment = ProcessInfo.processInfo.environment
+    var environment = environment
     if isatty(0) == 0 { environment["GIT_TERMINAL_PROMPT"] = "0" }
     process.environment = environment
     let stdin = Pipe()

@@ -173,6 +173,42 @@ import Testing
     #expect(try box.dinger("scrum", "list", in: clone).stdout.contains("Web"))
   }
 
+  @Test func cloneAndSetupGit() throws {
+    let box = try Sandbox()
+    // A repository that is not a dinger data repository: cloned, but said so.
+    let plain = box.home.url.appendingPathComponent("plain")
+    try box.git("init", "-q", "-b", "main", plain.path, in: box.home.url)
+    try "hi\n".write(
+      to: plain.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    try box.git("add", "-A", in: plain)
+    try box.git("commit", "-qm", "notes", in: plain)
+    var r = try box.dinger("clone", plain.path, "copy", in: box.home.url)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("it is not a dinger data repository"), "\(r.stderr)")
+    r = try box.dinger(
+      "clone", box.home.url.appendingPathComponent("gone.git").path, in: box.home.url)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("clone"), "\(r.stderr)")
+    #expect(
+      !FileManager.default.fileExists(atPath: box.home.url.appendingPathComponent("gone").path))
+
+    // A data repository cloned with plain git: setup-git configures the driver.
+    expectOK(try box.dinger("init"))
+    try box.write(".gitattributes", "")
+    try box.git("commit", "-qam", "No attributes")
+    let clone = box.home.url.appendingPathComponent("theirs")
+    try box.git("clone", "-q", box.data.path, clone.path, in: box.home.url)
+    r = try box.dinger("setup-git", in: clone)
+    expectOK(r)
+    #expect(r.stdout.contains("set merge.dinger.driver") && r.stdout.contains(".gitattributes"))
+    #expect(
+      try box.git("config", "merge.dinger.driver", in: clone).contains("merge-driver %O %A %B %P"))
+    #expect(
+      try box.git("log", "-1", "--format=%s", in: clone)
+        == "Use dinger's record merge for YAML files\n")
+    #expect(try box.dinger("setup-git", in: clone).stdout == "already set up\n")
+  }
+
   @Test func syncErrorsSayWhatToDo() throws {
     let box = try Sandbox()
     expectOK(try box.dinger("init"))
