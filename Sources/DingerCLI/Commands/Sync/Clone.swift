@@ -36,6 +36,12 @@ struct Clone: ParsableCommand {
       {
         throw CLIError("'\(target.path)' already exists and is not empty; choose another folder")
       }
+      if let local = Repository.localPath(of: url),
+        !FileManager.default.fileExists(atPath: local.path)
+      {
+        throw CLIError(
+          "there is no repository at \(local.path); check the path (or the URL's scheme)")
+      }
       let progress = ProgressLine()
       do {
         _ = try Repository.clone(
