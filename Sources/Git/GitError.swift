@@ -25,7 +25,6 @@ enum Check {
   static let initialized: Void = {
     _ = git_libgit2_init()
     _ = dinger_git_verify_object_hashes(0)
-    _ = dinger_git_cache_trees_up_to(1 << 20)
   }()
 
   /// Throws when `rc` is negative, with the message libgit2 left for this thread.

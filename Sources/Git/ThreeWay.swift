@@ -14,6 +14,15 @@ public struct ThreeWayFile: Sendable, Equatable {
 }
 
 extension Repository {
+  /// Keeps trees up to `bytes` in libgit2's object cache for the rest of the process (its
+  /// default keeps none above 4 KiB). A merge re-reads the same big folders (a thousand
+  /// meetings) for every commit it looks at; the log's walk reads each tree once and is slower
+  /// with them cached, so only sync turns this on.
+  public static func cacheTrees(upTo bytes: Int) {
+    _ = Check.initialized
+    _ = dinger_git_cache_trees_up_to(bytes)
+  }
+
   /// The best common ancestor of two commits, or nil when their histories are unrelated.
   public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws(GitError) -> ObjectID? {
     var out = git_oid()

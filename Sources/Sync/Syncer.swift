@@ -39,6 +39,7 @@ public struct Syncer {
     remote: String = "origin", dryRun: Bool = false, maxRounds: Int = 3,
     onProgress: ((TransferProgress) -> Void)? = nil
   ) throws -> Report {
+    Repository.cacheTrees(upTo: 1 << 20)
     let remotes = try git.remotes()
     guard let url = remotes.first(where: { $0.name == remote })?.url else {
       let known = remotes.map(\.name)
