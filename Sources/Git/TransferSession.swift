@@ -37,6 +37,11 @@ public final class TransferSession: @unchecked Sendable {
       }
       return 0
     }
+    callbacks.certificate_check = { cert, valid, host, payload in
+      let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+      return session.checkCertificate(
+        cert, valid: valid != 0, host: host.map { String(cString: $0) } ?? "")
+    }
     callbacks.push_update_reference = { ref, status, payload in
       let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
       if let status {
@@ -44,6 +49,32 @@ public final class TransferSession: @unchecked Sendable {
       }
       return 0
     }
+  }
+
+  /// https: libgit2's verdict stands. ssh: the key must be in known_hosts (see `HostKeys`).
+  private func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>?, valid: Bool, host: String)
+    -> Int32
+  {
+    guard let cert, cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
+      if valid { return 0 }
+      git_error_set_str(
+        Int32(GIT_ERROR_NET.rawValue),
+        "the TLS certificate of \(host) is not trusted; check the address, or the system's certificate authorities"
+      )
+      return GIT_ECERTIFICATE.rawValue
+    }
+    let hostkey = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self)
+      .pointee
+    guard hostkey.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = hostkey.hostkey else {
+      git_error_set_str(
+        Int32(GIT_ERROR_NET.rawValue), "the ssh host key of \(host) could not be read to check it")
+      return GIT_ECERTIFICATE.rawValue
+    }
+    let key = Array(UnsafeRawBufferPointer(start: raw, count: Int(hostkey.hostkey_len)))
+    let verdict = HostKeys.check(host: host, key: key)
+    if verdict == .trusted { return 0 }
+    git_error_set_str(Int32(GIT_ERROR_NET.rawValue), HostKeys.message(verdict, host: host))
+    return GIT_ECERTIFICATE.rawValue
   }
 
   private func credentials(

@@ -50,3 +50,36 @@ import Testing
     #expect(Repository.localPath(of: "git://127.0.0.1:9418/team.git") == nil)
   }
 }
+
+/// ssh host keys against known_hosts files made with OpenSSH's own tools.
+@Suite struct HostKeyTests {
+  func key(_ dir: TemporaryDirectory, _ name: String) throws -> (line: String, blob: [UInt8]) {
+    let path = dir.url.appendingPathComponent(name).path
+    _ = try ProcessRunner.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path])
+    let pub = try String(contentsOfFile: path + ".pub", encoding: .utf8)
+    let fields = pub.split(separator: " ")
+    return ("\(fields[0]) \(fields[1])", [UInt8](Data(base64Encoded: String(fields[1]))!))
+  }
+
+  @Test func aHostMustBeKnownWithThisKey() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { return }
+    let dir = try TemporaryDirectory("dinger-hostkeys")
+    let (line, blob) = try key(dir, "server")
+    let (_, other) = try key(dir, "impostor")
+    let known = dir.url.appendingPathComponent("known_hosts")
+    try "git.example.com \(line)\n".write(to: known, atomically: true, encoding: .utf8)
+    #expect(HostKeys.check(host: "git.example.com", key: blob, files: [known]) == .trusted)
+    #expect(HostKeys.check(host: "git.example.com", key: other, files: [known]) == .mismatch)
+    #expect(HostKeys.check(host: "elsewhere.example.com", key: blob, files: [known]) == .unknown)
+    #expect(
+      HostKeys.message(.mismatch, host: "git.example.com").contains("ssh-keygen -R git.example.com")
+    )
+    // Hashed host names (HashKnownHosts yes) are found too.
+    _ = try ProcessRunner.run("/usr/bin/ssh-keygen", ["-H", "-f", known.path])
+    #expect(!(try String(contentsOf: known, encoding: .utf8)).contains("git.example.com"))
+    #expect(HostKeys.check(host: "git.example.com", key: blob, files: [known]) == .trusted)
+    // A revoked key is not trusted.
+    try "@revoked git.example.com \(line)\n".write(to: known, atomically: true, encoding: .utf8)
+    #expect(HostKeys.check(host: "git.example.com", key: blob, files: [known]) == .mismatch)
+  }
+}
