@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Providers
 import Storage
 import Sync
 import YAML
@@ -23,7 +24,7 @@ struct Conflicts: ParsableCommand {
   func run() throws {
     try reporting {
       let repository = try global.repository(remindConflicts: false)
-      let (records, unreadable) = ConflictStore(repository).all()
+      let (records, unreadable) = SyncProvider.live(repository: repository).conflicts()
       for path in unreadable {
         Terminal.error("warning: \(path) is not a readable conflict record\n")
       }
@@ -96,10 +97,8 @@ struct Resolve: ParsableCommand {
   func run() throws {
     try reporting {
       let repository = try global.repository(remindConflicts: false)
-      let store = ConflictStore(repository)
-      let record = try store.find(id)
       let choice: ConflictStore.Choice = ours ? .kept : theirs ? .other : .value(value ?? "")
-      try store.resolve(record, choice)
+      let record = try SyncProvider.live(repository: repository).resolve(id, choice)
       Terminal.output("resolved \(record.shortID): \(record.file) \(record.path)\n")
       let left = ConflictStore.count(in: repository.root)
       if left > 0 { Terminal.output("\(left) conflict\(left == 1 ? "" : "s") left\n") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Providers
 import Storage
 import Sync
 
@@ -54,7 +55,8 @@ struct SetupGit: ParsableCommand {
 
   func run() throws {
     try reporting {
-      let done = try GitSetup.configure(try global.repository(), executable: Executable.path)
+      let done = try SyncProvider.live(repository: try global.repository()).setupGit(
+        Executable.path)
       Terminal.output(done.isEmpty ? "already set up\n" : done.joined(separator: "\n") + "\n")
     }
   }

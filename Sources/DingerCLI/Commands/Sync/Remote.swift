@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import Git
-import Storage
+import Providers
 
 /// `dinger remote add|list|rm`: where the team's shared copy lives.
 struct RemoteCommand: ParsableCommand {
@@ -30,13 +29,7 @@ struct RemoteCommand: ParsableCommand {
 
     func run() throws {
       try reporting {
-        let git = try global.repository().gitRepository
-        if let existing = try git.remotes().first(where: { $0.name == name }) {
-          throw CLIError(
-            "a remote named '\(name)' already exists (\(existing.url)); remove it first with 'dinger remote rm \(name)'"
-          )
-        }
-        try git.addRemote(name, url: url)
+        try SyncProvider.live(repository: try global.repository()).addRemote(name, url)
         Terminal.output("added remote \(name) -> \(url)\n")
       }
     }
@@ -51,7 +44,7 @@ struct RemoteCommand: ParsableCommand {
 
     func run() throws {
       try reporting {
-        let remotes = try global.repository().gitRepository.remotes()
+        let remotes = try SyncProvider.live(repository: try global.repository()).remotes()
         if output.json {
           let items = remotes.map { ["name": $0.name, "url": $0.url] }
           let data = try JSONSerialization.data(
@@ -81,15 +74,7 @@ struct RemoteCommand: ParsableCommand {
 
     func run() throws {
       try reporting {
-        let git = try global.repository().gitRepository
-        let remotes = try git.remotes()
-        guard remotes.contains(where: { $0.name == name }) else {
-          let known = remotes.map(\.name)
-          throw CLIError(
-            "no remote named '\(name)'"
-              + (known.isEmpty ? "" : " (remotes: \(known.joined(separator: ", ")))"))
-        }
-        try git.removeRemote(name)
+        try SyncProvider.live(repository: try global.repository()).removeRemote(name)
         Terminal.output("removed remote \(name)\n")
       }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Git
-import Storage
+import Providers
 import Sync
 
 /// `dinger sync`: fetch, merge record by record, push.
@@ -35,8 +35,8 @@ struct SyncCommand: ParsableCommand {
     try reporting {
       let repository = try global.repository()
       let progress = ProgressLine()
-      let report = try Syncer(repository).sync(
-        remote: remote, dryRun: dryRun, onProgress: progress.show)
+      let report = try SyncProvider.live(repository: repository).sync(
+        remote, dryRun, { progress.show($0) })
       progress.finish()
       Terminal.output(Self.describe(report))
     }
