@@ -79,21 +79,10 @@ extension Repository {
   func newObjects(from head: ObjectID, hiding hidden: [ObjectID], remoteODB: OpaquePointer?)
     throws(GitError) -> [ObjectID]
   {
-    var walk: OpaquePointer?
-    try Check.rc(git_revwalk_new(&walk, raw), "walk history")
-    defer { git_revwalk_free(walk) }
     // NB: parents before children. A commit's tree is compared with its first parent's and only
     // what differs is visited, which is complete only if the parent's tree was visited before
     // (an undo brings back an older tree: visited newest first, each side trusted the other).
-    try Check.rc(
-      git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue),
-      "walk history")
-    var start = head.oid
-    try Check.rc(git_revwalk_push(walk, &start), "walk history")
-    for id in hidden {
-      var h = id.oid
-      try Check.rc(git_revwalk_hide(walk, &h), "walk history")
-    }
+    let commits = try self.commits(from: [head], hiding: hidden, oldestFirst: true)
     var out: [ObjectID] = []
     var seen: Set<ObjectID> = []
     func missing(_ id: ObjectID) -> Bool {
@@ -102,9 +91,7 @@ extension Repository {
       // NB: without NO_REFRESH every object the remote lacks re-reads its pack folder.
       return git_odb_exists_ext(remoteODB, &oid, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) != 1
     }
-    var oid = git_oid()
-    while git_revwalk_next(&oid, walk) == 0 {
-      let commit = ObjectID(oid)
+    for commit in commits {
       guard missing(commit) else { continue }
       out.append(commit)
       let info = try commitInfo(commit)

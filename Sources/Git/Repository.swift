@@ -111,20 +111,7 @@ public final class Repository: @unchecked Sendable {
 
   /// The bytes of the file at `path` in a commit, or nil when it has none.
   public func file(_ path: String, in commit: ObjectID) throws(GitError) -> [UInt8]? {
-    let tree = try self.tree(of: commit)
-    defer { git_tree_free(tree) }
-    var entry: OpaquePointer?
-    let rc = git_tree_entry_bypath(&entry, tree, path)
-    if rc == GIT_ENOTFOUND.rawValue { return nil }
-    try Check.rc(rc, "find \(path)")
-    defer { git_tree_entry_free(entry) }
-    guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-    var blob: OpaquePointer?
-    try Check.rc(git_blob_lookup(&blob, raw, git_tree_entry_id(entry)), "read \(path)")
-    defer { git_blob_free(blob) }
-    let size = Int(git_blob_rawsize(blob))
-    guard size > 0, let content = git_blob_rawcontent(blob) else { return [] }
-    return Array(UnsafeRawBufferPointer(start: content, count: size))
+    try blobID(at: path, in: commit).map { id throws(GitError) in try blob(id) }
   }
 
   func tree(of commit: ObjectID) throws(GitError) -> OpaquePointer {

@@ -152,16 +152,20 @@ extension Repository {
 }
 
 extension Repository {
-  /// Commits reachable from `heads` and not from `hidden`, newest first (parents after children).
-  public func commits(from heads: [ObjectID], hiding hidden: [ObjectID]) throws(GitError)
-    -> [ObjectID]
+  /// Commits reachable from `heads` and not from `hidden`, newest first (parents after
+  /// children), or `oldestFirst` (parents before children).
+  public func commits(from heads: [ObjectID], hiding hidden: [ObjectID], oldestFirst: Bool = false)
+    throws(GitError) -> [ObjectID]
   {
     var walk: OpaquePointer?
     try Check.rc(git_revwalk_new(&walk, raw), "walk history")
     defer { git_revwalk_free(walk) }
     try Check.rc(
-      git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue),
-      "walk history")
+      git_revwalk_sorting(
+        walk,
+        oldestFirst
+          ? GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue
+          : GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue), "walk history")
     for head in heads {
       var oid = head.oid
       try Check.rc(git_revwalk_push(walk, &oid), "walk history")
