@@ -151,3 +151,13 @@ extension ParsableCommand {
     Foundation.exit(1)
   }
 }
+
+/// The running executable's absolute path (for git's merge driver configuration).
+enum Executable {
+  static var path: String {
+    if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      return resolved
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+  }
+}

@@ -99,6 +99,15 @@ struct NodeMerge {
     let theirsMap = Dictionary(theirs.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
     let oursKeys = Set(ours.map(\.key))
     func step(_ key: String) -> FieldPath { path.appending(item ? .item(key) : .key(key)) }
+    // An entry only one side has: that side added it (kept), or the other side deleted it and
+    // this side left it alone (dropped), or changed it (kept, the deletion recorded).
+    func keepsOneSided(_ e: Entry, _ side: Side) -> Bool {
+      guard let b = baseMap[e.key] else { return true }
+      if NodeWriter.same(b.value, e.value) { return false }
+      conflicts.append(
+        FieldConflict(path: step(e.key), kind: .delete, kept: e.value, other: nil, keptSide: side))
+      return true
+    }
 
     // Entries only theirs has, grouped under the nearest shared entry before them ("" = start).
     var inserted: [String: [Entry]] = [:]
@@ -108,13 +117,7 @@ struct NodeMerge {
         anchor = t.key
         continue
       }
-      if let b = baseMap[t.key] {
-        if NodeWriter.same(b.value, t.value) { continue }  // ours deleted it, theirs did not touch it
-        conflicts.append(
-          FieldConflict(
-            path: step(t.key), kind: .delete, kept: t.value, other: nil, keptSide: .theirs))
-      }
-      inserted[anchor, default: []].append(t)
+      if keepsOneSided(t, .theirs) { inserted[anchor, default: []].append(t) }
     }
 
     var out: [Entry] = []
@@ -126,13 +129,7 @@ struct NodeMerge {
         out.append(Entry(o, value: merge(baseMap[o.key]?.value, o.value, t.value, at: step(o.key))))
         continue
       }
-      if let b = baseMap[o.key] {
-        if NodeWriter.same(b.value, o.value) { continue }  // theirs deleted it, ours did not touch it
-        conflicts.append(
-          FieldConflict(
-            path: step(o.key), kind: .delete, kept: o.value, other: nil, keptSide: .ours))
-      }
-      out.append(o)
+      if keepsOneSided(o, .ours) { out.append(o) }
     }
     return out + pending
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Components
 import Foundation
 import Providers
 import Storage
@@ -29,21 +30,7 @@ struct Conflicts: ParsableCommand {
         Terminal.error("warning: \(path) is not a readable conflict record\n")
       }
       if output.json {
-        let items: [[String: Any]] = records.map { r in
-          [
-            "id": r.id.uuidString.lowercased(), "file": r.file, "record": r.record ?? NSNull(),
-            "field": r.path.description, "kind": r.kind.rawValue,
-            "kept": r.kept.map { NodeWriter.text($0).trimmingCharacters(in: .newlines) }
-              ?? NSNull(),
-            "other": r.other.map { NodeWriter.text($0).trimmingCharacters(in: .newlines) }
-              ?? NSNull(),
-            "keptBy": r.keptFrom.author, "keptCommit": r.keptFrom.commit,
-            "otherBy": r.otherFrom.author, "otherCommit": r.otherFrom.commit,
-          ]
-        }
-        let data = try JSONSerialization.data(
-          withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        Terminal.output(String(decoding: data, as: UTF8.self) + "\n")
+        Terminal.output(try JSONView.render(records.map(ConflictJSON.init)))
         return
       }
       if records.isEmpty {
@@ -103,5 +90,33 @@ struct Resolve: ParsableCommand {
       let left = ConflictStore.count(in: repository.root)
       if left > 0 { Terminal.output("\(left) conflict\(left == 1 ? "" : "s") left\n") }
     }
+  }
+}
+
+/// A conflict record as `conflicts --json` shows it (absent values as null).
+private struct ConflictJSON: Encodable {
+  let record: ConflictRecord
+
+  enum Keys: String, CodingKey {
+    case id, file, record, field, kind, kept, other, keptBy, keptCommit, otherBy, otherCommit
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Keys.self)
+    let r = record
+    func text(_ node: Node?) -> String? {
+      node.map { NodeWriter.text($0).trimmingCharacters(in: .newlines) }
+    }
+    try c.encode(r.id.uuidString.lowercased(), forKey: .id)
+    try c.encode(r.file, forKey: .file)
+    try c.encode(r.record, forKey: .record)
+    try c.encode(r.path.description, forKey: .field)
+    try c.encode(r.kind.rawValue, forKey: .kind)
+    try c.encode(text(r.kept), forKey: .kept)
+    try c.encode(text(r.other), forKey: .other)
+    try c.encode(r.keptFrom.author, forKey: .keptBy)
+    try c.encode(r.keptFrom.commit, forKey: .keptCommit)
+    try c.encode(r.otherFrom.author, forKey: .otherBy)
+    try c.encode(r.otherFrom.commit, forKey: .otherCommit)
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Components
 import Foundation
 import Providers
 
@@ -46,10 +47,11 @@ struct RemoteCommand: ParsableCommand {
       try reporting {
         let remotes = try SyncProvider.live(repository: try global.repository()).remotes()
         if output.json {
-          let items = remotes.map { ["name": $0.name, "url": $0.url] }
-          let data = try JSONSerialization.data(
-            withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-          Terminal.output(String(decoding: data, as: UTF8.self) + "\n")
+          struct Item: Encodable {
+            let name: String
+            let url: String
+          }
+          Terminal.output(try JSONView.render(remotes.map { Item(name: $0.name, url: $0.url) }))
           return
         }
         if remotes.isEmpty {
