@@ -11,13 +11,13 @@ DEMO_DIR ?= /tmp/dinger-demo
 
 all: build
 
-## deps: install libgit2-dev, libyaml-dev and pkg-config when pkg-config cannot find them,
+## deps: install libgit2-dev, libyaml-dev, zlib1g-dev and pkg-config when pkg-config cannot find them,
 ## tmux (for the meeting timer's terminal test) and PyYAML (the independent parser the tests
 ## compare against) when missing.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1; then \
-	  echo "installing libgit2-dev libyaml-dev pkg-config"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev pkg-config; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib; then \
+	  echo "installing libgit2-dev libyaml-dev zlib1g-dev pkg-config"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev zlib1g-dev pkg-config; \
 	fi
 	@if ! command -v tmux >/dev/null 2>&1; then \
 	  echo "installing tmux (the meeting timer's end-to-end test drives it)"; \

@@ -16,16 +16,18 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
   ],
   targets: [
-    // C libraries from the system (apt: libyaml-dev, libgit2-dev).
+    // C libraries from the system (apt: libyaml-dev, libgit2-dev, zlib1g-dev).
     .systemLibrary(
       name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
     .systemLibrary(
       name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+    // The activity index reads packs itself (Git/Objects): zlib inflates them.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // Core
     .target(name: "Models", swiftSettings: strict),
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
-    .target(name: "Git", dependencies: ["CGit2"], swiftSettings: strict),
+    .target(name: "Git", dependencies: ["CGit2", "CZlib"], swiftSettings: strict),
     .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
     .target(
       name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage"], swiftSettings: strict),

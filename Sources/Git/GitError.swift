@@ -17,6 +17,11 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
   public var isNotFound: Bool { code == GIT_ENOTFOUND.rawValue }
 
   public var description: String { "\(operation): \(message)" }
+
+  /// An object that does not read as what it should be.
+  static func damaged(_ what: String) -> GitError {
+    GitError(code: GIT_ERROR.rawValue, operation: "read the repository", message: what)
+  }
 }
 
 /// Turns libgit2 return codes into `GitError`s.

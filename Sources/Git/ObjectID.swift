@@ -10,6 +10,12 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     bytes = withUnsafeBytes(of: &oid.id) { Array($0) }
   }
 
+  /// The id made of these 20 bytes.
+  init(bytes: [UInt8]) {
+    precondition(bytes.count == 20, "an object id has 20 bytes")
+    self.bytes = bytes
+  }
+
   init?(_ pointer: UnsafePointer<git_oid>?) {
     guard let pointer else { return nil }
     self.init(pointer.pointee)

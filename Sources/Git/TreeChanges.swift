@@ -1,4 +1,5 @@
 internal import CGit2
+import Foundation
 
 /// A file a commit changed: its blob before (nil when added) and after (nil when removed).
 public struct ChangedFile: Sendable, Equatable {
@@ -36,30 +37,26 @@ extension Repository {
 /// Finds what commits changed, one after another. Walking a history oldest first, a commit's
 /// parent trees are mostly trees the walker has just read: it keeps the last tree it read at each
 /// path and reuses it when the id matches.
-// NB: compares both trees' sorted entries side by side and descends only where ids differ.
-// libgit2's tree diff walked all 40,000 entries of both trees for every commit; hashing entry
-// names cost as much again; and libgit2's object cache, filled by every tree of the history,
-// evicts at random, so most parent trees were inflated from their delta chains a second time.
+// NB: reads raw trees through an ObjectReader (libgit2 re-applied whole delta chains for every
+// tree), compares both trees' sorted entries side by side and descends only where ids differ.
+// libgit2's tree diff walked all 40,000 entries of both trees for every commit, and hashing
+// entry names cost as much again.
 public final class ChangeWalker {
-  private let repository: Repository
+  /// Where the walker reads objects; also for the blobs of the changes it finds.
+  public let reader: ObjectReader
   /// The last tree read at each folder path ("" for the root).
-  private var latest: [String: (id: ObjectID, tree: OpaquePointer)] = [:]
-  /// Trees replaced in `latest` while a commit is compared, freed when it is done.
-  private var replaced: [OpaquePointer] = []
+  private var latest: [String: (id: ObjectID, tree: [UInt8])] = [:]
+  /// The last commit read and its root tree.
+  private var lastCommit: (id: ObjectID, tree: ObjectID)?
 
-  /// A walker over `repository`.
-  public init(_ repository: Repository) { self.repository = repository }
+  /// A walker over `repository`, with its own reader.
+  public convenience init(_ repository: Repository) { self.init(ObjectReader(repository)) }
 
-  deinit {
-    for entry in latest.values { git_tree_free(entry.tree) }
-  }
+  /// A walker reading through `reader`.
+  public init(_ reader: ObjectReader) { self.reader = reader }
 
   /// The files `commit` changed against its first parent, sorted by path.
   public func changes(in commit: Repository.CommitInfo) throws(GitError) -> [ChangedFile] {
-    defer {
-      for tree in replaced { git_tree_free(tree) }
-      replaced = []
-    }
     let old = try commit.parents.first.map { p throws(GitError) in try tree(try rootTree(p), at: "")
     }
     let new = try tree(try rootTree(commit.id), at: "")
@@ -69,77 +66,167 @@ public final class ChangeWalker {
   }
 
   private func rootTree(_ commit: ObjectID) throws(GitError) -> ObjectID {
-    var oid = commit.oid
-    var object: OpaquePointer?
-    try Check.rc(git_commit_lookup(&object, repository.raw, &oid), "read commit \(commit.short)")
-    defer { git_commit_free(object) }
-    return ObjectID(git_commit_tree_id(object).pointee)
+    if let last = lastCommit, last.id == commit { return last.tree }
+    let object = try reader.read(commit)
+    // NB: a commit starts with "tree <40 hex digits>\n".
+    let prefix = Array("tree ".utf8)
+    guard object.kind == .commit, object.bytes.count >= 45,
+      object.bytes[..<5].elementsEqual(prefix),
+      let tree = ObjectID(hex: String(decoding: object.bytes[5..<45], as: UTF8.self))
+    else { throw GitError.damaged("commit \(commit.short) names no tree") }
+    lastCommit = (commit, tree)
+    return tree
   }
 
-  /// The tree `id` at folder `path`, reused when it is the last one read there. The walker owns
-  /// every tree it returns.
-  private func tree(_ id: ObjectID, at path: String) throws(GitError) -> OpaquePointer {
+  /// The raw tree `id` at folder `path`, reused when it is the last one read there.
+  private func tree(_ id: ObjectID, at path: String) throws(GitError) -> [UInt8] {
     if let last = latest[path], last.id == id { return last.tree }
-    var oid = id.oid
-    var tree: OpaquePointer?
-    try Check.rc(git_tree_lookup(&tree, repository.raw, &oid), "read tree \(id.short)")
-    if let last = latest.updateValue((id, tree!), forKey: path) { replaced.append(last.tree) }
-    return tree!
-  }
-
-  private func subtree(_ entry: OpaquePointer?, at path: String) throws(GitError) -> OpaquePointer?
-  {
-    guard let entry, git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return nil }
-    return try tree(ObjectID(git_tree_entry_id(entry).pointee), at: path)
-  }
-
-  /// Git's tree order: names byte by byte, a tree's name as if it ended in '/'.
-  private static func order(_ a: OpaquePointer, _ b: OpaquePointer) -> Int32 {
-    var x = git_tree_entry_name(a)!
-    var y = git_tree_entry_name(b)!
-    while x.pointee != 0 && x.pointee == y.pointee {
-      x += 1
-      y += 1
-    }
-    func next(_ p: UnsafePointer<CChar>, _ e: OpaquePointer) -> Int32 {
-      if p.pointee != 0 { return Int32(UInt8(bitPattern: p.pointee)) }
-      return git_tree_entry_type(e) == GIT_OBJECT_TREE ? 47 : 0  // '/'
-    }
-    return next(x, a) - next(y, b)
-  }
-
-  private static func blob(_ entry: OpaquePointer?) -> ObjectID? {
-    guard let entry, git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-    return ObjectID(git_tree_entry_id(entry).pointee)
+    let object = try reader.read(id)
+    guard object.kind == .tree else { throw GitError.damaged("\(id.short) is not a tree") }
+    latest[path] = (id, object.bytes)
+    return object.bytes
   }
 
   private func compare(
-    _ a: OpaquePointer?, _ b: OpaquePointer?, prefix: String, into out: inout [ChangedFile]
+    _ a: [UInt8]?, _ b: [UInt8]?, prefix: String, into out: inout [ChangedFile]
   ) throws(GitError) {
-    let countA = a.map { git_tree_entrycount($0) } ?? 0
-    let countB = b.map { git_tree_entrycount($0) } ?? 0
-    var i = 0
-    var j = 0
-    while i < countA || j < countB {
-      var x = i < countA ? git_tree_entry_byindex(a, i) : nil
-      var y = j < countB ? git_tree_entry_byindex(b, j) : nil
-      if let ex = x, let ey = y {
-        let c = Self.order(ex, ey)
-        if c < 0 { y = nil } else if c > 0 { x = nil }
+    let a = a ?? []
+    let b = b ?? []
+    // Collected first: descending reads trees, which must not happen while the buffers are open.
+    var differing:
+      [(path: String, x: RawTreeEntry?, y: RawTreeEntry?, xID: ObjectID?, yID: ObjectID?)] = []
+    try a.withUnsafeBufferPointer { (a) throws(GitError) in
+      try b.withUnsafeBufferPointer { (b) throws(GitError) in
+        // Only the entries between the bytes both trees start with and the bytes they end
+        // with can differ: a folder of a thousand meetings mostly changes in one entry.
+        var i = RawTreeEntry.start(ofEntryAt: RawTreeEntry.commonPrefix(a, b), in: a)
+        var j = i
+        let suffix = RawTreeEntry.commonSuffix(a, b, from: i)
+        while i < a.count || j < b.count {
+          // Both at an entry start with the same bytes to the end: the rest is the same.
+          if a.count - i == b.count - j && a.count - i <= suffix { break }
+          var x = i < a.count ? try RawTreeEntry(a, at: i) : nil
+          var y = j < b.count ? try RawTreeEntry(b, at: j) : nil
+          if let ex = x, let ey = y {
+            let c = RawTreeEntry.order(ex, in: a, ey, in: b)
+            if c < 0 { y = nil } else if c > 0 { x = nil }
+          }
+          if let x { i = x.end }
+          if let y { j = y.end }
+          if let x, let y, x.kind == y.kind,
+            memcmp(a.baseAddress! + x.nameEnd + 1, b.baseAddress! + y.nameEnd + 1, 20) == 0
+          {
+            continue
+          }
+          let name = x.map { $0.name(in: a) } ?? y!.name(in: b)
+          differing.append((prefix + name, x, y, x.map { $0.id(in: a) }, y.map { $0.id(in: b) }))
+        }
       }
-      if x != nil { i += 1 }
-      if y != nil { j += 1 }
-      if let x, let y, git_tree_entry_type(x) == git_tree_entry_type(y),
-        git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) != 0
-      {
-        continue
-      }
-      let path = prefix + String(cString: git_tree_entry_name((x ?? y)!))
-      let left = try subtree(x, at: path)
-      let right = try subtree(y, at: path)
+    }
+    for (path, x, y, xID, yID) in differing {
+      let left = try x?.kind == .tree ? tree(xID!, at: path) : nil
+      let right = try y?.kind == .tree ? tree(yID!, at: path) : nil
       if left != nil || right != nil { try compare(left, right, prefix: path + "/", into: &out) }
-      let (old, new) = (Self.blob(x), Self.blob(y))
+      let old = x?.kind == .blob ? xID : nil
+      let new = y?.kind == .blob ? yID : nil
       if old != nil || new != nil { out.append(ChangedFile(path: path, old: old, new: new)) }
     }
+  }
+}
+
+/// One entry of a raw tree object: `<octal mode> <name>\0<20-byte id>`, positions in the tree.
+struct RawTreeEntry {
+  enum Kind { case tree, blob, submodule }
+  var kind: Kind
+  var nameStart: Int
+  /// The NUL after the name; the id follows it.
+  var nameEnd: Int
+  /// Where the next entry starts.
+  var end: Int { nameEnd + 21 }
+
+  /// Reads the entry starting at `start`.
+  init(_ tree: UnsafeBufferPointer<UInt8>, at start: Int) throws(GitError) {
+    var i = start
+    while i < tree.count && tree[i] != 0x20 { i += 1 }
+    let modeLength = i - start
+    nameStart = i + 1
+    var end = nameStart
+    while end < tree.count && tree[end] != 0 { end += 1 }
+    guard modeLength > 0, end > nameStart, end + 21 <= tree.count else {
+      throw GitError.damaged("a tree entry is cut short")
+    }
+    nameEnd = end
+    // NB: folders are "40000", submodules "160000", files "100644"/"100755", links "120000".
+    if modeLength == 5 && tree[start] == 0x34 {
+      kind = .tree
+    } else if modeLength == 6 && tree[start] == 0x31 && tree[start + 1] == 0x36 {
+      kind = .submodule
+    } else {
+      kind = .blob
+    }
+  }
+
+  func name(in tree: UnsafeBufferPointer<UInt8>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: tree[nameStart..<nameEnd]), as: UTF8.self)
+  }
+
+  func id(in tree: UnsafeBufferPointer<UInt8>) -> ObjectID {
+    ObjectID(bytes: Array(tree[(nameEnd + 1)..<(nameEnd + 21)]))
+  }
+
+  /// The start of the entry that holds byte `position` (or starts there), hopping from entry
+  /// to entry from the beginning; `tree.count` when `position` is at or past the end.
+  static func start(ofEntryAt position: Int, in tree: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = tree.baseAddress else { return 0 }
+    var i = 0
+    while i < tree.count {
+      // NB: modes and names hold no NUL; the 20-byte id follows the name's.
+      guard let nul = memchr(base + i, 0, tree.count - i) else { return i }
+      let next = UnsafePointer<UInt8>(nul.assumingMemoryBound(to: UInt8.self)) - base + 21
+      if next > position || next > tree.count { return i }
+      i = next
+    }
+    return i
+  }
+
+  /// How many bytes `a` and `b` start with in common.
+  static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int
+  {
+    let n = min(a.count, b.count)
+    guard n > 0 else { return 0 }
+    var i = 0
+    while i + 256 <= n && memcmp(a.baseAddress! + i, b.baseAddress! + i, 256) == 0 { i += 256 }
+    while i < n && a[i] == b[i] { i += 1 }
+    return i
+  }
+
+  /// How many bytes `a` and `b` end with in common, not counting their first `start` bytes.
+  static func commonSuffix(
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, from start: Int
+  ) -> Int {
+    let n = min(a.count, b.count) - start
+    guard n > 0 else { return 0 }
+    var k = 0
+    while k + 256 <= n
+      && memcmp(a.baseAddress! + a.count - k - 256, b.baseAddress! + b.count - k - 256, 256) == 0
+    {
+      k += 256
+    }
+    while k < n && a[a.count - k - 1] == b[b.count - k - 1] { k += 1 }
+    return k
+  }
+
+  /// Git's tree order: names byte by byte, a folder's name as if it ended in '/'.
+  static func order(
+    _ x: RawTreeEntry, in a: UnsafeBufferPointer<UInt8>, _ y: RawTreeEntry,
+    in b: UnsafeBufferPointer<UInt8>
+  ) -> Int32 {
+    let (lx, ly) = (x.nameEnd - x.nameStart, y.nameEnd - y.nameStart)
+    let common = min(lx, ly)
+    let c = memcmp(a.baseAddress! + x.nameStart, b.baseAddress! + y.nameStart, common)
+    if c != 0 { return c }
+    let cx: Int32 = lx > common ? Int32(a[x.nameStart + common]) : x.kind == .tree ? 47 : 0
+    let cy: Int32 = ly > common ? Int32(b[y.nameStart + common]) : y.kind == .tree ? 47 : 0
+    return cx - cy
   }
 }

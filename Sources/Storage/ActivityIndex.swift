@@ -71,7 +71,7 @@ public enum ActivityIndex {
         Result {
           let handle = try Repository.open(git.gitDirectory)
           let walker = ChangeWalker(handle)
-          return try run.flatMap { try describe($0, in: handle, walker: walker) }
+          return try run.flatMap { try describe($0, walker: walker) }
         })
     }
     return try results.all.flatMap { try $0.get() }
@@ -86,7 +86,7 @@ public enum ActivityIndex {
     var all: [Result<[ActivityEntry], any Error>] { lock.withLock { slots } }
   }
 
-  static func describe(_ info: Repository.CommitInfo, in git: Repository, walker: ChangeWalker)
+  static func describe(_ info: Repository.CommitInfo, walker: ChangeWalker)
     throws -> [ActivityEntry]
   {
     let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
@@ -96,11 +96,14 @@ public enum ActivityIndex {
     for file in try walker.changes(in: info) {
       let path = file.path
       guard let kind = RecordLayout.kind(ofPath: path), kind != .config else { continue }
-      let new = try file.new.map { try git.blob($0) }
+      let reader = walker.reader
+      let new = try file.new.map { try reader.read($0).bytes }
       // NB: the old bytes are only needed to diff a scrum edit.
-      let old = try (kind == .scrum && new != nil ? file.old : nil).map { try git.blob($0) }
+      let old = try (kind == .scrum && new != nil ? file.old : nil).map {
+        try reader.read($0).bytes
+      }
       let change = file.new == nil ? "D" : file.old == nil ? "A" : "M"
-      let gone = try new == nil ? file.old.map { try git.blob($0) } : nil
+      let gone = try new == nil ? file.old.map { try reader.read($0).bytes } : nil
       let text = new ?? gone ?? []
       let summary = Self.summary(
         kind: kind, change: change, action: action, subject: subject, old: old, new: new)

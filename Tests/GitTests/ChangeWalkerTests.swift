@@ -7,8 +7,9 @@ import Testing
 @Suite struct ChangeWalkerTests {
   /// The walker finds exactly the files `git diff-tree` finds, commit by commit, for additions,
   /// removals, edits deep and shallow, a file turning into a folder and back, and names that
-  /// sort differently as files and as folders (`a.b`, `a/`, `a0`).
-  @Test func agreesWithGitDiffTree() throws {
+  /// sort differently as files and as folders (`a.b`, `a/`, `a0`); with the objects loose
+  /// (read through libgit2) and packed (read from the pack by ObjectReader).
+  @Test(arguments: [false, true]) func agreesWithGitDiffTree(packed: Bool) throws {
     let box = try Sandbox()
     try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
     try box.git("init", "-q", "-b", "main")
@@ -45,6 +46,7 @@ import Testing
       try remove("scrums/t1.yaml")
       try box.write("z/y/x.yaml", "deep\n")
     }
+    if packed { try box.git("repack", "-a", "-d", "-f", "-q", "--window=50") }
     let repo = try Repository.open(box.data)
     let log = try box.git("rev-list", "--reverse", "main").split(separator: "\n").map(String.init)
     #expect(log.count == 8)
@@ -66,5 +68,6 @@ import Testing
       // A fresh walker (no trees kept) agrees with the one that walked the history.
       #expect(try repo.changedFiles(info.id) == ours)
     }
+    #expect((walker.reader.fallbacks == 0) == packed)
   }
 }

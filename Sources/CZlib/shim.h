@@ -1,0 +1,4 @@
+#include <zlib.h>
+
+/* inflateInit is a macro, which Swift cannot call. */
+static inline int dinger_inflate_init(z_stream *stream) { return inflateInit(stream); }
