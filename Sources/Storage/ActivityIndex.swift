@@ -152,8 +152,11 @@ public enum ActivityIndex {
       if end - start >= key.count && bytes[start..<start + key.count].elementsEqual(key) {
         var value = bytes[(start + key.count)..<end]
         if let hash = value.firstIndex(of: UInt8(ascii: "#")) { value = value[..<hash] }
-        let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        return text.isEmpty ? nil : text.lowercased()
+        // NB: trimmed as bytes: Foundation's trimming was a tenth of the cold rebuild.
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }
+        while let first = value.first, blank(first) { value = value.dropFirst() }
+        while let last = value.last, blank(last) { value = value.dropLast() }
+        return value.isEmpty ? nil : String(decoding: value, as: UTF8.self).lowercased()
       }
       start = end + 1
     }
