@@ -17,7 +17,9 @@ enum Delta {
       }
       return nil
     }
-    guard let baseSize = number(), baseSize == base.count, let size = number() else { return nil }
+    guard let baseSize = number(), baseSize == base.count, let size = number(),
+      size <= ObjectReader.largestObject
+    else { return nil }
     var ok = true
     let result = base.withUnsafeBytes { source in
       [UInt8](unsafeUninitializedCapacity: size) { out, count in

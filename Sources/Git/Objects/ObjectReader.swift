@@ -32,6 +32,8 @@ public final class ObjectReader {
   private var cached = 0
   /// Bytes of resolved objects kept at most.
   let cacheLimit: Int
+  /// Objects and deltas larger than this are read through libgit2.
+  static let largestObject = 64 << 20
   /// Reads answered by libgit2 (for tests and traces).
   public private(set) var fallbacks = 0
 
@@ -68,7 +70,10 @@ public final class ObjectReader {
         base = hit
         break
       }
-      guard chain.count < 10_000, let entry = pack.entry(at: position) else { return nil }
+      // NB: huge objects (and sizes a damaged header makes up) are left to libgit2.
+      guard chain.count < 10_000, let entry = pack.entry(at: position),
+        entry.size <= Self.largestObject
+      else { return nil }
       guard let baseOffset = entry.baseOffset else {
         guard let kind = Self.kind(entry.type),
           let bytes = inflater.inflate(stream(pack, entry), size: entry.size)
