@@ -25,6 +25,7 @@ public final class ObjectReader {
   private let packs: [Pack]
   private let inflater = Inflater()
   private var odb: OpaquePointer?
+  private var lastPack = 0
   /// Resolved objects by (pack, offset), and the order they came in.
   private var cache: [Int: Object] = [:]
   private var order: [Int] = []
@@ -49,8 +50,16 @@ public final class ObjectReader {
   /// The object `id`.
   public func read(_ id: ObjectID) throws(GitError) -> Object {
     let found = id.bytes.withUnsafeBytes { bytes -> Object? in
-      for (n, pack) in packs.enumerated() {
-        if let offset = pack.offset(of: bytes) { return resolve(offset, in: n) }
+      // NB: the pack that held the last object first: every fetch adds a pack, and objects
+      // read together mostly came together.
+      if let offset = packs[safe: lastPack]?.offset(of: bytes) {
+        return resolve(offset, in: lastPack)
+      }
+      for (n, pack) in packs.enumerated() where n != lastPack {
+        if let offset = pack.offset(of: bytes) {
+          lastPack = n
+          return resolve(offset, in: n)
+        }
       }
       return nil
     }
@@ -154,4 +163,8 @@ public final class ObjectReader {
     let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
     return Object(kind: kind, bytes: bytes)
   }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
