@@ -26,6 +26,8 @@ public final class ObjectReader {
   private let inflater = Inflater()
   private var odb: OpaquePointer?
   private var lastPack = 0
+  /// Where deltas are inflated before they are applied, grown as needed.
+  private var scratch: [UInt8] = []
   /// Resolved objects by (pack, offset), and the order they came in.
   private var cache: [Int: Object] = [:]
   private var order: [Int] = []
@@ -95,7 +97,6 @@ public final class ObjectReader {
       chainOffsets.append(position)
       position = baseOffset
     }
-    var scratch: [UInt8] = []
     while let entry = chain.popLast(), let at = chainOffsets.popLast() {
       if scratch.count < entry.size { scratch = [UInt8](repeating: 0, count: entry.size) }
       let result = scratch.withUnsafeMutableBytes { buffer -> [UInt8]? in
