@@ -41,7 +41,7 @@ public final class ObjectReader {
   public private(set) var fallbacks = 0
 
   /// A reader of `repository`'s objects; the packs present now are the ones it reads itself.
-  public init(_ repository: Repository, cacheLimit: Int = 32 << 20) {
+  public init(_ repository: Repository, cacheLimit: Int = 8 << 20) {
     self.repository = repository
     self.cacheLimit = cacheLimit
     packs = Pack.indexPaths(in: repository.gitDirectory).compactMap { Pack(indexPath: $0) }
