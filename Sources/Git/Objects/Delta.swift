@@ -24,16 +24,25 @@ enum Delta {
     let result = base.withUnsafeBytes { source in
       [UInt8](unsafeUninitializedCapacity: size) { out, count in
         var o = 0
-        while i < delta.count {
+        /// Appends `length` bytes of `from` starting at `start`; false when either side is short.
+        func append(_ from: UnsafeRawBufferPointer, _ start: Int, _ length: Int) -> Bool {
+          guard start + length <= from.count, o + length <= size else { return false }
+          UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
+            from: from.baseAddress! + start, byteCount: length)
+          o += length
+          return true
+        }
+        while ok && i < delta.count {
           let op = delta[i]
           i += 1
           if op & 0x80 != 0 {
+            // Copy from the base: which offset and length bytes follow is in the op's bits.
             var offset = 0
             var length = 0
-            for k in 0..<7 where op & (1 << k) != 0 {
+            for k in 0..<7 where op & (1 << k) != 0 && ok {
               guard i < delta.count else {
                 ok = false
-                return
+                break
               }
               if k < 4 {
                 offset |= Int(delta[i]) << (8 * k)
@@ -42,27 +51,13 @@ enum Delta {
               }
               i += 1
             }
-            if length == 0 { length = 0x10000 }
-            guard offset + length <= source.count, o + length <= size else {
-              ok = false
-              return
-            }
-            UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
-              from: source.baseAddress! + offset, byteCount: length)
-            o += length
+            ok = ok && append(source, offset, length == 0 ? 0x10000 : length)
           } else if op != 0 {
-            let length = Int(op)
-            guard i + length <= delta.count, o + length <= size else {
-              ok = false
-              return
-            }
-            UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
-              from: delta.baseAddress! + i, byteCount: length)
-            i += length
-            o += length
+            // Insert the next `op` bytes of the delta.
+            ok = append(delta, i, Int(op))
+            i += Int(op)
           } else {
             ok = false  // reserved instruction
-            return
           }
         }
         ok = ok && o == size
