@@ -70,4 +70,38 @@ import Testing
     }
     #expect((walker.reader.fallbacks == 0) == packed)
   }
+
+  /// Objects that are not what they claim (written with `git hash-object --literally`) are a
+  /// GitError naming the problem, not a crash: a tree cut short, a commit whose tree is a blob,
+  /// a commit without a tree line.
+  @Test func damagedObjectsAreErrors() throws {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q", "-b", "main")
+    func literally(_ type: String, _ content: String) throws -> ObjectID {
+      try box.write("object.raw", content)
+      let hex = try box.git("hash-object", "-t", type, "--literally", "-w", "object.raw")
+      return try #require(ObjectID(hex: hex.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    let blob = try literally("blob", "data\n")
+    let cutShort = try literally("tree", "100644 name-without-id")
+    let signature = "author A <a@b> 0 +0000\ncommitter A <a@b> 0 +0000\n\nm\n"
+    let commits = [
+      try literally("commit", "tree \(cutShort.hex)\n" + signature),
+      try literally("commit", "tree \(blob.hex)\n" + signature),
+      try literally("commit", signature),
+    ]
+    let repo = try Repository.open(box.data)
+    let expected = ["a tree entry is cut short", "is not a tree", "names no tree"]
+    for (commit, message) in zip(commits, expected) {
+      let info = Repository.CommitInfo(
+        id: commit, parents: [], message: "m",
+        author: Signature(name: "A", email: "a@b", date: Date(), offsetMinutes: 0))
+      #expect {
+        try ChangeWalker(repo).changes(in: info)
+      } throws: { error in
+        (error as? GitError)?.message.contains(message) == true
+      }
+    }
+  }
 }

@@ -113,3 +113,20 @@ import Testing
     #expect(TrailerParser.trailers(of: "Subject\n\nnot a trailer line\n").isEmpty)
   }
 }
+
+/// The activity index reads a record's id, scrum and duration from raw lines, not YAML.
+@Suite struct ActivityIndexFieldTests {
+  @Test func aTopLevelFieldIsReadFromItsLine() {
+    func field(_ key: String, _ text: String) -> String? {
+      ActivityIndex.field(key, in: Array(text.utf8))
+    }
+    #expect(field("duration", "id: X\nduration: 720\n") == "720")
+    // Windows line ends, spaces and a comment around the value; case folded like ids.
+    #expect(field("duration", "id: X\r\nduration:  720 \t# seconds\r\n") == "720")
+    #expect(field("id", "id: ABC-def\r\n") == "abc-def")
+    #expect(field("duration", "duration: 720\r\n") == "720")
+    // Nested keys, other keys that start the same, and empty values are not it.
+    #expect(field("id", "  id: nested\nidentity: x\nid:   # none\n") == nil)
+    #expect(field("scrum", "") == nil)
+  }
+}
