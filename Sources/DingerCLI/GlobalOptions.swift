@@ -48,6 +48,7 @@ extension GlobalOptions {
         "note: created a data repository at \(repository.root.path) (choose another with --repo or DINGER_REPO)\n"
       )
     }
+    for note in repository.notes { Terminal.error("note: \(note)\n") }
     Trace.mark("repository opened")
     if remindConflicts {
       let count = ConflictStore.count(in: repository.root)

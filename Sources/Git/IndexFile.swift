@@ -19,14 +19,33 @@ enum IndexFile {
     var file: URL?
   }
 
-  enum Failure: Error { case unsupported, locked }
+  /// How `apply` went.
+  enum Outcome { case written, unsupported, failed }
 
-  /// Applies the updates; false when this index needs libgit2 instead.
-  static func apply(_ updates: [Update], gitDirectory: URL) throws -> Bool {
-    let indexURL = gitDirectory.appendingPathComponent("index")
-    guard let bytes = readFile(indexURL.path) else { return false }
-    guard let parsed = parse(bytes) else { return false }
-    var entries = parsed.entries
+  /// An index file as read.
+  enum Loaded {
+    /// One this type can edit: its bytes and where its entries and kept extensions are.
+    case editable(bytes: [UInt8], entries: [Entry], extensions: [Range<Int>])
+    /// No index file, or one libgit2 must edit (version 4, split, sparse, conflicted).
+    case unsupported
+    /// A file that is not a valid index: what is wrong.
+    case damaged(String)
+  }
+
+  /// Reads and checks `.git/index`: every count and length is bounded by the file's size before
+  /// anything is allocated for it.
+  static func load(gitDirectory: URL) -> Loaded {
+    let path = gitDirectory.appendingPathComponent("index").path
+    guard let bytes = readFile(path) else { return .unsupported }
+    return parse(bytes)
+  }
+
+  /// Writes the index with the updates applied into `fd` (the held `index.lock`); `.unsupported`
+  /// when this index needs libgit2 instead, with nothing written.
+  static func apply(_ updates: [Update], to loaded: Loaded, into fd: Int32) -> Outcome {
+    guard case .editable(let bytes, var entries, let extensions) = loaded else {
+      return .unsupported
+    }
     for update in updates.sorted(by: { $0.path < $1.path }) {
       let key = Array(update.path.utf8)
       var low = 0
@@ -36,13 +55,13 @@ enum IndexFile {
         if pathLess(entries[mid].path(in: bytes), key[...]) { low = mid + 1 } else { high = mid }
       }
       let existing = low < entries.count && entries[low].path(in: bytes).elementsEqual(key)
-      if existing && entries[low].stage(in: bytes) != 0 { return false }
+      if existing && entries[low].stage(in: bytes) != 0 { return .unsupported }
       guard let blob = update.blob else {
         if existing { entries.remove(at: low) }
         continue
       }
       guard let file = update.file, let entry = makeEntry(path: key, blob: blob, file: file) else {
-        return false
+        return .unsupported
       }
       if existing { entries[low] = .fresh(entry) } else { entries.insert(.fresh(entry), at: low) }
     }
@@ -70,7 +89,7 @@ enum IndexFile {
       }
     }
     if let r = run { pieces.append(.old(r)) }
-    for ext in parsed.extensions { pieces.append(.old(ext)) }
+    for ext in extensions { pieces.append(.old(ext)) }
     var sha = SHA1()
     bytes.withUnsafeBytes { all in
       for piece in pieces {
@@ -81,9 +100,6 @@ enum IndexFile {
       }
     }
     pieces.append(.new(sha.finish()))
-    let lock = gitDirectory.appendingPathComponent("index.lock")
-    let fd = open(lock.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-    guard fd >= 0 else { throw Failure.locked }
     var ok = true
     bytes.withUnsafeBytes { all in
       for piece in pieces where ok {
@@ -93,12 +109,7 @@ enum IndexFile {
         }
       }
     }
-    close(fd)
-    guard ok, rename(lock.path, indexURL.path) == 0 else {
-      unlink(lock.path)
-      return false
-    }
-    return true
+    return ok ? .written : .failed
   }
 
   enum Entry {
@@ -123,20 +134,31 @@ enum IndexFile {
     }
   }
 
-  static func parse(_ b: [UInt8]) -> (entries: [Entry], extensions: [Range<Int>])? {
-    guard b.count >= 32, b[0..<4].elementsEqual("DIRC".utf8) else { return nil }
+  static func parse(_ b: [UInt8]) -> Loaded {
+    guard b.count >= 32, b[0..<4].elementsEqual("DIRC".utf8) else {
+      return .damaged("it does not start with an index header")
+    }
     let version = be32(b, 4)
-    guard version == 2 || version == 3 else { return nil }
     let count = Int(be32(b, 8))
+    // NB: the count is the file's word; an entry takes at least 62 bytes, so a larger count is
+    // damage, and nothing is allocated for it.
+    guard count <= (b.count - 32) / 62 else {
+      return .damaged("it claims \(count) entries, more than its \(b.count) bytes can hold")
+    }
+    guard version == 2 || version == 3 else {
+      return version == 4 ? .unsupported : .damaged("it has unknown version \(version)")
+    }
     var entries: [Entry] = []
     entries.reserveCapacity(count + 2)
     var at = 12
     let end = b.count - 20
-    for _ in 0..<count {
-      guard at + 62 <= end else { return nil }
+    for n in 0..<count {
+      guard at + 62 <= end else { return .damaged("entry \(n + 1) runs past the end") }
       let flags = Int(b[at + 60]) << 8 | Int(b[at + 61])
       let extended = flags & 0x4000 != 0
-      guard version == 3 || !extended else { return nil }
+      guard version == 3 || !extended else {
+        return .damaged("entry \(n + 1) has version-3 flags in a version-2 index")
+      }
       let pathStart = at + 62 + (extended ? 2 : 0)
       var pathEnd = pathStart + (flags & 0x0FFF)
       if flags & 0x0FFF == 0x0FFF {
@@ -145,7 +167,7 @@ enum IndexFile {
       }
       let length = pathEnd - at
       let next = at + (length + 8) / 8 * 8
-      guard next <= end else { return nil }
+      guard next <= end else { return .damaged("entry \(n + 1) runs past the end") }
       entries.append(.original(at..<next, path: pathStart..<pathEnd))
       at = next
     }
@@ -153,17 +175,17 @@ enum IndexFile {
     while at + 8 <= end {
       let signature = b[at..<(at + 4)]
       let size = Int(be32(b, at + 4))
-      guard at + 8 + size <= end else { return nil }
+      guard at + 8 + size <= end else { return .damaged("an extension runs past the end") }
       let name = String(decoding: signature, as: UTF8.self)
       if let first = signature.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") {
-        return nil  // a required extension (split index "link", sparse "sdir"): not ours to edit
+        return .unsupported  // a required extension (split index "link", sparse "sdir")
       }
       if !["TREE", "EOIE", "IEOT", "UNTR", "FSMN"].contains(name) {
         extensions.append(at..<(at + 8 + size))
       }
       at += 8 + size
     }
-    return (entries, extensions)
+    return .editable(bytes: b, entries: entries, extensions: extensions)
   }
 
   static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
@@ -202,7 +224,7 @@ enum IndexFile {
 
   static func makeEntry(path: [UInt8], blob: ObjectID, file: URL) -> [UInt8]? {
     var st = stat()
-    guard stat(file.path, &st) == 0, path.count < 0x0FFF else { return nil }
+    guard lstat(file.path, &st) == 0, path.count < 0x0FFF else { return nil }
     var e: [UInt8] = []
     e.reserveCapacity(62 + path.count + 8)
     e += be32(UInt32(truncatingIfNeeded: st.st_ctim.tv_sec))

@@ -195,44 +195,6 @@ public final class Repository: @unchecked Sendable {
       offsetMinutes: Int(sig.pointee.when.offset))
   }
 
-  // MARK: Index
-
-  /// Sets the index entries of these paths to the given blobs (with the working files' stat
-  /// data) or removes them, leaving every other entry alone; edits the index file directly when
-  /// it can (see `IndexFile`), else through libgit2.
-  public func updateIndex(changed: [(path: String, blob: ObjectID)], removed: [String])
-    throws(GitError)
-  {
-    guard let workdir else { return }
-    let updates =
-      changed.map {
-        IndexFile.Update(
-          path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path))
-      }
-      + removed.map { IndexFile.Update(path: $0, blob: nil, file: nil) }
-    do {
-      if try IndexFile.apply(updates, gitDirectory: gitDirectory) { return }
-    } catch IndexFile.Failure.locked {
-      throw GitError(
-        code: GIT_ELOCKED.rawValue, operation: "write index", message: "index.lock exists")
-    } catch {}
-    try updateIndexWithLibgit2(changed: changed.map(\.path), removed: removed)
-  }
-
-  /// The same through libgit2: every entry is loaded and written.
-  func updateIndexWithLibgit2(changed: [String], removed: [String]) throws(GitError) {
-    var index: OpaquePointer?
-    try Check.rc(git_repository_index(&index, raw), "open index")
-    defer { git_index_free(index) }
-    try Check.rc(git_index_read(index, 0), "read index")
-    for path in changed { try Check.rc(git_index_add_bypath(index, path), "stage \(path)") }
-    for path in removed {
-      let rc = git_index_remove_bypath(index, path)
-      if rc != GIT_ENOTFOUND.rawValue { try Check.rc(rc, "unstage \(path)") }
-    }
-    try Check.rc(git_index_write(index), "write index")
-  }
-
   // MARK: History
 
   /// What a commit says about itself.

@@ -124,6 +124,32 @@ extension Repository {
     return ObjectID(git_tree_entry_id(entry).pointee)
   }
 
+  /// The names in a folder of a commit (files and folders), empty when it has no such folder.
+  public func names(in folder: String, of commit: ObjectID) throws(GitError) -> [String] {
+    let root = try self.tree(of: commit)
+    defer { git_tree_free(root) }
+    var entry: OpaquePointer?
+    let rc = git_tree_entry_bypath(&entry, root, folder)
+    if rc == GIT_ENOTFOUND.rawValue { return [] }
+    try Check.rc(rc, "find \(folder)")
+    defer { git_tree_entry_free(entry) }
+    guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return [] }
+    let tree = try lookupTree(ObjectID(git_tree_entry_id(entry).pointee))
+    defer { git_tree_free(tree) }
+    return (0..<git_tree_entrycount(tree)).map {
+      String(cString: git_tree_entry_name(git_tree_entry_byindex(tree, $0)))
+    }
+  }
+
+  /// The files that differ between two commits (`old` nil: every file of `new`), as
+  /// three-way files whose `base` and `ours` are the old blob and `theirs` the new one.
+  public func filesChanged(from old: ObjectID?, to new: ObjectID) throws(GitError) -> [ThreeWayFile] {
+    let before = try old.map { c throws(GitError) in try treeID(of: c) }
+    var out: [ThreeWayFile] = []
+    try walk(before, before, try treeID(of: new), prefix: "", into: &out)
+    return out.sorted { $0.path < $1.path }
+  }
+
   /// For each path, the newest first-parent commit from `head` back to (not including) `stop`
   /// that changed it; `head` itself for paths none of those changed.
   public func lastChanges(of paths: [String], from head: ObjectID, stop: ObjectID?) throws(GitError)

@@ -5,7 +5,8 @@ import Storage
 /// Record files held in memory, for tests and previews: the same reads and commits as a data
 /// repository, without git.
 public final class InMemoryStore: @unchecked Sendable {
-  private let lock = NSLock()
+  // NB: recursive: a change's builder may read the store (`files(of:)`) while it is applied.
+  private let lock = NSRecursiveLock()
   private var texts: [String: [UInt8]]
   private var log: [Change] = []
   private var before: [[String: [UInt8]?]] = []
@@ -49,8 +50,20 @@ public final class InMemoryStore: @unchecked Sendable {
     }
   }
 
-  func apply(_ change: Change) -> String {
-    lock.withLock {
+  /// Builds a change against the files as they are now and applies it, as one step.
+  func apply(_ build: (Snapshot) throws -> Change?) throws -> String? {
+    try lock.withLock {
+      let now = texts
+      let snapshot = Snapshot(
+        read: { now[$0] },
+        names: { folder in
+          Set(
+            now.keys.compactMap { key in
+              guard key.hasPrefix(folder + "/") else { return nil }
+              return key.dropFirst(folder.count + 1).split(separator: "/").first.map(String.init)
+            })
+        })
+      guard let change = try build(snapshot) else { return nil }
       var previous: [String: [UInt8]?] = [:]
       for path in change.paths { previous.updateValue(texts[path], forKey: path) }
       before.append(previous)

@@ -39,33 +39,36 @@ public struct MeetingProvider: Sendable {
     var meeting = meeting
     if meeting.id == nil { meeting.id = UUID() }
     meeting.date = Date(timeIntervalSince1970: meeting.date.timeIntervalSince1970.rounded(.down))
-    var change = Change(subject: "")
-    var scrum = stored.scrum
-    if scrum.id == nil {
-      scrum.id = UUID()
-      let before = try dependencies.load(.scrum).first { $0.path == stored.path }
-      let text =
-        try before.map { try RecordCodec.encode(.scrum(scrum), updating: $0.source).text }
-        ?? RecordCodec.encode(.scrum(scrum))
-      change.write(stored.path, text)
-    }
-    meeting.scrum = scrum.id!
-    if let issue = meeting.validate().first(where: { $0.severity == .error }) {
-      throw StorageError(issue.message)
-    }
-    let day = String(ISODate.format(meeting.date).prefix(10))
     let id = meeting.id!.lowercased
+    let day = String(ISODate.format(meeting.date).prefix(10))
     let path = "history/\(stored.slug)/\(day)-\(id.prefix(8)).yaml"
-    let minutes = (meeting.duration + 30) / 60
-    change.subject =
-      "Record meeting of \(scrum.title) (\(minutes) min, \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
-    change.trailers = [
-      ("Dinger-Action", "meeting.record"), ("Dinger-Record", id),
-      ("Dinger-Scrum", scrum.id!.lowercased),
-    ]
-    change.write(path, try RecordCodec.encode(.meeting(meeting)))
-    _ = try dependencies.commit(change)
-    return (StoredMeeting(path: path, meeting: meeting), change.subject)
+    var subject = ""
+    _ = try dependencies.commit { snapshot in
+      var change = Change(subject: "")
+      var scrum = stored.scrum
+      if scrum.id == nil {
+        // NB: only then is the scrum's file written (and so read as committed now).
+        var source: SourceText
+        (scrum, source) = try ScrumProvider.committed(stored, in: snapshot)
+        scrum.id = scrum.id ?? UUID()
+        change.write(stored.path, try RecordCodec.encode(.scrum(scrum), updating: source).text)
+      }
+      meeting.scrum = scrum.id!
+      if let issue = meeting.validate().first(where: { $0.severity == .error }) {
+        throw StorageError(issue.message)
+      }
+      let minutes = (meeting.duration + 30) / 60
+      change.subject =
+        "Record meeting of \(scrum.title) (\(minutes) min, \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
+      change.trailers = [
+        ("Dinger-Action", "meeting.record"), ("Dinger-Record", id),
+        ("Dinger-Scrum", scrum.id!.lowercased),
+      ]
+      change.write(path, try RecordCodec.encode(.meeting(meeting)))
+      subject = change.subject
+      return change
+    }
+    return (StoredMeeting(path: path, meeting: meeting), subject)
   }
 
   /// Meetings, newest first; of one scrum when given; within `since`...`until` when given.
@@ -109,7 +112,12 @@ public struct MeetingProvider: Sendable {
       trailers: [("Dinger-Action", "meeting.remove")])
     if let id = stored.meeting.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
     change.remove(stored.path)
-    _ = try dependencies.commit(change)
+    _ = try dependencies.commit { snapshot in
+      guard try snapshot.read(stored.path) != nil else {
+        throw StorageError("the meeting \(stored.path) was removed meanwhile")
+      }
+      return change
+    }
     return change.subject
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Storage
 
 /// File names from titles.
 public enum Slug {
@@ -17,6 +18,15 @@ public enum Slug {
     }
     while out.hasSuffix("-") { out.removeLast() }
     return String(out.prefix(60))
+  }
+
+  /// `folder/slug.yaml`, with `-2`, `-3` ... when the snapshot (committed or working tree)
+  /// has that name already.
+  public static func uniquePath(
+    folder: String, title: String, in snapshot: Snapshot, fallback: String
+  ) throws -> String {
+    let taken = Set(try snapshot.names(folder).map { "\(folder)/\($0)" })
+    return uniquePath(folder: folder, title: title, taken: taken, fallback: fallback)
   }
 
   /// `folder/slug.yaml`, with `-2`, `-3` ... when taken.

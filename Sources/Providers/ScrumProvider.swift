@@ -1,6 +1,8 @@
 import Foundation
 import Models
 import Storage
+import Sync
+import YAML
 
 /// A scrum as stored: where its file is, and what it holds.
 public struct StoredScrum: Sendable, Equatable {
@@ -33,14 +35,16 @@ public struct ScrumProvider: Sendable {
     public var load: @Sendable (RecordKind) throws -> [DecodedFile]
     /// Lists the data-relative paths of every file of a kind, without reading them.
     public var paths: @Sendable (RecordKind) throws -> [String]
-    /// Records a change as one commit; returns the commit id.
-    public var commit: @Sendable (Change) throws -> String
+    /// Records a change as one commit; returns the commit id, or nil when the builder found
+    /// nothing to do. The builder is an operation: it runs under the writer lock, against the
+    /// data as committed then, so concurrent writers never undo each other.
+    public var commit: @Sendable (_ build: (Snapshot) throws -> Change?) throws -> String?
 
     /// Creates dependencies.
     public init(
       load: @escaping @Sendable (RecordKind) throws -> [DecodedFile],
       paths: @escaping @Sendable (RecordKind) throws -> [String],
-      commit: @escaping @Sendable (Change) throws -> String
+      commit: @escaping @Sendable (_ build: (Snapshot) throws -> Change?) throws -> String?
     ) {
       self.load = load
       self.paths = paths
@@ -60,14 +64,15 @@ public struct ScrumProvider: Sendable {
       Dependencies(
         load: { try repository.files(of: $0) },
         paths: { try repository.directory.recordPaths(of: $0) },
-        commit: { try repository.commit($0).hex }))
+        commit: { build in try repository.commit(build)?.hex }))
   }
 
   /// Scrums held in memory (data-relative path to text); changes apply to `store`.
   public static func inMemory(_ store: InMemoryStore) -> ScrumProvider {
     ScrumProvider(
       Dependencies(
-        load: { store.files(of: $0) }, paths: { store.paths(of: $0) }, commit: { store.apply($0) }))
+        load: { store.files(of: $0) }, paths: { store.paths(of: $0) },
+        commit: { build in try store.apply(build) }))
   }
 
   // MARK: Reading
@@ -146,7 +151,8 @@ public struct ScrumProvider: Sendable {
   // MARK: Changes
 
   /// Adds a scrum: gives it an id, a file named after its title, and commits "Add scrum ...".
-  /// Without a theme it gets the first one no scrum uses yet.
+  /// Without a theme it gets the first one no scrum uses yet. The file name is picked under the
+  /// writer lock, so scrums added at once with one title get `same.yaml`, `same-2.yaml` ...
   public func add(_ scrum: Scrum) throws -> ScrumCommit {
     var scrum = scrum
     try validated(scrum)
@@ -156,80 +162,138 @@ public struct ScrumProvider: Sendable {
       let used = Set(try list().scrums.compactMap(\.scrum.theme))
       scrum.theme = Theme.allCases.first { !used.contains($0) } ?? .default
     }
-    let taken = Set(try dependencies.paths(.scrum))
-    let path = Slug.uniquePath(
-      folder: "scrums", title: scrum.title, taken: taken, fallback: "scrum")
-    var change = Change(
-      subject: "Add scrum \(scrum.title)",
-      trailers: [("Dinger-Action", "scrum.add"), ("Dinger-Record", scrum.id!.lowercased)])
-    change.write(path, try RecordCodec.encode(.scrum(scrum)))
-    let commit = try dependencies.commit(change)
-    return ScrumCommit(
-      stored: StoredScrum(path: path, scrum: scrum), subject: change.subject, commit: commit)
+    let text = try RecordCodec.encode(.scrum(scrum))
+    let (path, subject, commit) = try addFile(text, title: scrum.title, id: scrum.id!)
+    return ScrumCommit(stored: StoredScrum(path: path, scrum: scrum), subject: subject, commit: commit)
   }
 
-  /// Writes a changed scrum back to its file as one commit whose subject says what changed
-  /// ("Design: add attendee Bob; length 10 -> 15 min"). Nothing changed: no commit.
-  public func update(_ stored: StoredScrum, to new: Scrum) throws -> ScrumCommit {
-    var new = new
-    try validated(new)
-    let parts = ScrumDiff.describe(from: stored.scrum, to: new)
-    if parts.isEmpty && stored.scrum.id != nil {
-      return ScrumCommit(stored: stored, subject: "nothing to change", commit: nil)
+  /// Commits a new scrum file under a free name made from its title.
+  private func addFile(_ text: String, title: String, id: UUID) throws -> (
+    path: String, subject: String, commit: String?
+  ) {
+    var path = ""
+    let subject = "Add scrum \(title)"
+    let commit = try dependencies.commit { snapshot in
+      path = try Slug.uniquePath(folder: "scrums", title: title, in: snapshot, fallback: "scrum")
+      var change = Change(
+        subject: subject,
+        trailers: [("Dinger-Action", "scrum.add"), ("Dinger-Record", id.lowercased)])
+      change.write(path, text)
+      return change
     }
-    var body: String?
-    if new.id == nil {
-      new.id = UUID()
-      body = "Gives the scrum the id dinger uses to recognise it."
-    }
-    let subject =
-      "\(stored.scrum.title): " + (parts.isEmpty ? "add id" : parts.joined(separator: "; "))
-    var change = Change(
-      subject: subject, body: body,
-      trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
-    var warnings: [String] = []
-    if let before = try dependencies.load(.scrum).first(where: { $0.path == stored.path }) {
+    return (path, subject, commit)
+  }
+
+  /// Changes a scrum as one commit whose subject says what changed ("Design: add attendee Bob;
+  /// length 10 -> 15 min"). `operation` is applied under the writer lock to the scrum as
+  /// committed at that moment (not as it was read before), so concurrent changes all stay; the
+  /// file is edited in place, so comments and layout stay too. Nothing changed: no commit.
+  public func update(_ stored: StoredScrum, _ operation: (inout Scrum) throws -> Void) throws
+    -> ScrumCommit
+  {
+    var result = ScrumCommit(stored: stored, subject: "nothing to change", commit: nil)
+    result.commit = try dependencies.commit { snapshot in
+      let (current, source) = try Self.committed(stored, in: snapshot)
+      var new = current
+      try operation(&new)
+      try validated(new)
+      let parts = ScrumDiff.describe(from: current, to: new)
+      if parts.isEmpty && current.id != nil {
+        result = ScrumCommit(
+          stored: StoredScrum(path: stored.path, scrum: current), subject: "nothing to change",
+          commit: nil)
+        return nil
+      }
+      var body: String?
+      if new.id == nil {
+        new.id = UUID()
+        body = "Gives the scrum the id dinger uses to recognise it."
+      }
+      let subject =
+        "\(current.title): " + (parts.isEmpty ? "add id" : parts.joined(separator: "; "))
+      var change = Change(
+        subject: subject, body: body,
+        trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
       // NB: edit the file in place so comments and layout stay; canonical only as a fallback.
-      let edited = try RecordCodec.encode(.scrum(new), updating: before.source)
+      let edited = try RecordCodec.encode(.scrum(new), updating: source)
       change.write(stored.path, edited.text)
-      if edited.fellBack && CommentDetector.hasComments(before.source.bytes) {
-        warnings.append(
+      result = ScrumCommit(stored: StoredScrum(path: stored.path, scrum: new), subject: subject)
+      if edited.fellBack && CommentDetector.hasComments(source.bytes) {
+        result.warnings.append(
           "dinger could not keep the layout of \(stored.path) and rewrote it in its canonical form; its comments are not in the new version (they stay in git history, and 'dinger undo' brings them back)"
         )
       }
-    } else {
-      change.write(stored.path, try RecordCodec.encode(.scrum(new)))
+      return change
     }
-    let commit = try dependencies.commit(change)
-    var result = ScrumCommit(
-      stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit)
-    result.warnings = warnings
     return result
+  }
+
+  /// The scrum as committed now at `stored`'s path, with its text.
+  static func committed(_ stored: StoredScrum, in snapshot: Snapshot) throws -> (Scrum, SourceText)
+  {
+    guard let bytes = try snapshot.read(stored.path) else {
+      throw StorageError(
+        "scrum '\(stored.scrum.title)' (\(stored.path)) is not committed: it was removed meanwhile, or is new and not committed yet; 'dinger scrum list' shows the scrums there are"
+      )
+    }
+    let file = RecordCodec.decode(bytes, path: stored.path, kind: .scrum)
+    guard case .scrum(let scrum) = file.record else {
+      throw StorageError(
+        "\(stored.path) has errors as committed; run 'dinger check \(stored.path)'")
+    }
+    if let want = stored.scrum.id, let have = scrum.id, want != have {
+      throw StorageError(
+        "\(stored.path) holds another scrum since it was read (id \(have.lowercased)); run this again")
+    }
+    return (scrum, file.source)
   }
 
   /// Replaces a scrum's file with text a person wrote (in their editor), kept byte for byte so
   /// comments and layout stay; an `id` line is added when the text has none. The text must
   /// decode cleanly: the diagnostics come back otherwise, and nothing is written.
-  public func replace(_ stored: StoredScrum, with written: String) throws -> Result<
-    ScrumCommit, DiagnosticList
-  > {
+  ///
+  /// `original` is the text the editor started from. When the committed file changed while the
+  /// person was editing (a teammate's sync, another dinger), their edit is merged into it
+  /// record by record, as sync merges; when both changed the same field, nothing is written
+  /// and `EditConflict` says which fields, so the caller can keep the text.
+  public func replace(_ stored: StoredScrum, with written: String, original: String) throws
+    -> Result<ScrumCommit, DiagnosticList>
+  {
     let new: Scrum
     let text: String
     switch Self.scrum(from: written, path: stored.path) {
     case .failure(let errors): return .failure(errors)
     case .success(let read): (new, text) = read
     }
-    let parts = ScrumDiff.describe(from: stored.scrum, to: new)
-    let subject =
-      "\(stored.scrum.title): " + (parts.isEmpty ? "edit by hand" : parts.joined(separator: "; "))
-    var change = Change(
-      subject: subject,
-      trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", new.id!.lowercased)])
-    change.write(stored.path, text)
-    let commit = try dependencies.commit(change)
-    return .success(
-      ScrumCommit(
-        stored: StoredScrum(path: stored.path, scrum: new), subject: subject, commit: commit))
+    var result = ScrumCommit(stored: stored, subject: "", commit: nil)
+    result.commit = try dependencies.commit { snapshot in
+      let (current, source) = try Self.committed(stored, in: snapshot)
+      var bytes = Array(text.utf8)
+      var merged = new
+      if source.bytes != Array(original.utf8) {
+        let merge = RecordMerger.merge(
+          base: Array(original.utf8), ours: bytes, theirs: source.bytes, path: stored.path)
+        guard merge.conflicts.isEmpty,
+          case .scrum(let scrum)? = RecordCodec.decode(merge.bytes, path: stored.path, kind: .scrum)
+            .record
+        else {
+          throw EditConflict(
+            path: stored.path, fields: merge.conflicts.map { $0.path.description })
+        }
+        (bytes, merged) = (merge.bytes, scrum)
+      }
+      let parts = ScrumDiff.describe(from: current, to: merged)
+      let subject =
+        "\(current.title): " + (parts.isEmpty ? "edit by hand" : parts.joined(separator: "; "))
+      if bytes == source.bytes { return nil }
+      var change = Change(
+        subject: subject,
+        trailers: [("Dinger-Action", "scrum.edit"), ("Dinger-Record", merged.id!.lowercased)])
+      change.writes[stored.path] = bytes
+      result = ScrumCommit(stored: StoredScrum(path: stored.path, scrum: merged), subject: subject)
+      return change
+    }
+    return .success(result)
   }
 
   /// Adds a scrum from text a person wrote (from the commented template), kept byte for byte
@@ -241,16 +305,9 @@ public struct ScrumProvider: Sendable {
     case .failure(let errors): return .failure(errors)
     case .success(let read): (new, text) = read
     }
-    let taken = Set(try dependencies.paths(.scrum))
-    let path = Slug.uniquePath(folder: "scrums", title: new.title, taken: taken, fallback: "scrum")
-    var change = Change(
-      subject: "Add scrum \(new.title)",
-      trailers: [("Dinger-Action", "scrum.add"), ("Dinger-Record", new.id!.lowercased)])
-    change.write(path, text)
-    let commit = try dependencies.commit(change)
+    let (path, subject, commit) = try addFile(text, title: new.title, id: new.id!)
     return .success(
-      ScrumCommit(
-        stored: StoredScrum(path: path, scrum: new), subject: change.subject, commit: commit))
+      ScrumCommit(stored: StoredScrum(path: path, scrum: new), subject: subject, commit: commit))
   }
 
   /// Decodes hand-written scrum text; adds an `id` line when it has none.
@@ -269,23 +326,28 @@ public struct ScrumProvider: Sendable {
   }
 
   /// Removes a scrum; with `withHistory`, its meetings too. Refuses while it has meetings
-  /// unless asked to take them along.
+  /// unless asked to take them along (counted under the writer lock, so a meeting recorded
+  /// meanwhile is not left without its scrum).
   public func remove(_ stored: StoredScrum, withHistory: Bool) throws -> ScrumCommit {
-    let meetings = try meetingPaths(of: stored)
-    if !meetings.isEmpty && !withHistory {
-      throw StorageError(
-        "scrum '\(stored.scrum.title)' has \(meetings.count) recorded meeting\(meetings.count == 1 ? "" : "s"); pass --with-history to remove them too"
-      )
+    var subject = ""
+    let commit = try dependencies.commit { snapshot in
+      _ = try Self.committed(stored, in: snapshot)
+      let meetings = try meetingPaths(of: stored)
+      if !meetings.isEmpty && !withHistory {
+        throw StorageError(
+          "scrum '\(stored.scrum.title)' has \(meetings.count) recorded meeting\(meetings.count == 1 ? "" : "s"); pass --with-history to remove them too"
+        )
+      }
+      subject = "Remove scrum \(stored.scrum.title)"
+      if !meetings.isEmpty {
+        subject += " and its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s")"
+      }
+      var change = Change(subject: subject, trailers: [("Dinger-Action", "scrum.remove")])
+      if let id = stored.scrum.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
+      change.remove(stored.path)
+      for path in meetings { change.remove(path) }
+      return change
     }
-    var subject = "Remove scrum \(stored.scrum.title)"
-    if !meetings.isEmpty {
-      subject += " and its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s")"
-    }
-    var change = Change(subject: subject, trailers: [("Dinger-Action", "scrum.remove")])
-    if let id = stored.scrum.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
-    change.remove(stored.path)
-    for path in meetings { change.remove(path) }
-    let commit = try dependencies.commit(change)
     return ScrumCommit(stored: stored, subject: subject, commit: commit)
   }
 
@@ -294,6 +356,14 @@ public struct ScrumProvider: Sendable {
       throw StorageError(issue.message)
     }
   }
+}
+
+/// A hand edit that could not be merged into the file, which changed meanwhile.
+public struct EditConflict: Error, Sendable {
+  /// The file.
+  public var path: String
+  /// The fields both sides changed (`attendees[Bob].name`); empty when the merge could not tell.
+  public var fields: [String]
 }
 
 /// Diagnostics returned as a value.

@@ -16,7 +16,19 @@ extension DataRepository {
   /// up the repository, or when a later commit changed one of its files again (undoing would
   /// throw that later change away).
   public func undoLast() throws -> UndoResult {
-    guard let head = try head() else {
+    var result: UndoResult?
+    // NB: worked out under the writer lock from the HEAD it commits on, so two undos at once
+    // undo two changes, one each.
+    try commit(on: { head throws -> Change? in
+      let (change, undo) = try undoChange(at: head)
+      result = undo
+      return change
+    })
+    return result!
+  }
+
+  private func undoChange(at head: ObjectID?) throws -> (Change, UndoResult) {
+    guard let head else {
       throw StorageError("nothing to undo: the repository has no commits")
     }
     var cursor: ObjectID? = head
@@ -74,7 +86,6 @@ extension DataRepository {
         change.remove(path)
       }
     }
-    try commit(change)
-    return UndoResult(undone: target.id, undoneSubject: subject, subject: change.subject)
+    return (change, UndoResult(undone: target.id, undoneSubject: subject, subject: change.subject))
   }
 }

@@ -42,29 +42,68 @@ import Testing
     try FileManager.default.removeItem(at: box.data.appendingPathComponent("z.txt"))
     let b = try repo.writeBlob(Array("new\n".utf8))
     let d = try repo.writeBlob(Array("changed\n".utf8))
-    let wrote = try IndexFile.apply(
-      [
-        .init(path: "b.txt", blob: b, file: box.data.appendingPathComponent("b.txt")),
-        .init(path: "c/d.txt", blob: d, file: box.data.appendingPathComponent("c/d.txt")),
-        .init(path: "z.txt", blob: nil, file: nil),
-      ], gitDirectory: repo.gitDirectory)
-    #expect(wrote)
+    let lock = try #require(try IndexLock.tryAcquire(gitDirectory: repo.gitDirectory))
+    // While dinger holds the lock, git can neither stage nor commit.
+    #expect(throws: (any Error).self) { try box.git("add", "a.txt") }
+    try lock.write(
+      changed: [(path: "b.txt", blob: b), (path: "c/d.txt", blob: d)], removed: ["z.txt"],
+      workdir: box.data)
+    try lock.commit()
+    #expect(!FileManager.default.fileExists(atPath: IndexLock.path(in: repo.gitDirectory)))
     #expect(try box.git("ls-files") == "a.txt\nb-dir/x.txt\nb.txt\nc/d.txt\n")
     #expect(try box.git("status", "--porcelain") == "A  b.txt\nM  c/d.txt\nD  z.txt\n")
     #expect(try box.git("diff", "--stat") == "")
     #expect(try box.git("ls-files", "-s", "b.txt").hasPrefix("100644 \(b.hex) 0\tb.txt"))
   }
 
-  @Test func unsupportedIndexesFallBack() throws {
+  /// A version-4 index is edited through libgit2 (on a copy, since the lock is held), with the
+  /// same result git would give.
+  @Test func unsupportedIndexesGoThroughLibgit2() throws {
     let box = try Sandbox()
     try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
     try box.git("init", "-q")
     try box.git("config", "index.version", "4")
     try box.write("a.txt", "a\n")
+    try box.write("b.txt", "b\n")
+    try box.git("add", "a.txt", "b.txt")
+    let repo = try Repository.open(box.data)
+    guard case .unsupported = IndexFile.load(gitDirectory: repo.gitDirectory) else {
+      Issue.record("a version-4 index should be left to libgit2")
+      return
+    }
+    try box.write("c.txt", "c\n")
+    let c = try repo.writeBlob(Array("c\n".utf8))
+    let lock = try #require(try IndexLock.tryAcquire(gitDirectory: repo.gitDirectory))
+    try lock.write(changed: [(path: "c.txt", blob: c)], removed: ["a.txt"], workdir: box.data)
+    try lock.commit()
+    #expect(try box.git("ls-files") == "b.txt\nc.txt\n")
+    #expect(try box.git("diff", "--stat") == "")
+    #expect(try box.git("ls-files", "-s", "c.txt").hasPrefix("100644 \(c.hex) 0\tc.txt"))
+  }
+
+  /// A damaged index (a count no file could hold, entries cut short) is reported before
+  /// anything is allocated for it, naming the fix; the index stays as it was.
+  @Test(arguments: ["count", "cut", "header"])
+  func damagedIndexesAreErrorsNotCrashes(damage: String) throws {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q")
+    try box.write("a.txt", "a\n")
     try box.git("add", "a.txt")
     let repo = try Repository.open(box.data)
-    let wrote = try IndexFile.apply(
-      [.init(path: "a.txt", blob: nil, file: nil)], gitDirectory: repo.gitDirectory)
-    #expect(!wrote)
+    let indexPath = repo.gitDirectory.appendingPathComponent("index")
+    var bytes = [UInt8](try Data(contentsOf: indexPath))
+    switch damage {
+    case "count": bytes.replaceSubrange(8..<12, with: [0xFF, 0xFF, 0xFF, 0xFF])
+    case "cut": bytes.replaceSubrange(8..<12, with: [0, 0, 0, 3])
+    default: bytes[0] = UInt8(ascii: "X")
+    }
+    try Data(bytes).write(to: indexPath)
+    let lock = try #require(try IndexLock.tryAcquire(gitDirectory: repo.gitDirectory))
+    defer { lock.release() }
+    let error = try #require(throws: GitError.self) { try lock.check() }
+    #expect(error.message.contains("is damaged"))
+    #expect(error.message.contains("rm -f .git/index && git reset"))
+    #expect(try Data(contentsOf: indexPath) == Data(bytes))
   }
 }

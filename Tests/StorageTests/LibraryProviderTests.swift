@@ -112,14 +112,11 @@ import Testing
 
   @Test func editRenameAndRemove() throws {
     let stored = try provider.find("spanish-basics")
-    var gato = try provider.word("GATO", in: stored)
-    gato.text = "hola"
     #expect(throws: StorageError("Spanish basics already has a word 'hola'")) {
-      try provider.updateWord("gato", in: stored, to: gato)
+      try provider.updateWord("GATO", in: stored) { $0.text = "hola" }
     }
-    gato.text = "gata"
     #expect(
-      try provider.updateWord("gato", in: stored, to: gato).subject
+      try provider.updateWord("gato", in: stored) { $0.text = "gata" }.subject
         == "Spanish basics: rename gato to gata")
     #expect(throws: StorageError("no word 'gato' in Spanish basics; did you mean 'gata'?")) {
       try provider.word("gato", in: try provider.find("spanish-basics"))

@@ -50,15 +50,35 @@ import Testing
 
   @Test func updateDescribesTheChangeAndNothingMeansNoCommit() throws {
     let stored = try provider.find("design")
-    var new = stored.scrum
-    new.length = 15
-    new.attendees.append(Attendee(name: "Bob"))
     #expect(
-      try provider.update(stored, to: new).subject
-        == "Design: length 10 -> 15 min; add attendee Bob")
-    let unchanged = try provider.update(try provider.find("design"), to: new)
+      try provider.update(stored) { new in
+        new.length = 15
+        new.attendees.append(Attendee(name: "Bob"))
+      }.subject == "Design: length 10 -> 15 min; add attendee Bob")
+    let unchanged = try provider.update(try provider.find("design")) { $0.length = 15 }
     #expect(unchanged.commit == nil)
     #expect(store.changes.count == 1)
+  }
+
+  /// An update is an operation on the scrum as it is when the change is made, not a copy read
+  /// earlier: a change made in between (by another process) stays, and the subject tells only
+  /// what this change did.
+  @Test func anUpdateAppliesToTheScrumAsItIsNotAsItWasRead() throws {
+    let stale = try provider.find("design")
+    _ = try provider.update(try provider.find("design")) { $0.attendees.append(Attendee(name: "Ann")) }
+    let result = try provider.update(stale) { $0.length = 25 }
+    #expect(result.subject == "Design: length 10 -> 25 min")
+    let now = try provider.find("design").scrum
+    #expect(now.length == 25)
+    #expect(now.attendees.map(\.name).contains("Ann"))
+  }
+
+  /// Two scrums added with one title get two files, the name picked when the change is made.
+  @Test func sameTitleTwiceGetsTwoFiles() throws {
+    let a = try provider.add(Scrum(title: "Retro", length: 5, attendees: [Attendee(name: "A")]))
+    let b = try provider.add(Scrum(title: "Retro", length: 5, attendees: [Attendee(name: "B")]))
+    #expect([a.stored.path, b.stored.path] == ["scrums/retro.yaml", "scrums/retro-2.yaml"])
+    #expect(store.text("scrums/retro.yaml") != nil && store.text("scrums/retro-2.yaml") != nil)
   }
 
   @Test func invalidScrumsAreRefusedBeforeAnythingIsWritten() {

@@ -178,47 +178,60 @@ public struct LibraryProvider: Sendable {
     public var subject: String
     /// The commit id (hex), nil when nothing changed.
     public var commit: String?
+
+    init(stored: StoredLibrary, subject: String, commit: String? = nil) {
+      (self.stored, self.subject, self.commit) = (stored, subject, commit)
+    }
   }
 
-  /// Adds an empty library: "Add library Spanish basics".
+  /// Adds an empty library: "Add library Spanish basics". The name is checked, and the file
+  /// named, under the writer lock.
   public func create(name: String, language: String) throws -> Committed {
     let library = Library(id: UUID(), name: name.trimmed, language: language.trimmed)
     if let issue = library.validate().first { throw StorageError(issue.message) }
-    if let same = try list().libraries.first(where: {
-      $0.library.name.lowercased() == library.name.lowercased()
-    }) {
-      throw StorageError(
-        "there is already a library named '\(same.library.name)' (\(same.path)); pick another name")
+    var path = ""
+    let subject = "Add library \(library.name)"
+    let commit = try dependencies.commit { snapshot in
+      if let same = try list().libraries.first(where: {
+        $0.library.name.lowercased() == library.name.lowercased()
+      }) {
+        throw StorageError(
+          "there is already a library named '\(same.library.name)' (\(same.path)); pick another name")
+      }
+      path = try Slug.uniquePath(
+        folder: "libraries", title: library.name, in: snapshot, fallback: "library")
+      var change = Change(
+        subject: subject,
+        trailers: [("Dinger-Action", "library.add"), ("Dinger-Record", library.id!.lowercased)])
+      change.write(path, try RecordCodec.encode(.library(library)))
+      return change
     }
-    let path = Slug.uniquePath(
-      folder: "libraries", title: library.name, taken: Set(try dependencies.paths(.library)),
-      fallback: "library")
-    var change = Change(
-      subject: "Add library \(library.name)",
-      trailers: [("Dinger-Action", "library.add"), ("Dinger-Record", library.id!.lowercased)])
-    change.write(path, try RecordCodec.encode(.library(library)))
-    let commit = try dependencies.commit(change)
     return Committed(
-      stored: StoredLibrary(path: path, library: library), subject: change.subject, commit: commit)
+      stored: StoredLibrary(path: path, library: library), subject: subject, commit: commit)
   }
 
-  /// Removes a library; with `withQuizzes`, its quiz results too (refused otherwise when it has some).
+  /// Removes a library; with `withQuizzes`, its quiz results too (refused otherwise when it has
+  /// some; counted under the writer lock).
   public func remove(_ stored: StoredLibrary, withQuizzes: Bool) throws -> Committed {
-    let quizzes = try quizPaths(of: stored)
-    if !quizzes.isEmpty && !withQuizzes {
-      throw StorageError(
-        "library '\(stored.library.name)' has \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s"); pass --with-quizzes to remove them too"
-      )
+    var subject = ""
+    let commit = try dependencies.commit { snapshot in
+      _ = try Self.committed(stored, in: snapshot)
+      let quizzes = try quizPaths(of: stored)
+      if !quizzes.isEmpty && !withQuizzes {
+        throw StorageError(
+          "library '\(stored.library.name)' has \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s"); pass --with-quizzes to remove them too"
+        )
+      }
+      subject = "Remove library \(stored.library.name)"
+      if !quizzes.isEmpty {
+        subject += " and its \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s")"
+      }
+      var change = Change(subject: subject, trailers: [("Dinger-Action", "library.remove")])
+      if let id = stored.library.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
+      change.remove(stored.path)
+      for path in quizzes { change.remove(path) }
+      return change
     }
-    var subject = "Remove library \(stored.library.name)"
-    if !quizzes.isEmpty {
-      subject += " and its \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s")"
-    }
-    var change = Change(subject: subject, trailers: [("Dinger-Action", "library.remove")])
-    if let id = stored.library.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
-    change.remove(stored.path)
-    for path in quizzes { change.remove(path) }
-    let commit = try dependencies.commit(change)
     return Committed(stored: stored, subject: subject, commit: commit)
   }
 
@@ -231,9 +244,11 @@ public struct LibraryProvider: Sendable {
     guard !word.naturalKey.isEmpty else {
       throw StorageError("a word needs some text; give it as the first argument")
     }
-    var library = stored.library
-    let subject: String
-    if let i = library.words.firstIndex(where: { $0.naturalKey == word.naturalKey }) {
+    return try modify(stored, action: "word.add") { library in
+      guard let i = library.words.firstIndex(where: { $0.naturalKey == word.naturalKey }) else {
+        library.words.append(word)
+        return "\(library.name): add \(word.text)"
+      }
       var existing = library.words[i]
       var added: [String] = []
       for meaning in word.meanings
@@ -247,78 +262,103 @@ public struct LibraryProvider: Sendable {
         existing.phonetic = phonetic
         added.append("phonetic \(phonetic)")
       }
-      guard !added.isEmpty else {
-        return Committed(stored: stored, subject: "nothing to change", commit: nil)
-      }
+      guard !added.isEmpty else { return nil }
       library.words[i] = existing
-      subject = "\(library.name): \(existing.text): " + added.joined(separator: "; ")
-    } else {
-      library.words.append(word)
-      subject = "\(library.name): add \(word.text)"
+      return "\(library.name): \(existing.text): " + added.joined(separator: "; ")
     }
-    return try write(library, to: stored, subject: subject, action: "word.add")
   }
 
-  /// Replaces a word (found by `text`) with a new version; a new text must not clash.
-  public func updateWord(_ text: String, in stored: StoredLibrary, to new: Word) throws -> Committed
-  {
-    let old = try word(text, in: stored)
-    var library = stored.library
-    let i = library.words.firstIndex { $0.naturalKey == old.naturalKey }!
-    var new = new
-    new.text = new.text.trimmed
-    if new.naturalKey != old.naturalKey,
-      library.words.contains(where: { $0.naturalKey == new.naturalKey })
-    {
-      throw StorageError("\(library.name) already has a word '\(new.text)'")
+  /// Changes a word (found by `text`, any case): `operation` gets the word as committed at the
+  /// moment of the change; a new text must not clash with another word.
+  public func updateWord(
+    _ text: String, in stored: StoredLibrary, _ operation: (inout Word) throws -> Void
+  ) throws -> Committed {
+    try modify(stored, action: "word.edit") { library in
+      let old = try word(text, in: StoredLibrary(path: stored.path, library: library))
+      let i = library.words.firstIndex { $0.naturalKey == old.naturalKey }!
+      var new = old
+      try operation(&new)
+      new.text = new.text.trimmed
+      if new.naturalKey != old.naturalKey,
+        library.words.contains(where: { $0.naturalKey == new.naturalKey })
+      {
+        throw StorageError("\(library.name) already has a word '\(new.text)'")
+      }
+      guard new != old else { return nil }
+      library.words[i] = new
+      let what = new.text == old.text ? "edit \(old.text)" : "rename \(old.text) to \(new.text)"
+      return "\(library.name): \(what)"
     }
-    guard new != old else {
-      return Committed(stored: stored, subject: "nothing to change", commit: nil)
-    }
-    library.words[i] = new
-    let what = new.text == old.text ? "edit \(old.text)" : "rename \(old.text) to \(new.text)"
-    return try write(library, to: stored, subject: "\(library.name): \(what)", action: "word.edit")
   }
 
   /// Removes a word.
   public func removeWord(_ text: String, from stored: StoredLibrary) throws -> Committed {
-    let old = try word(text, in: stored)
-    var library = stored.library
-    library.words.removeAll { $0.naturalKey == old.naturalKey }
-    return try write(
-      library, to: stored, subject: "\(library.name): remove \(old.text)", action: "word.remove")
+    try modify(stored, action: "word.remove") { library in
+      let old = try word(text, in: StoredLibrary(path: stored.path, library: library))
+      library.words.removeAll { $0.naturalKey == old.naturalKey }
+      return "\(library.name): remove \(old.text)"
+    }
   }
 
-  /// Writes a library back in place (comments and layout stay) as one commit.
-  func write(_ library: Library, to stored: StoredLibrary, subject: String, action: String) throws
-    -> Committed
-  {
-    try refuseBroken(stored)
-    var library = library
-    if let issue = library.validate().first(where: { $0.severity == .error }) {
-      throw StorageError(issue.message)
-    }
-    var body: String?
-    if library.id == nil {
-      library.id = UUID()
-      body = "Gives the library the id dinger uses to recognise it."
-    }
-    var change = Change(
-      subject: subject, body: body,
-      trailers: [("Dinger-Action", action), ("Dinger-Record", library.id!.lowercased)])
-    if let before = try dependencies.load(.library).first(where: { $0.path == stored.path }) {
+  /// Changes a library as one commit: `operation` edits the library as committed at that
+  /// moment (under the writer lock) and returns the subject, or nil for "nothing to change".
+  /// The file is written back in place, so comments and layout stay.
+  func modify(
+    _ stored: StoredLibrary, action: String, _ operation: (inout Library) throws -> String?
+  ) throws -> Committed {
+    var result = Committed(stored: stored, subject: "nothing to change", commit: nil)
+    result.commit = try dependencies.commit { snapshot in
+      let (current, source) = try Self.committed(stored, in: snapshot)
+      var library = current
+      guard let subject = try operation(&library) else { return nil }
+      if let issue = library.validate().first(where: { $0.severity == .error }) {
+        throw StorageError(issue.message)
+      }
+      var body: String?
+      if library.id == nil {
+        library.id = UUID()
+        body = "Gives the library the id dinger uses to recognise it."
+      }
+      var change = Change(
+        subject: subject, body: body,
+        trailers: [("Dinger-Action", action), ("Dinger-Record", library.id!.lowercased)])
       change.write(
-        stored.path, try RecordCodec.encode(.library(library), updating: before.source).text)
-    } else {
-      change.write(stored.path, try RecordCodec.encode(.library(library)))
+        stored.path, try RecordCodec.encode(.library(library), updating: source).text)
+      result = Committed(
+        stored: StoredLibrary(path: stored.path, library: library), subject: subject)
+      return change
     }
-    let commit = try dependencies.commit(change)
-    return Committed(
-      stored: StoredLibrary(path: stored.path, library: library), subject: subject, commit: commit)
+    return result
+  }
+
+  /// The library as committed now at `stored`'s path, with its text. A file with broken
+  /// words is refused: writing it would drop them.
+  static func committed(_ stored: StoredLibrary, in snapshot: Snapshot) throws -> (
+    Library, SourceText
+  ) {
+    guard let bytes = try snapshot.read(stored.path) else {
+      throw StorageError(
+        "library '\(stored.library.name)' (\(stored.path)) is not committed: it was removed meanwhile, or is new and not committed yet; 'dinger library list' shows the libraries there are"
+      )
+    }
+    let file = RecordCodec.decode(bytes, path: stored.path, kind: .library)
+    let errors = file.diagnostics.filter { $0.severity == .error }
+    guard case .library(let library) = file.record else {
+      if !errors.isEmpty, file.salvaged != nil {
+        try refuseBroken(StoredLibrary(path: stored.path, library: stored.library, broken: errors))
+      }
+      throw StorageError("\(stored.path) has errors as committed; run 'dinger check \(stored.path)'")
+    }
+    if let want = stored.library.id, let have = library.id, want != have {
+      throw StorageError(
+        "\(stored.path) holds another library since it was read (id \(have.lowercased)); run this again"
+      )
+    }
+    return (library, file.source)
   }
 
   /// Writing a library with broken words would drop them: refuse and say where they are.
-  func refuseBroken(_ stored: StoredLibrary) throws {
+  static func refuseBroken(_ stored: StoredLibrary) throws {
     guard let first = stored.broken.first else { return }
     let at = first.line.map { "\(first.file):\($0)" } ?? first.file
     throw StorageError(
@@ -351,31 +391,34 @@ public struct LibraryProvider: Sendable {
     var result = result
     if result.id == nil { result.id = UUID() }
     result.date = Date(timeIntervalSince1970: result.date.timeIntervalSince1970.rounded(.down))
-    var change = Change(subject: "")
-    var library = stored.library
-    if library.id == nil {
-      try refuseBroken(stored)
-      library.id = UUID()
-      let before = try dependencies.load(.library).first { $0.path == stored.path }
-      change.write(
-        stored.path,
-        try before.map { try RecordCodec.encode(.library(library), updating: $0.source).text }
-          ?? RecordCodec.encode(.library(library)))
-    }
-    result.library = library.id!
-    if let issue = result.validate().first(where: { $0.severity == .error }) {
-      throw StorageError(issue.message)
-    }
     let id = result.id!.lowercased
     let path =
       "quizzes/\(stored.slug)/\(ISODate.format(result.date).prefix(10))-\(id.prefix(8)).yaml"
-    change.subject = "Quiz on \(library.name): \(result.score)/\(result.questions.count)"
-    change.trailers = [
-      ("Dinger-Action", "quiz.record"), ("Dinger-Record", id),
-      ("Dinger-Library", library.id!.lowercased),
-    ]
-    change.write(path, try RecordCodec.encode(.quiz(result)))
-    _ = try dependencies.commit(change)
-    return (path, change.subject)
+    var subject = ""
+    _ = try dependencies.commit { snapshot in
+      var change = Change(subject: "")
+      var library = stored.library
+      if library.id == nil {
+        // NB: only then is the library file written (and so read as committed now).
+        var source: SourceText
+        (library, source) = try Self.committed(stored, in: snapshot)
+        library.id = library.id ?? UUID()
+        change.write(
+          stored.path, try RecordCodec.encode(.library(library), updating: source).text)
+      }
+      result.library = library.id!
+      if let issue = result.validate().first(where: { $0.severity == .error }) {
+        throw StorageError(issue.message)
+      }
+      change.subject = "Quiz on \(library.name): \(result.score)/\(result.questions.count)"
+      change.trailers = [
+        ("Dinger-Action", "quiz.record"), ("Dinger-Record", id),
+        ("Dinger-Library", library.id!.lowercased),
+      ]
+      change.write(path, try RecordCodec.encode(.quiz(result)))
+      subject = change.subject
+      return change
+    }
+    return (path, subject)
   }
 }

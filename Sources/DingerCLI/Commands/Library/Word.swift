@@ -169,7 +169,16 @@ struct WordCommand: ParsableCommand {
       try reporting {
         let provider = LibraryProvider.live(repository: try global.repository())
         let stored = try provider.find(library)
-        var word = try provider.word(text, in: stored)
+        _ = try provider.word(text, in: stored)  // NB: a clear "no word" before any lock
+        let result = try provider.updateWord(text, in: stored) { word in
+          try edit(&word)
+        }
+        Terminal.output(result.subject + "\n")
+      }
+    }
+
+    /// The options applied to the word as committed at the moment of the change.
+    private func edit(_ word: inout Word) throws {
         if let newText { word.text = newText }
         if let phonetic { word.phonetic = phonetic.trimmed.isEmpty ? nil : phonetic }
         if fields.definition != nil || fields.pos != nil || fields.example != nil {
@@ -198,9 +207,6 @@ struct WordCommand: ParsableCommand {
           }
           word.meanings.remove(at: removeMeaning - 1)
         }
-        let result = try provider.updateWord(text, in: stored, to: word)
-        Terminal.output(result.subject + "\n")
-      }
     }
   }
 

@@ -79,16 +79,15 @@ extension ScrumCommand {
 }
 
 extension ParsableCommand {
-  /// Finds the scrum, lets `change` edit its attendees, and commits the result.
+  /// Finds the scrum, lets `change` edit its attendees as committed at the moment of the
+  /// change (under the writer lock), and commits the result.
   func changeAttendees(
     global: GlobalOptions, scrum: String, _ change: (StoredScrum, inout Scrum) throws -> Void
   ) throws {
     try reporting {
       let provider = ScrumProvider.live(repository: try global.repository())
       let stored = try provider.find(scrum)
-      var new = stored.scrum
-      try change(stored, &new)
-      let result = try provider.update(stored, to: new)
+      let result = try provider.update(stored) { new in try change(stored, &new) }
       Terminal.output(result.subject + "\n")
       for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
     }

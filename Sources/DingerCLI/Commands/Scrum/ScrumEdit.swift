@@ -48,11 +48,12 @@ extension ScrumCommand {
           try editInEditor(stored, provider: provider, root: repository.root)
           return
         }
-        var new = stored.scrum
-        if let title { new.title = title }
-        if let theme = fields.theme { new.theme = theme.theme }
-        if let length = fields.length { new.length = length }
-        report(try provider.update(stored, to: new))
+        report(
+          try provider.update(stored) { new in
+            if let title { new.title = title }
+            if let theme = fields.theme { new.theme = theme.theme }
+            if let length = fields.length { new.length = length }
+          })
       }
     }
 
@@ -64,8 +65,17 @@ extension ScrumCommand {
         emptyMessage:
           "the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')",
         errorsMessage: "the edited file has errors; nothing changed"
-      ) { edited in
-        edited == original ? nil : try provider.replace(stored, with: edited)
+      ) { (edited: String) throws -> Result<ScrumCommit, DiagnosticList>? in
+        guard edited != original else { return nil }
+        do {
+          return try provider.replace(stored, with: edited, original: original)
+        } catch let conflict as EditConflict {
+          let saved = try Editor.keep(edited, name: stored.slug, root: root)
+          let fields = conflict.fields.isEmpty ? "" : " (\(conflict.fields.joined(separator: ", ")))"
+          throw CLIError(
+            "\(stored.path) was changed by someone else while you edited it, in the same places\(fields); nothing was written, and your text is kept in \(saved.path): run 'dinger scrum edit \(stored.slug)' and copy your changes over"
+          )
+        }
       }
       guard let result else {
         Terminal.output("nothing to change\n")
@@ -116,6 +126,16 @@ enum Editor {
   }
 
   static let marker = "# dinger: "
+
+  /// Keeps text that could not be committed in `.git/dinger/edits/`, and says where.
+  static func keep(_ text: String, name: String, root: URL) throws -> URL {
+    let folder = root.appendingPathComponent(".git/dinger/edits")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+    let file = folder.appendingPathComponent("\(name)-\(stamp).yaml")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return file
+  }
 
   /// False when dinger runs without a terminal and the editor is a script (tests, CI): errors are
   /// then reported instead of reopening the editor forever.

@@ -1,0 +1,143 @@
+internal import CGit2
+import Foundation
+
+/// `.git/index.lock`, held the way git holds it: created exclusively before anything is read,
+/// the new index written into it, then renamed over `.git/index`. While it exists no `git add`
+/// or `git commit` can read the index and commit a tree that leaves out what dinger wrote.
+public final class IndexLock {
+  /// Where the lock is.
+  public let path: String
+  /// The lock file's device and inode, which tell this lock from one made later by someone else.
+  public let identity: FileIdentity
+  private let gitDirectory: URL
+  private var fd: Int32
+  private var written = false
+
+  private init(path: String, fd: Int32, identity: FileIdentity, gitDirectory: URL) {
+    (self.path, self.fd, self.identity, self.gitDirectory) = (path, fd, identity, gitDirectory)
+  }
+
+  deinit { release() }
+
+  /// The lock's path in a repository.
+  public static func path(in gitDirectory: URL) -> String {
+    gitDirectory.appendingPathComponent("index.lock").path
+  }
+
+  /// Takes the lock, or nil when the file exists already (someone else holds it, or a crashed
+  /// process left it behind).
+  public static func tryAcquire(gitDirectory: URL) throws(GitError) -> IndexLock? {
+    let path = path(in: gitDirectory)
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    if fd < 0 {
+      if errno == EEXIST { return nil }
+      throw GitError.system("take \(path)")
+    }
+    var st = stat()
+    fstat(fd, &st)
+    return IndexLock(
+      path: path, fd: fd, identity: FileIdentity(st), gitDirectory: gitDirectory)
+  }
+
+  /// Writes the index with these entries changed into the lock (not yet in effect: `commit`
+  /// renames it over the index): `changed` paths get their blob and the stat data of their file
+  /// under `workdir`, `removed` paths leave. Other entries stay as they are in the index now.
+  public func write(
+    changed: [(path: String, blob: ObjectID)], removed: [String], workdir: URL
+  ) throws(GitError) {
+    guard fd >= 0 else { throw GitError.system("write index (lock released)") }
+    let updates =
+      changed.map {
+        IndexFile.Update(path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path))
+      }
+      + removed.map { IndexFile.Update(path: $0, blob: nil, file: nil) }
+    if ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0 {
+      throw GitError.system("write \(path)")
+    }
+    switch IndexFile.apply(updates, to: try loaded(), into: fd) {
+    case .written: break
+    case .failed: throw GitError.system("write \(path)")
+    case .unsupported:
+      let bytes = try IndexFile.throughLibgit2(updates, gitDirectory: gitDirectory)
+      guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0,
+        bytes.withUnsafeBytes({ IndexFile.writeAll(fd, $0) })
+      else { throw GitError.system("write \(path)") }
+    }
+    written = true
+  }
+
+  private var cached: IndexFile.Loaded?
+
+  /// Reads and checks the index the lock protects (once; it cannot change while the lock is
+  /// held by anyone who respects it). Throws when the index is damaged, so that a caller can
+  /// stop before it commits anything.
+  public func check() throws(GitError) { _ = try loaded() }
+
+  private func loaded() throws(GitError) -> IndexFile.Loaded {
+    if let cached { return cached }
+    let loaded = IndexFile.load(gitDirectory: gitDirectory)
+    if case .damaged(let why) = loaded {
+      throw GitError(
+        code: GIT_ERROR.rawValue, operation: "read the index",
+        message:
+          "\(gitDirectory.appendingPathComponent("index").path) is damaged: \(why); rebuild it from the last commit with: rm -f .git/index && git reset"
+      )
+    }
+    cached = loaded
+    return loaded
+  }
+
+  /// Puts the written index in place and gives the lock up.
+  public func commit() throws(GitError) {
+    guard fd >= 0, written else { throw GitError.system("commit index (nothing written)") }
+    close(fd)
+    fd = -1
+    if rename(path, gitDirectory.appendingPathComponent("index").path) != 0 {
+      let error = GitError.system("rename \(path) to index")
+      unlink(path)
+      throw error
+    }
+  }
+
+  /// Gives the lock up without changing the index.
+  public func release() {
+    guard fd >= 0 else { return }
+    close(fd)
+    fd = -1
+    unlink(path)
+  }
+}
+
+/// A file's device and inode number.
+public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
+  public var device: UInt64
+  public var inode: UInt64
+
+  public init(device: UInt64, inode: UInt64) { (self.device, self.inode) = (device, inode) }
+
+  init(_ st: stat) { self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) }
+
+  /// The identity of the file at `path` (not following a symlink), or nil.
+  public static func of(_ path: String) -> FileIdentity? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return FileIdentity(st)
+  }
+
+  /// `device:inode`.
+  public var description: String { "\(device):\(inode)" }
+
+  /// Reads `device:inode`.
+  public init?(_ text: Substring) {
+    let parts = text.split(separator: ":")
+    guard parts.count == 2, let d = UInt64(parts[0]), let i = UInt64(parts[1]) else { return nil }
+    self.init(device: d, inode: i)
+  }
+}
+
+extension GitError {
+  /// A failed system call, with errno's text.
+  static func system(_ operation: String) -> GitError {
+    GitError(code: GIT_ERROR.rawValue, operation: operation, message: String(cString: strerror(errno)))
+  }
+}

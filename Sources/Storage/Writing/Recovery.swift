@@ -1,0 +1,105 @@
+import Foundation
+import Git
+
+/// Finishing a write whose process was killed. The writer lock's file holds the journal of the
+/// write under way; the kernel drops the `flock` of a dead process, so whoever takes the lock
+/// and finds a journal knows its writer died, and at which step:
+///
+/// - `locking`/`locked`: nothing was committed. The `index.lock` it made (the one whose inode
+///   the journal names) is removed.
+/// - `moving`: the commit was built. Its ref lock (holding the new commit's id) is removed. If
+///   the branch did move, the working files and index entries of the paths the commit changed
+///   are brought up to date, as the dead writer was about to do: each file that still holds the
+///   old version (or already the new one) gets the new one; a file edited since is left alone.
+extension DataRepository {
+  /// Called as a repository opens: one `stat` when all is well; repairs when the last writer
+  /// died, unless another writer is running now (it will).
+  func finishInterruptedWriteIfAny() {
+    guard WriterLock.hasJournal(in: dingerFolder),
+      let writer = try? WriterLock.tryTake(at: dingerFolder)
+    else { return }
+    defer { writer.release() }
+    do {
+      try finishInterruptedWrite(holding: writer)
+    } catch {
+      notes.append("could not finish dinger's interrupted change: \(error)")
+    }
+  }
+
+  /// Repairs what the writer that held `writer` before left, then clears its journal.
+  func finishInterruptedWrite(holding writer: WriterLock) throws {
+    guard var journal = writer.journal() else {
+      writer.clear()
+      return
+    }
+    let indexLockPath = IndexLock.path(in: gitDirectory)
+    if let found = FileIdentity.of(indexLockPath) {
+      if found == journal.indexLock
+        || (journal.step == .locking && Self.madeAt(journal.time, indexLockPath))
+      {
+        unlink(indexLockPath)
+      }
+    }
+    guard journal.step == .moving, let branch = journal.branch, let commit = journal.commit
+    else {
+      writer.clear()
+      return
+    }
+    let refLock = gitDirectory.appendingPathComponent(branch + ".lock").path
+    if let bytes = Self.smallFile(refLock), Array("\(commit.hex)\n".utf8).starts(with: bytes) {
+      unlink(refLock)
+    }
+    let (current, head) = try git.head()
+    guard current == branch, head == commit else {
+      writer.clear()
+      return
+    }
+    let index = try takeIndexLock()
+    defer { index.release() }
+    journal.indexLock = index.identity
+    writer.record(journal)
+    try index.check()
+    let tree = WorkTree(root: root)
+    var files: [Plan.File] = []
+    var skipped: [String] = []
+    for file in try git.filesChanged(from: journal.head, to: commit) {
+      let working = try? tree.read(file.path)
+      let old = try file.base.map { b throws(GitError) in try git.blob(b) }
+      let new = try file.theirs.map { b throws(GitError) in try git.blob(b) }
+      if working == old || working == new {
+        files.append(Plan.File(path: file.path, blob: file.theirs, bytes: new))
+      } else {
+        skipped.append(file.path)
+      }
+    }
+    try checkOut(files, index: index)
+    let subject =
+      (try? git.commitInfo(commit).message.split(separator: "\n").first.map(String.init)) ?? nil
+    var note =
+      "finished dinger's interrupted change '\(subject ?? commit.short)' (commit \(commit.short)): the working tree and index now match it"
+    if !skipped.isEmpty {
+      note += "; left \(skipped.joined(separator: ", ")) as edited since"
+    }
+    notes.append(note)
+    writer.clear()
+  }
+
+  /// True for an empty lock file made within a second of `time`: one a writer created just
+  /// before it was killed, before it could record the file's inode.
+  static func madeAt(_ time: Double, _ path: String) -> Bool {
+    var st = stat()
+    guard lstat(path, &st) == 0, st.st_size == 0 else { return false }
+    let made = Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9
+    return abs(made - time) < 1
+  }
+
+  /// A file's first bytes (at most 128), nil when it does not exist.
+  static func smallFile(_ path: String) -> [UInt8]? {
+    let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 128)
+    let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 128) }
+    return n < 0 ? nil : Array(buffer[0..<n])
+  }
+}

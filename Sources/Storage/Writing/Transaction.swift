@@ -1,0 +1,232 @@
+import Foundation
+import Git
+import Models
+
+/// What a change may read while it is built: the repository as committed at the HEAD it will be
+/// committed on (under the writer lock and `index.lock`, so nothing moves meanwhile).
+public struct Snapshot: Sendable {
+  /// The committed bytes of a data-relative path, nil when HEAD has no such file.
+  public var read: @Sendable (String) throws -> [UInt8]?
+  /// The names a folder holds, committed or in the working tree (for picking a free name).
+  public var names: @Sendable (String) throws -> Set<String>
+
+  /// Creates a snapshot from its verbs.
+  public init(
+    read: @escaping @Sendable (String) throws -> [UInt8]?,
+    names: @escaping @Sendable (String) throws -> Set<String>
+  ) {
+    self.read = read
+    self.names = names
+  }
+}
+
+extension DataRepository {
+  /// Records a change as exactly one commit on the current branch. `build` is an *operation*:
+  /// it runs under the writer lock against what is committed at that moment, so two dinger
+  /// processes (or dinger and git) never overwrite each other's changes. It returns nil when
+  /// there is nothing to do (no commit is made, and nil is returned).
+  ///
+  /// The order is git's own (`git commit`): take `index.lock`, read HEAD, build the objects,
+  /// move the branch by compare-and-swap, write the working files and the index, release. A
+  /// branch moved by a writer that does not take `index.lock` is caught by the compare-and-swap
+  /// and the change is built again on the new commit. Files with uncommitted edits are never
+  /// overwritten. See docs/storage.md for what a kill at each step leaves and how it is repaired.
+  @discardableResult
+  public func commit(_ build: (Snapshot) throws -> Change?) throws -> ObjectID? {
+    try commit(on: { head in try build(self.snapshot(at: head)) })
+  }
+
+  /// `commit`, for builders that read the history from the HEAD they are given.
+  @discardableResult
+  func commit(on build: (ObjectID?) throws -> Change?) throws -> ObjectID? {
+    guard let me = git.defaultSignature() else { throw StorageError.missingIdentity() }
+    return try transact { head throws -> Plan? in
+      guard let change = try build(head) else { return nil }
+      if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }
+      for path in change.paths { try self.ensureUnchanged(path, since: head) }
+      Trace.mark("commit: working files checked")
+      var files: [Plan.File] = []
+      for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
+        let blob = try change.knownBlobs[path] ?? git.writeBlob(bytes)
+        files.append(Plan.File(path: path, blob: blob, bytes: bytes))
+      }
+      for path in change.removals.sorted() { files.append(Plan.File(path: path, blob: nil)) }
+      let tree = try git.tree(from: head, changing: files.map { ($0.path, $0.blob) })
+      let commit = try git.commit(
+        tree: tree, parents: (head.map { [$0] } ?? []) + (change.merging.map { [$0.commit] } ?? []),
+        author: me, committer: me, message: change.message)
+      try beforeMovingBranch?()
+      return Plan(
+        commit: commit, files: files, reflog: "dinger: \(change.subject)",
+        subject: change.subject, rebuildWhenMoved: change.merging == nil)
+    }
+  }
+
+  /// Records a finished change (one that does not depend on what it replaces: a new file, a
+  /// merge whose `merging.onto` pins the commit it was built on).
+  @discardableResult
+  public func commit(_ change: Change) throws -> ObjectID {
+    try commit(on: { _ in change })!
+  }
+
+  /// Moves the branch from `onto` forward to `commit` (which must contain it) and brings the
+  /// working tree and index up to date for `files`, the paths that differ. Refuses, changing
+  /// nothing, when one of those files has uncommitted edits.
+  public func fastForward(to commit: ObjectID, from onto: ObjectID?, files: [ThreeWayFile]) throws {
+    _ = try transact { head throws -> Plan? in
+      guard head == onto else { throw StorageError.branchMoved() }
+      for file in files { try self.ensureUnchanged(file.path, since: head) }
+      return Plan(
+        commit: commit, files: files.map { Plan.File(path: $0.path, blob: $0.theirs) },
+        reflog: "dinger sync: fast-forward", subject: "fast-forward to \(commit.short)",
+        rebuildWhenMoved: false)
+    }
+  }
+
+  /// What a write puts in place: the commit the branch moves to, and the files that differ
+  /// from the old HEAD (a nil blob removes the file).
+  struct Plan {
+    struct File {
+      var path: String
+      var blob: ObjectID?
+      /// The bytes, when the writer has them; else they are read from the blob.
+      var bytes: [UInt8]? = nil
+    }
+    var commit: ObjectID
+    var files: [File]
+    var reflog: String
+    var subject: String
+    /// Whether a branch moved by someone else means "build again on it" (a change) or
+    /// "give up" (a merge or fast-forward planned against one commit).
+    var rebuildWhenMoved: Bool
+  }
+
+  /// The write protocol. `plan` runs with the locks held, as often as the branch moves under
+  /// it (eight times at most); nil from it ends the write with nothing done.
+  func transact(_ plan: (ObjectID?) throws -> Plan?) throws -> ObjectID? {
+    Trace.mark("commit: start")
+    defer { Trace.mark("commit: done") }
+    let writer = try WriterLock(at: dingerFolder)
+    defer { writer.release() }
+    try finishInterruptedWrite(holding: writer)
+    let index = try takeIndexLock { writer.record(WriteJournal(step: .locking)) }
+    defer { index.release() }
+    writer.record(WriteJournal(step: .locked, indexLock: index.identity))
+    StopPoint.reached("index-locked")
+    try index.check()
+    var attempt = 0
+    while true {
+      attempt += 1
+      let (branch, head) = try git.head()
+      guard let plan = try plan(head) else {
+        writer.clear()
+        return nil
+      }
+      StopPoint.reached("objects")
+      var journal = WriteJournal(step: .moving, indexLock: index.identity)
+      (journal.branch, journal.head, journal.commit) = (branch, head, plan.commit)
+      writer.record(journal)
+      do {
+        _ = try LockWait.retrying(lockFile: gitDirectory.appendingPathComponent(branch + ".lock").path)
+        { () throws -> Bool? in
+          do {
+            try git.moveBranch(branch, to: plan.commit, from: head, reflog: plan.reflog)
+            return true
+          } catch let error as GitError where error.isLocked {
+            return nil
+          }
+        }
+      } catch let error as GitError where error.isModified {
+        guard plan.rebuildWhenMoved else { throw StorageError.branchMoved() }
+        guard attempt < 8 else {
+          throw StorageError(
+            "the branch kept moving while dinger was writing (another program commits in a loop?); nothing was changed, run this again"
+          )
+        }
+        writer.record(WriteJournal(step: .locked, indexLock: index.identity))
+        continue
+      }
+      Trace.mark("commit: branch moved")
+      StopPoint.reached("ref")
+      // NB: from here on the change is committed: a failure says so, and the next command
+      // finishes the working tree from the journal.
+      do {
+        try checkOut(plan.files, index: index)
+      } catch {
+        throw StorageError.savedNotCheckedOut(plan.commit, subject: plan.subject, because: error)
+      }
+      writer.clear()
+      return plan.commit
+    }
+  }
+
+  /// Writes the plan's files into the working tree, then their entries into the held index
+  /// lock, then puts the index in place.
+  func checkOut(_ files: [Plan.File], index: IndexLock) throws {
+    let tree = WorkTree(root: root)
+    var changed: [(path: String, blob: ObjectID)] = []
+    var removed: [String] = []
+    do {
+      for file in files {
+        if let blob = file.blob {
+          try tree.write(file.path, try file.bytes ?? git.blob(blob))
+          changed.append((file.path, blob))
+        } else {
+          try tree.remove(file.path)
+          removed.append(file.path)
+        }
+      }
+    } catch let refusal as WorkTree.Refusal {
+      throw StorageError.unsafe(refusal)
+    }
+    Trace.mark("commit: files written")
+    StopPoint.reached("files")
+    try index.write(changed: changed, removed: removed, workdir: root)
+    StopPoint.reached("index-written")
+    try index.commit()
+    Trace.mark("commit: index written")
+  }
+
+  /// `.git/index.lock`, waited for while someone else (a running git) holds it; `beforeTry`
+  /// runs before each attempt (the journal notes the moment, see `Recovery`).
+  func takeIndexLock(beforeTry: () -> Void = {}) throws -> IndexLock {
+    let gitDirectory = self.gitDirectory
+    return try LockWait.retrying(lockFile: IndexLock.path(in: gitDirectory)) {
+      beforeTry()
+      return try IndexLock.tryAcquire(gitDirectory: gitDirectory)
+    }
+  }
+
+  /// The working copy of `path` must match the commit (both absent counts as a match), and
+  /// be a plain file reached without links.
+  func ensureUnchanged(_ path: String, since head: ObjectID?) throws {
+    let tree = WorkTree(root: root)
+    let working: [UInt8]?
+    do {
+      try tree.checkWritable(path)
+      working = try tree.read(path)
+    } catch {
+      throw StorageError.unsafe(error)
+    }
+    let committed = try head.flatMap { try git.file(path, in: $0) }
+    if working != committed { throw StorageError.uncommitted(path) }
+  }
+
+  /// Reads at `head`, for a change being built under the locks.
+  func snapshot(at head: ObjectID?) -> Snapshot {
+    let git = self.git
+    let tree = WorkTree(root: root)
+    return Snapshot(
+      read: { path in try head.flatMap { try git.file(path, in: $0) } },
+      names: { folder in
+        var names = Set(try head.map { try git.names(in: folder, of: $0) } ?? [])
+        let onDisk = (try? FileManager.default.contentsOfDirectory(
+          atPath: tree.root.appendingPathComponent(folder).path)) ?? []
+        names.formUnion(onDisk)
+        return names
+      })
+  }
+
+  var gitDirectory: URL { git.gitDirectory }
+  var dingerFolder: URL { git.gitDirectory.appendingPathComponent("dinger") }
+}

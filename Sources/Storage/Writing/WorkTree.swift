@@ -1,0 +1,204 @@
+import Foundation
+
+/// The working tree, read and written without ever following a symbolic link or leaving the
+/// root. A data repository is shared: a teammate's commit decides which names are files,
+/// folders or links, so every folder on a path is opened with `O_NOFOLLOW` from the root, and
+/// files are replaced through fresh temporary files created with `O_EXCL` under unpredictable
+/// names.
+struct WorkTree {
+  /// The working tree's root (the user's choice; it may itself be reached through a link).
+  let root: URL
+
+  /// Why a path can't be used.
+  enum Refusal: Error, Equatable {
+    /// A name on the path is a symbolic link.
+    case link(String)
+    /// A name on the path that should be a folder is a file, or the file is a folder.
+    case notAFolder(String)
+    case isAFolder(String)
+    /// The path has an empty, `.`, `..` or `.git` part, or is absolute.
+    case badName(String)
+    /// A system call failed.
+    case system(String, Int32)
+
+    var message: String {
+      switch self {
+      case .link(let path):
+        return
+          "\(path) is a symbolic link, and dinger never reads or writes through one (a link in a shared repository can point anywhere); replace it with a plain file or folder (git rm \(path) && git commit), then run this again"
+      case .notAFolder(let path):
+        return "\(path) is a file where dinger expects a folder; move it away, then run this again"
+      case .isAFolder(let path):
+        return "\(path) is a folder where dinger expects a file; move it away, then run this again"
+      case .badName(let path):
+        return "'\(path)' is not a path inside the data repository"
+      case .system(let path, let code):
+        return "could not write \(path): \(String(cString: strerror(code)))"
+      }
+    }
+  }
+
+  /// The parts of a data-relative path, checked.
+  static func parts(_ path: String) throws(Refusal) -> [String] {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    for part in parts {
+      if part.isEmpty || part == "." || part == ".." || part.lowercased() == ".git"
+        || part.utf8.contains(0)
+      {
+        throw .badName(path)
+      }
+    }
+    return parts
+  }
+
+  /// The folders leading to `path`'s file, opened one by one without following links; the
+  /// last descriptor is the file's folder. Missing folders are made when `create`, else nil.
+  private func folders(_ parts: [String], path: String, create: Bool) throws(Refusal) -> [Int32]? {
+    let top = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard top >= 0 else { throw .system(path, errno) }
+    var fds = [top]
+    for (i, name) in parts.dropLast().enumerated() {
+      let at = fds[fds.count - 1]
+      var fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      if fd < 0 && errno == ENOENT {
+        guard create else {
+          fds.forEach { close($0) }
+          return nil
+        }
+        if mkdirat(at, name, 0o755) != 0 && errno != EEXIST {
+          let code = errno
+          fds.forEach { close($0) }
+          throw .system(path, code)
+        }
+        fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      }
+      if fd < 0 {
+        let code = errno
+        let here = parts[0...i].joined(separator: "/")
+        fds.forEach { close($0) }
+        throw Self.kind(at: at, name: name, path: here, code: code)
+      }
+      fds.append(fd)
+    }
+    return fds
+  }
+
+  /// Why `name` could not be opened as a folder.
+  private static func kind(at dir: Int32, name: String, path: String, code: Int32) -> Refusal {
+    var st = stat()
+    guard fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return .system(path, code) }
+    switch st.st_mode & S_IFMT {
+    case S_IFLNK: return .link(path)
+    case S_IFDIR: return .system(path, code)
+    default: return .notAFolder(path)
+    }
+  }
+
+  /// The bytes of a file, nil when it (or a folder on its way) does not exist. A link or a
+  /// folder where the file should be is refused, never followed.
+  func read(_ path: String) throws(Refusal) -> [UInt8]? {
+    let parts = try Self.parts(path)
+    guard let fds = try folders(parts, path: path, create: false) else { return nil }
+    defer { fds.forEach { close($0) } }
+    let dir = fds[fds.count - 1]
+    let fd = openat(dir, parts[parts.count - 1], O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return nil }
+      let code = errno
+      var st = stat()
+      if fstatat(dir, parts[parts.count - 1], &st, AT_SYMLINK_NOFOLLOW) == 0,
+        st.st_mode & S_IFMT == S_IFLNK
+      {
+        throw .link(path)
+      }
+      throw .system(path, code)
+    }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw .system(path, errno) }
+    guard st.st_mode & S_IFMT == S_IFREG else { throw .isAFolder(path) }
+    let size = Int(st.st_size)
+    var bytes = [UInt8](repeating: 0, count: size)
+    var done = 0
+    while done < size {
+      let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { throw .system(path, errno) }
+      if n == 0 { break }
+      done += n
+    }
+    return Array(bytes[0..<done])
+  }
+
+  /// Checks that `path` could be written: no link or file on its way, no link or folder in
+  /// its place. Nothing is created.
+  func checkWritable(_ path: String) throws(Refusal) {
+    let parts = try Self.parts(path)
+    guard let fds = try folders(parts, path: path, create: false) else { return }
+    defer { fds.forEach { close($0) } }
+    var st = stat()
+    guard fstatat(fds[fds.count - 1], parts[parts.count - 1], &st, AT_SYMLINK_NOFOLLOW) == 0
+    else { return }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: return
+    case S_IFLNK: throw .link(path)
+    case S_IFDIR: throw .isAFolder(path)
+    default: throw .system(path, EINVAL)
+    }
+  }
+
+  /// Replaces (or creates) a file: a fresh temporary file beside it, then a rename, so a
+  /// reader never sees half a file and a link in its place is replaced, not followed.
+  func write(_ path: String, _ bytes: [UInt8]) throws(Refusal) {
+    let parts = try Self.parts(path)
+    guard let fds = try folders(parts, path: path, create: true) else { return }
+    defer { fds.forEach { close($0) } }
+    let dir = fds[fds.count - 1]
+    let name = parts[parts.count - 1]
+    var temp = ""
+    var fd: Int32 = -1
+    for _ in 0..<8 {
+      temp = ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
+      fd = openat(dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      if fd >= 0 || errno != EEXIST { break }
+    }
+    guard fd >= 0 else { throw .system(path, errno) }
+    var done = 0
+    var failure: Int32 = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        failure = errno
+        break
+      }
+      done += n
+    }
+    close(fd)
+    if failure == 0 {
+      var st = stat()
+      if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFDIR {
+        unlinkat(dir, temp, 0)
+        throw .isAFolder(path)
+      }
+      if renameat(dir, temp, dir, name) == 0 { return }
+      failure = errno
+    }
+    unlinkat(dir, temp, 0)
+    throw .system(path, failure)
+  }
+
+  /// Removes a file (a link in its place is removed, not followed), then the folders it
+  /// leaves empty (git keeps no empty folders either). A file already gone is fine.
+  func remove(_ path: String) throws(Refusal) {
+    let parts = try Self.parts(path)
+    guard let fds = try folders(parts, path: path, create: false) else { return }
+    defer { fds.forEach { close($0) } }
+    if unlinkat(fds[fds.count - 1], parts[parts.count - 1], 0) != 0 && errno != ENOENT {
+      throw errno == EISDIR ? .isAFolder(path) : .system(path, errno)
+    }
+    for depth in stride(from: parts.count - 2, through: 0, by: -1) {
+      if unlinkat(fds[depth], parts[depth], AT_REMOVEDIR) != 0 { break }
+    }
+  }
+}
