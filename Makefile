@@ -7,7 +7,7 @@ SWIFT  ?= swift
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_DIR ?= /tmp/dinger-demo
 
-.PHONY: all deps build release test demo bench install format lint clean
+.PHONY: all deps build release test torture demo bench install format lint clean
 
 all: build
 
@@ -39,6 +39,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	@# A hung test fails the run after 20 minutes instead of using up CI's 90.
 	timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+
+## torture: the crash test with 2,000 kills at random instants (make test runs 100).
+torture: deps
+	$(SWIFT) build --build-tests
+	DINGER_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests'
 
 ## demo: Dinger's main job on a fresh local data directory made from Templates/.
 demo: build

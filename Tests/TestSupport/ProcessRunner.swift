@@ -78,6 +78,31 @@ public enum ProcessRunner {
       flags: GNU.spawnSetsid)
   }
 
+  /// Runs a program and kills it with SIGKILL after `microseconds` unless it ended before;
+  /// returns its exit status (137 when the kill ended it). Output goes to /dev/null.
+  public static func runKilled(
+    _ executable: String, _ arguments: [String], in directory: URL,
+    environment: [String: String], after microseconds: UInt32
+  ) throws -> Int32 {
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    env.removeValue(forKey: "DINGER_REPO")
+    for (k, v) in environment { env[k] = v }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd: Int32 in 0...2 {
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    _ = GNU.addchdir(&actions, directory.path)
+    let pid = try spawn(executable, arguments, env, &actions, flags: 0)
+    usleep(microseconds)
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  }
+
   /// Stops a program `start` started, and reaps it.
   public static func stop(_ pid: pid_t) {
     kill(pid, SIGKILL)

@@ -73,6 +73,12 @@ extension DataRepository {
       }
     }
     try checkOut(files, index: index)
+    // A kill while a file was written leaves its temporary file; git does not know it.
+    for file in files {
+      for temp in tree.temporaries(of: file.path) where try git.blobID(at: temp, in: commit) == nil {
+        try? tree.remove(temp)
+      }
+    }
     let subject =
       (try? git.commitInfo(commit).message.split(separator: "\n").first.map(String.init)) ?? nil
     var note =

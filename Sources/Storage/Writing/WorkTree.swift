@@ -188,6 +188,28 @@ struct WorkTree {
     throw .system(path, failure)
   }
 
+  /// The temporary files a killed `write` of `path` may have left beside it (their names, in
+  /// its folder).
+  func temporaries(of path: String) -> [String] {
+    guard let parts = try? Self.parts(path),
+      let fds = try? folders(parts, path: path, create: false)
+    else { return [] }
+    defer { fds.forEach { close($0) } }
+    guard let dir = fdopendir(dup(fds[fds.count - 1])) else { return [] }
+    defer { closedir(dir) }
+    let prefix = "." + parts[parts.count - 1].prefix(64) + "."
+    var out: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name.hasPrefix(prefix) && name.hasSuffix(".dinger-tmp") {
+        out.append((parts.dropLast() + [name]).joined(separator: "/"))
+      }
+    }
+    return out
+  }
+
   /// Removes a file (a link in its place is removed, not followed), then the folders it
   /// leaves empty (git keeps no empty folders either). A file already gone is fine.
   func remove(_ path: String) throws(Refusal) {

@@ -1,0 +1,180 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `dinger` writes killed at chosen instants and at random ones: the next command succeeds and
+/// repairs what the kill left, `git status` is clean after it, `git fsck` finds no damage, and
+/// every write that exited 0 is in HEAD.
+@Suite struct CrashTests {
+  func initialized() throws -> Sandbox {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Shared", "--attendee", "Owner").status == 0)
+    return box
+  }
+
+  /// Clean status and a sound object store.
+  func expectSound(_ box: Sandbox, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let status = try box.git("status", "--porcelain")
+    #expect(status == "", "\(context): \(status)", sourceLocation: sourceLocation)
+    #expect(try box.git("fsck", "--full", "--no-dangling") == "", "\(context)", sourceLocation: sourceLocation)
+    for lock in [".git/index.lock", ".git/refs/heads/main.lock"] {
+      #expect(
+        !FileManager.default.fileExists(atPath: box.data.appendingPathComponent(lock).path),
+        "\(context): \(lock) left behind", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// A kill in each window between the steps of a write. Before the branch moved, nothing is
+  /// committed and the locks are cleared; after it, the next command finishes the working tree
+  /// and index, and says so.
+  @Test(arguments: [
+    ("index-locked", false), ("objects", false), ("ref", true), ("files", true),
+    ("index-written", true),
+  ])
+  func killedBetweenSteps(point: String, committed: Bool) throws {
+    let box = try initialized()
+    let killed = try box.dinger(
+      ["scrum", "attendee", "add", "shared", "Killed"], env: ["DINGER_STOP_AT": point])
+    #expect(killed.status == 137, "\(killed.stderr)")
+    let next = try box.dinger("scrum", "attendee", "add", "shared", "Next")
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(next.stderr.contains("finished dinger's interrupted change") == committed, "\(next.stderr)")
+    try expectSound(box, point)
+    // A new scrum too: its file exists only in HEAD after a kill past the branch move.
+    let killedNew = try box.dinger(
+      ["scrum", "new", "Fresh", "--attendee", "A"], env: ["DINGER_STOP_AT": point])
+    #expect(killedNew.status == 137)
+    #expect(try box.dinger("scrum", "list").status == 0)
+    try expectSound(box, point + ", new scrum")
+    let scrum = try box.read("scrums/shared.yaml")
+    #expect(scrum.contains("- Next\n"))
+    #expect(scrum.contains("- Killed\n") == committed, "\(scrum)")
+    #expect(FileManager.default.fileExists(atPath: box.data.path + "/scrums/fresh.yaml") == committed)
+    #expect(try box.git("show", "HEAD:scrums/shared.yaml") == scrum)
+    // And what was repaired reads back the same through dinger.
+    let show = try box.dinger("scrum", "show", "shared")
+    #expect(show.stdout.contains("Killed") == committed)
+  }
+
+  /// A command killed while it finishes an earlier kill's write is finished by the next one.
+  @Test func aKillDuringTheRepairIsRepairedNext() throws {
+    let box = try initialized()
+    let env = ["DINGER_STOP_AT": "files"]
+    #expect(try box.dinger(["scrum", "attendee", "add", "shared", "One"], env: env).status == 137)
+    // This one dies repairing the first (the same stop point), before its own change.
+    #expect(try box.dinger(["scrum", "attendee", "add", "shared", "Two"], env: env).status == 137)
+    let next = try box.dinger("scrum", "list")
+    #expect(next.status == 0 && next.stderr.contains("finished dinger's interrupted change"))
+    try expectSound(box, "kill during repair")
+    let scrum = try box.read("scrums/shared.yaml")
+    #expect(scrum.contains("- One\n") && !scrum.contains("- Two\n"))
+  }
+
+  /// A read command repairs too: `scrum show` after a kill past the branch move shows the new
+  /// value, as `log` does.
+  @Test func aReadAfterAKillShowsWhatWasCommitted() throws {
+    let box = try initialized()
+    let killed = try box.dinger(
+      ["scrum", "edit", "shared", "--length", "42"], env: ["DINGER_STOP_AT": "ref"])
+    #expect(killed.status == 137)
+    let show = try box.dinger("scrum", "show", "shared")
+    #expect(show.status == 0)
+    #expect(show.stdout.contains("42"), "\(show.stdout)")
+    try expectSound(box, "read after kill")
+  }
+
+  /// Kills at random instants of a loop of writes: every write that exited 0 is in HEAD, and
+  /// the next command after each kill succeeds and leaves the repository clean.
+  @Test func randomKillsLoseNothingAcknowledged() throws {
+    let box = try initialized()
+    let kills = Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 100
+    var acknowledged: [String] = []
+    var killedCount = 0
+    for n in 0..<kills {
+      let name = "R\(n)"
+      let status = try ProcessRunner.runKilled(
+        dingerBinary, ["scrum", "attendee", "add", "shared", name], in: box.data,
+        environment: box.environment, after: UInt32.random(in: 0...40_000))
+      if status == 0 { acknowledged.append(name) } else { killedCount += 1 }
+      #expect(status == 0 || status == 137, "exit \(status)")
+      let next = try box.dinger("scrum", "list")
+      #expect(next.status == 0, "after kill \(n): \(next.stderr)")
+      try expectSound(box, "after kill \(n)")
+    }
+    let scrum = try box.git("show", "HEAD:scrums/shared.yaml")
+    let lost = acknowledged.filter { !scrum.contains("- \($0)\n") }
+    #expect(lost.isEmpty, "acknowledged and lost: \(lost)")
+    #expect(killedCount > 0)
+    #expect(try box.read("scrums/shared.yaml") == scrum)
+  }
+}
+
+/// git's lock files held by someone else, or left by a crashed process that was not dinger.
+@Suite struct LockTests {
+  func initialized() throws -> Sandbox {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Shared", "--attendee", "Owner").status == 0)
+    return box
+  }
+
+  /// A lock of unknown owner: after waiting, an error that names the file, its age and the
+  /// command that removes it; nothing is committed, and the lock is left alone.
+  @Test(arguments: [".git/index.lock", ".git/refs/heads/main.lock"])
+  func aForeignLockIsExplained(lock: String) throws {
+    let box = try initialized()
+    let head = try box.head()
+    try box.write(lock, "")
+    let r = try box.dinger(
+      ["scrum", "attendee", "add", "shared", "Bob"], env: ["DINGER_LOCK_TIMEOUT": "0.3"])
+    #expect(r.status == 1)
+    let path = box.data.appendingPathComponent(lock).path
+    #expect(r.stderr.contains("\(path) exists (made "), "\(r.stderr)")
+    #expect(r.stderr.contains(" s ago)"), "\(r.stderr)")
+    #expect(r.stderr.contains("rm -f '\(path)'"), "\(r.stderr)")
+    #expect(try box.head() == head)
+    #expect(FileManager.default.fileExists(atPath: path))
+    #expect(!(try box.read("scrums/shared.yaml")).contains("Bob"))
+    // Once it is gone, the same command works.
+    try FileManager.default.removeItem(atPath: path)
+    #expect(try box.dinger("scrum", "attendee", "add", "shared", "Bob").status == 0)
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+
+  /// A lock a running git gives up soon is waited for, not reported.
+  @Test func aBriefLockIsWaitedFor() throws {
+    let box = try initialized()
+    let path = box.data.appendingPathComponent(".git/index.lock").path
+    try box.write(".git/index.lock", "")
+    let remover = Thread {
+      usleep(400_000)
+      unlink(path)
+    }
+    remover.start()
+    let r = try box.dinger("scrum", "attendee", "add", "shared", "Bob")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try box.read("scrums/shared.yaml").contains("- Bob\n"))
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+
+  /// A journal in dinger's own lock file that is damaged (cut short, garbage) is no journal:
+  /// the next command goes ahead; one naming an index.lock that is not the one there now
+  /// leaves that lock alone.
+  @Test func aDamagedJournalIsIgnored() throws {
+    let box = try initialized()
+    try box.write(".git/dinger/write.lock", "dinger-write 1\nstep mov")
+    var r = try box.dinger("scrum", "attendee", "add", "shared", "Bob")
+    #expect(r.status == 0, "\(r.stderr)")
+    try box.write(".git/dinger/write.lock", "\u{1}\u{2}garbage\n")
+    r = try box.dinger("scrum", "attendee", "add", "shared", "Eve")
+    #expect(r.status == 0, "\(r.stderr)")
+    try box.write(".git/dinger/write.lock", "dinger-write 1\nstep locked\npid 1\nindex-lock 1:2\n")
+    try box.write(".git/index.lock", "")
+    r = try box.dinger(
+      ["scrum", "attendee", "add", "shared", "Zed"], env: ["DINGER_LOCK_TIMEOUT": "0.2"])
+    #expect(r.status == 1)
+    #expect(FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+}
