@@ -75,13 +75,27 @@ public struct ConflictStore {
         ("Dinger-Conflict", record.id.uuidString.lowercased()),
       ])
     change.remove(record.storedPath)
+    // NB: worked out under the writer lock from the files as committed then, so a resolve
+    // never writes back a record someone changed meanwhile, and one conflict is settled once.
+    return try repository.commit { snapshot -> Change? in
+      guard try snapshot.read(record.storedPath) != nil else {
+        throw StorageError("conflict \(record.shortID) was resolved meanwhile; 'dinger conflicts' lists those left")
+      }
+      return try settled(record, choice, change, current: try snapshot.read(record.file))
+    }!
+  }
+
+  /// The change that settles a conflict, given the record's file as committed now.
+  private func settled(
+    _ record: ConflictRecord, _ choice: Choice, _ change: Change, current: [UInt8]?
+  ) throws -> Change {
+    var change = change
     let chosen: Node?
     switch choice {
     case .kept:
       change.subject =
         "Resolve conflict in \(record.file) \(record.path): keep \(ConflictRecord.describe(record.kept))"
-      try repository.commit(change)
-      return try repository.head()!
+      return change
     case .other:
       chosen = record.other
     case .value(let text):
@@ -92,7 +106,6 @@ public struct ConflictStore {
     }
     change.subject =
       "Resolve conflict in \(record.file) \(record.path): set \(ConflictRecord.describe(chosen))"
-    let current = repository.read(record.file)
     if record.path.segments.isEmpty {
       if let chosen {
         change.write(record.file, NodeWriter.text(chosen))
@@ -118,7 +131,7 @@ public struct ConflictStore {
         change.writes[record.file] = Array(written.text.utf8)
       }
     }
-    return try repository.commit(change)
+    return change
   }
 }
 

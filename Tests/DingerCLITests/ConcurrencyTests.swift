@@ -199,3 +199,46 @@ import Testing
     }
   }
 }
+
+/// A scrum edited in `$EDITOR` while another change lands on the same file.
+@Suite struct EditorRaceTests {
+  /// An editor that makes another dinger change while "the person types", then edits the file.
+  func editor(_ box: Sandbox, meanwhile: String, edit: String) throws -> [String: String] {
+    try box.home.write(
+      "editor.sh", "#!/bin/sh\n\"$DINGER\" \(meanwhile) >/dev/null || exit 3\nsed -i '\(edit)' \"$1\"\n")
+    chmod(box.home.path("editor.sh"), 0o755)
+    return ["EDITOR": box.home.path("editor.sh"), "DINGER": dingerBinary]
+  }
+
+  @Test func anEditMergesWithAChangeMadeMeanwhile() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
+    let env = try editor(
+      box, meanwhile: "scrum attendee add shared Bob", edit: "s/^length: 10/length: 20/")
+    let r = try box.dinger(["scrum", "edit", "shared"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Shared: length 10 -> 20 min\n")
+    let text = try box.read("scrums/shared.yaml")
+    #expect(text.contains("length: 20\n") && text.contains("- Bob\n"), "\(text)")
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+
+  @Test func aConflictingEditIsKeptNotLost() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
+    let env = try editor(
+      box, meanwhile: "scrum edit shared --length 30", edit: "s/^length: 10/length: 20/")
+    let r = try box.dinger(["scrum", "edit", "shared"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("was changed by someone else while you edited it"), "\(r.stderr)")
+    #expect(try box.read("scrums/shared.yaml").contains("length: 30\n"))
+    // The text the person wrote is kept where the message says.
+    let saved = try #require(
+      r.stderr.range(of: "your text is kept in ").map { r.stderr[$0.upperBound...] }?
+        .split(separator: ":").first.map(String.init))
+    #expect(try String(contentsOfFile: saved, encoding: .utf8).contains("length: 20\n"))
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+}
