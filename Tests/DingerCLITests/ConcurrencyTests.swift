@@ -206,8 +206,9 @@ import Testing
   func editor(_ box: Sandbox, meanwhile: String, edit: String) throws -> [String: String] {
     try box.home.write(
       "editor.sh", "#!/bin/sh\n\"$DINGER\" \(meanwhile) >/dev/null || exit 3\nsed -i '\(edit)' \"$1\"\n")
-    chmod(box.home.path("editor.sh"), 0o755)
-    return ["EDITOR": box.home.path("editor.sh"), "DINGER": dingerBinary]
+    // NB: run by sh, not executed: a file just written may still be open in a child another
+    // test thread is spawning, and exec would fail with "Text file busy".
+    return ["EDITOR": "sh " + box.home.path("editor.sh"), "DINGER": dingerBinary]
   }
 
   @Test func anEditMergesWithAChangeMadeMeanwhile() throws {

@@ -169,7 +169,7 @@ import Testing
     try box.write(".git/dinger/write.lock", "\u{1}\u{2}garbage\n")
     r = try box.dinger("scrum", "attendee", "add", "shared", "Eve")
     #expect(r.status == 0, "\(r.stderr)")
-    try box.write(".git/dinger/write.lock", "dinger-write 1\nstep locked\npid 1\nindex-lock 1:2\n")
+    try box.write(".git/dinger/write.lock", "dinger-write 1\nstep locked\npid 1\nindex-lock 1:2\nend\n")
     try box.write(".git/index.lock", "")
     r = try box.dinger(
       ["scrum", "attendee", "add", "shared", "Zed"], env: ["DINGER_LOCK_TIMEOUT": "0.2"])

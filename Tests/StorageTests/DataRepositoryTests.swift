@@ -119,6 +119,24 @@ import Testing
   }
 }
 
+/// The journal a write keeps in dinger's writer lock file.
+@Suite struct WriteJournalTests {
+  @Test func aJournalReadsBackAndEndsAtItsEndLine() throws {
+    var journal = WriteJournal(step: .moving, indexLock: FileIdentity(device: 64769, inode: 42))
+    journal.branch = "refs/heads/main"
+    journal.head = ObjectID(hex: String(repeating: "a", count: 40))
+    journal.commit = ObjectID(hex: String(repeating: "b", count: 40))
+    #expect(WriteJournal(text: journal.text) == journal)
+    // A shorter journal written over a longer one, killed before the file was cut to length.
+    let short = WriteJournal(step: .locked, indexLock: FileIdentity(device: 1, inode: 2))
+    #expect(WriteJournal(text: short.text + "commit \(String(repeating: "c", count: 40))\nend\n") == short)
+    // Cut short, or not a journal at all: none.
+    #expect(WriteJournal(text: String(journal.text.dropLast(5))) == nil)
+    #expect(WriteJournal(text: "") == nil)
+    #expect(WriteJournal(text: "\u{1}garbage\nend\n") == nil)
+  }
+}
+
 /// The activity index reads a record's id, scrum and duration from raw lines, not YAML.
 @Suite struct ActivityIndexFieldTests {
   @Test func aTopLevelFieldIsReadFromItsLine() {

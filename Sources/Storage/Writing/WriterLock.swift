@@ -58,10 +58,13 @@ final class WriterLock {
   }
 
   /// Records where this write stands.
+  // NB: written over the old journal, then cut to length: a kill in between leaves the new
+  // journal (it ends at its `end` line) followed by old bytes, never an empty file while a
+  // lock it names exists.
   func record(_ journal: WriteJournal) {
     let bytes = Array(journal.text.utf8)
-    _ = ftruncate(fd, 0)
     _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    _ = ftruncate(fd, off_t(bytes.count))
   }
 
   /// The write finished: nothing for anyone to repair.
@@ -110,15 +113,16 @@ struct WriteJournal: Equatable {
     if let branch { lines.append("branch \(branch)") }
     if let head { lines.append("head \(head.hex)") }
     if let commit { lines.append("commit \(commit.hex)") }
+    lines.append("end")
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Reads a journal; nil for anything else (a journal cut short by a kill is no journal).
+  /// Reads a journal, up to its `end` line; nil for anything else.
   init?(text: String) {
-    let lines = text.split(separator: "\n")
-    guard text.hasSuffix("\n"), lines.first == "dinger-write 1" else { return nil }
+    let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard all.first == "dinger-write 1", let end = all.firstIndex(of: "end") else { return nil }
     var step: Step?
-    for line in lines.dropFirst() {
+    for line in all[1..<end] {
       guard let space = line.firstIndex(of: " ") else { return nil }
       let (key, value) = (line[..<space], line[line.index(after: space)...])
       switch key {
