@@ -329,24 +329,13 @@ public struct ScrumProvider: Sendable {
   /// unless asked to take them along (counted under the writer lock, so a meeting recorded
   /// meanwhile is not left without its scrum).
   public func remove(_ stored: StoredScrum, withHistory: Bool) throws -> ScrumCommit {
-    var subject = ""
-    let commit = try dependencies.commit { snapshot in
+    let (subject, commit) = try dependencies.remove(
+      stored.path, id: stored.scrum.id, kind: "scrum", title: stored.scrum.title,
+      dependents: (noun: "recorded meeting", shortNoun: "meeting", flag: "--with-history"),
+      allowed: withHistory
+    ) { snapshot in
       _ = try Self.committed(stored, in: snapshot)
-      let meetings = try meetingPaths(of: stored)
-      if !meetings.isEmpty && !withHistory {
-        throw StorageError(
-          "scrum '\(stored.scrum.title)' has \(meetings.count) recorded meeting\(meetings.count == 1 ? "" : "s"); pass --with-history to remove them too"
-        )
-      }
-      subject = "Remove scrum \(stored.scrum.title)"
-      if !meetings.isEmpty {
-        subject += " and its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s")"
-      }
-      var change = Change(subject: subject, trailers: [("Dinger-Action", "scrum.remove")])
-      if let id = stored.scrum.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
-      change.remove(stored.path)
-      for path in meetings { change.remove(path) }
-      return change
+      return try meetingPaths(of: stored)
     }
     return ScrumCommit(stored: stored, subject: subject, commit: commit)
   }
@@ -355,6 +344,37 @@ public struct ScrumProvider: Sendable {
     if let issue = scrum.validate().first(where: { $0.severity == .error }) {
       throw StorageError(issue.message)
     }
+  }
+}
+
+extension ScrumProvider.Dependencies {
+  /// Removes a record's file and the files that depend on it (a scrum's meetings, a library's
+  /// quiz results) as one commit: "Remove scrum Design and its 3 meetings". The dependents are
+  /// listed under the writer lock (`dependents` also checks the record is still there), so one
+  /// added meanwhile is not left behind; while there are some, `allowed` must be true.
+  func remove(
+    _ path: String, id: UUID?, kind: String, title: String,
+    dependents names: (noun: String, shortNoun: String, flag: String), allowed: Bool,
+    dependents: (Snapshot) throws -> [String]
+  ) throws -> (subject: String, commit: String?) {
+    var subject = ""
+    let commit = try self.commit { snapshot in
+      let files = try dependents(snapshot)
+      let n = files.count
+      if n > 0 && !allowed {
+        throw StorageError(
+          "\(kind) '\(title)' has \(n) \(names.noun)\(n == 1 ? "" : "s"); pass \(names.flag) to remove them too"
+        )
+      }
+      subject = "Remove \(kind) \(title)"
+      if n > 0 { subject += " and its \(n) \(names.shortNoun)\(n == 1 ? "" : "s")" }
+      var change = Change(subject: subject, trailers: [("Dinger-Action", "\(kind).remove")])
+      if let id { change.trailers.append(("Dinger-Record", id.lowercased)) }
+      change.remove(path)
+      for file in files { change.remove(file) }
+      return change
+    }
+    return (subject, commit)
   }
 }
 

@@ -213,24 +213,15 @@ public struct LibraryProvider: Sendable {
   /// Removes a library; with `withQuizzes`, its quiz results too (refused otherwise when it has
   /// some; counted under the writer lock).
   public func remove(_ stored: StoredLibrary, withQuizzes: Bool) throws -> Committed {
-    var subject = ""
-    let commit = try dependencies.commit { snapshot in
-      _ = try Self.committed(stored, in: snapshot)
-      let quizzes = try quizPaths(of: stored)
-      if !quizzes.isEmpty && !withQuizzes {
-        throw StorageError(
-          "library '\(stored.library.name)' has \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s"); pass --with-quizzes to remove them too"
-        )
+    let (subject, commit) = try dependencies.remove(
+      stored.path, id: stored.library.id, kind: "library", title: stored.library.name,
+      dependents: (noun: "quiz result", shortNoun: "quiz result", flag: "--with-quizzes"),
+      allowed: withQuizzes
+    ) { snapshot in
+      guard try snapshot.read(stored.path) != nil else {
+        throw StorageError("library '\(stored.library.name)' (\(stored.path)) was removed meanwhile")
       }
-      subject = "Remove library \(stored.library.name)"
-      if !quizzes.isEmpty {
-        subject += " and its \(quizzes.count) quiz result\(quizzes.count == 1 ? "" : "s")"
-      }
-      var change = Change(subject: subject, trailers: [("Dinger-Action", "library.remove")])
-      if let id = stored.library.id { change.trailers.append(("Dinger-Record", id.lowercased)) }
-      change.remove(stored.path)
-      for path in quizzes { change.remove(path) }
-      return change
+      return try quizPaths(of: stored)
     }
     return Committed(stored: stored, subject: subject, commit: commit)
   }
