@@ -26,7 +26,8 @@ public struct CheckProvider: Sendable {
   public static func live(directory: DataDirectory) -> CheckProvider {
     CheckProvider(
       Dependencies { only in
-        DataChecker.check(files: try directory.recordFiles(), only: only.map(Set.init))
+        let (files, problems) = try directory.recordFiles()
+        return DataChecker.check(files: files, problems: problems, only: only.map(Set.init))
       })
   }
 

@@ -25,11 +25,11 @@ public struct CheckReport: Sendable, Codable {
 public enum DataChecker {
   /// Checks `files` (data-relative path and bytes). Only findings about paths in `only` are kept
   /// when it is given; the other files still serve as references.
-  public static func check(files: [(path: String, bytes: [UInt8])], only: Set<String>? = nil)
-    -> CheckReport
-  {
+  public static func check(
+    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic] = [], only: Set<String>? = nil
+  ) -> CheckReport {
     var decoded: [DecodedFile] = []
-    var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = problems
     for (path, bytes) in files.sorted(by: { $0.path < $1.path }) {
       if let kind = RecordLayout.kind(ofPath: path) {
         decoded.append(RecordCodec.decode(bytes, path: path, kind: kind))

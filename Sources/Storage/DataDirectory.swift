@@ -58,56 +58,196 @@ public struct DataDirectory: Sendable {
   }
 
   /// The data-relative paths of the record files of one kind, sorted, without reading them.
+  /// Links, and names that are not UTF-8, are left out (`recordFiles` reports them).
   // NB: plain directory listings (one level, or two for history and quizzes): Foundation's
   // recursive enumerator cost more than reading the files.
   public func recordPaths(of kind: RecordKind) throws -> [String] {
+    scan(kind).paths
+  }
+
+  /// The record files of one kind, with their bytes, sorted by path; and the files under the
+  /// kind's folder that can't be read as records: symbolic links (never followed: a teammate's
+  /// link could point anywhere), names that are not UTF-8 (shown escaped), unreadable files.
+  public func recordFiles(of kind: RecordKind) throws -> (
+    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
+  ) {
+    let (paths, problems) = scan(kind)
+    return read(paths, problems: problems)
+  }
+
+  private func read(_ paths: [String], problems: [Diagnostic]) -> (
+    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
+  ) {
+    let tree = WorkTree(root: root)
+    var files: [(path: String, bytes: [UInt8])] = []
+    var problems = problems
+    files.reserveCapacity(paths.count)
+    for path in paths {
+      do {
+        if let bytes = try tree.read(path) { files.append((path, bytes)) }
+      } catch {
+        problems.append(Diagnostic(.error, file: path, message: Self.unreadable(error)))
+      }
+    }
+    return (files, problems)
+  }
+
+  static func unreadable(_ refusal: WorkTree.Refusal) -> String {
+    switch refusal {
+    case .link:
+      return
+        "this is a symbolic link, and dinger never follows links in a data repository (one a teammate commits could point anywhere); replace it with the file itself"
+    default: return refusal.message
+    }
+  }
+
+  /// The paths of one kind, and what was skipped while listing them.
+  private func scan(_ kind: RecordKind) -> (paths: [String], problems: [Diagnostic]) {
     guard let top = Self.folder(of: kind) else {
-      let exists = FileManager.default.fileExists(
-        atPath: root.appendingPathComponent(RecordLayout.configPath).path)
-      return exists ? [RecordLayout.configPath] : []
+      var st = stat()
+      let exists = lstat(root.appendingPathComponent(RecordLayout.configPath).path, &st) == 0
+      return (exists ? [RecordLayout.configPath] : [], [])
     }
-    let fm = FileManager.default
-    let base = root.appendingPathComponent(top)
-    guard let entries = try? fm.contentsOfDirectory(atPath: base.path) else { return [] }
     var out: [String] = []
-    if kind == .scrum || kind == .library {
-      for name in entries where name.hasSuffix(".yaml") { out.append(top + "/" + name) }
-    } else {
-      for folder in entries where !folder.hasPrefix(".") {
-        guard
-          let files = try? fm.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)
-        else { continue }
-        for name in files where name.hasSuffix(".yaml") { out.append("\(top)/\(folder)/\(name)") }
+    var problems: [Diagnostic] = []
+    let nested = kind == .meeting || kind == .quiz
+    for entry in Self.list(root.appendingPathComponent(top).path) {
+      let path = top + "/" + entry.name
+      if nested {
+        guard !entry.name.hasPrefix(".") else { continue }
+        if entry.kind == .link {
+          problems.append(Diagnostic(.error, file: path, message: Self.unreadable(.link(path))))
+          continue
+        }
+        guard entry.kind == .folder else { continue }
+        for file in Self.list(root.appendingPathComponent(path).path) {
+          out.append(contentsOf: record(path + "/" + file.name, file, kind, &problems))
+        }
+      } else {
+        out.append(contentsOf: record(path, entry, kind, &problems))
       }
     }
-    return out.filter { RecordLayout.kind(ofPath: $0) == kind }.sorted()
+    return (out.sorted(), problems)
   }
 
-  /// The record files of one kind, with their bytes, sorted by path.
-  public func recordFiles(of kind: RecordKind) throws -> [(path: String, bytes: [UInt8])] {
-    try recordPaths(of: kind).map { path in
-      (path, Array(try Data(contentsOf: root.appendingPathComponent(path))))
+  /// `path` when it is a record file of `kind`, with a problem noted for links and bad names.
+  private func record(
+    _ path: String, _ entry: ListedName, _ kind: RecordKind, _ problems: inout [Diagnostic]
+  ) -> [String] {
+    guard entry.name.hasSuffix(".yaml") || entry.kind == .badName else { return [] }
+    switch entry.kind {
+    case .badName:
+      problems.append(
+        Diagnostic(
+          .error, file: path,
+          message:
+            "this file's name is not UTF-8, so dinger can't name it; rename it (git mv) to a UTF-8 name"
+        ))
+      return []
+    case .link:
+      problems.append(Diagnostic(.error, file: path, message: Self.unreadable(.link(path))))
+      return []
+    case .file:
+      return RecordLayout.kind(ofPath: path) == kind ? [path] : []
+    case .folder, .other:
+      return []
     }
   }
 
-  /// Every record file (and stray `.yml` file) under the record folders, with its bytes.
-  public func recordFiles() throws -> [(path: String, bytes: [UInt8])] {
-    var out: [(String, [UInt8])] = []
-    let fm = FileManager.default
-    for top in ["scrums", "history", "libraries", "quizzes"] {
-      let dir = root.appendingPathComponent(top)
-      guard let walker = fm.enumerator(atPath: dir.path) else { continue }
-      while let item = walker.nextObject() as? String {
-        let path = top + "/" + item
-        guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") else { continue }
-        let url = root.appendingPathComponent(path)
-        out.append((path, Array(try Data(contentsOf: url))))
+  /// A name in a folder and what it is.
+  struct ListedName {
+    enum Kind { case file, folder, link, other, badName }
+    /// The name; for a `badName`, its bytes shown with `\xNN` escapes.
+    var name: String
+    var kind: Kind
+  }
+
+  /// A folder's names as the file system has them (raw bytes: a name that is not UTF-8 is
+  /// reported, not lost or mangled), without following links. Empty when there is no folder.
+  static func list(_ folder: String) -> [ListedName] {
+    guard let dir = opendir(folder) else { return [] }
+    defer { closedir(dir) }
+    let fd = dirfd(dir)
+    var out: [ListedName] = []
+    while let entry = readdir(dir) {
+      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+      guard let name = String(validating: bytes, as: UTF8.self) else {
+        out.append(ListedName(name: escaped(bytes), kind: .badName))
+        continue
       }
-    }
-    let config = root.appendingPathComponent(RecordLayout.configPath)
-    if let data = fm.contents(atPath: config.path) {
-      out.append((RecordLayout.configPath, Array(data)))
+      var type = Int32(entry.pointee.d_type)
+      if type == Int32(DT_UNKNOWN) {
+        var st = stat()
+        if fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
+          switch st.st_mode & S_IFMT {
+          case S_IFREG: type = Int32(DT_REG)
+          case S_IFDIR: type = Int32(DT_DIR)
+          case S_IFLNK: type = Int32(DT_LNK)
+          default: break
+          }
+        }
+      }
+      let kind: ListedName.Kind
+      switch type {
+      case Int32(DT_REG): kind = .file
+      case Int32(DT_DIR): kind = .folder
+      case Int32(DT_LNK): kind = .link
+      default: kind = .other
+      }
+      out.append(ListedName(name: name, kind: kind))
     }
     return out
+  }
+
+  /// Bytes as text, with every byte that is not printable ASCII as `\xNN`.
+  public static func escaped(_ bytes: [UInt8]) -> String {
+    var out = ""
+    for b in bytes {
+      if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") {
+        out.unicodeScalars.append(Unicode.Scalar(b))
+      } else {
+        out += String(format: "\\x%02x", b)
+      }
+    }
+    return out
+  }
+
+  /// Every record file under the record folders (and the config), with their bytes, plus
+  /// stray `.yml` files (for a warning) and what can't be read (links, names that are not
+  /// UTF-8).
+  public func recordFiles() throws -> (
+    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
+  ) {
+    var paths: [String] = []
+    var problems: [Diagnostic] = []
+    func walk(_ relative: String) {
+      for entry in Self.list(root.appendingPathComponent(relative).path) {
+        let path = relative + "/" + entry.name
+        switch entry.kind {
+        case .folder: walk(path)
+        case .file where path.hasSuffix(".yaml") || path.hasSuffix(".yml"): paths.append(path)
+        case .link where path.hasSuffix(".yaml") || path.hasSuffix(".yml") || !entry.name.contains("."):
+          problems.append(Diagnostic(.error, file: path, message: Self.unreadable(.link(path))))
+        case .badName:
+          _ = record(path, entry, .scrum, &problems)
+        default: continue
+        }
+      }
+    }
+    for top in ["scrums", "history", "libraries", "quizzes"] {
+      var st = stat()
+      let url = root.appendingPathComponent(top).path
+      if lstat(url, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK {
+        problems.append(Diagnostic(.error, file: top, message: Self.unreadable(.link(top))))
+        continue
+      }
+      walk(top)
+    }
+    var st = stat()
+    if lstat(root.appendingPathComponent(RecordLayout.configPath).path, &st) == 0 {
+      paths.append(RecordLayout.configPath)
+    }
+    return read(paths, problems: problems)
   }
 }

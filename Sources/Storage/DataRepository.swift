@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import Models
+import YAML
 
 /// The data repository: a git repository whose working tree holds Dinger's record files.
 /// Reads come from the working tree (so hand edits show at once); every change is one commit.
@@ -56,9 +57,13 @@ public final class DataRepository: @unchecked Sendable {
 
   /// Every record file of a kind in the working tree, decoded, with its diagnostics.
   public func files(of kind: RecordKind) throws -> [DecodedFile] {
-    try directory.recordFiles(of: kind).map {
-      RecordCodec.decode($0.bytes, path: $0.path, kind: kind)
-    }
+    let (files, problems) = try directory.recordFiles(of: kind)
+    return files.map { RecordCodec.decode($0.bytes, path: $0.path, kind: kind) }
+      + problems.map {
+        DecodedFile(
+          path: $0.file, kind: kind, record: nil, diagnostics: [$0], root: nil,
+          source: SourceText([]))
+      }
   }
 
   /// The bytes of a working-tree file, or nil (also for one behind a symbolic link, which

@@ -42,10 +42,14 @@ public enum MergeDriver {
       let record = ConflictRecord(
         file: path, record: result.recordID, conflict: conflict,
         keptFrom: keptOurs ? oursFrom : theirsFrom, otherFrom: keptOurs ? theirsFrom : oursFrom)
-      let url = workdir.appendingPathComponent(record.storedPath)
-      try? FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try? Data(record.text.utf8).write(to: url)
+      // NB: never through a link: `.dinger/conflicts` comes from the teammates' commits.
+      do {
+        try WorkTree(root: workdir).write(record.storedPath, Array(record.text.utf8))
+      } catch {
+        return Outcome(
+          status: 2,
+          messages: ["dinger merge-driver: cannot write the conflict record: \(error)"])
+      }
       messages.append(
         "dinger: \(path): \(conflict.path) kept \(ConflictRecord.describe(conflict.kept)), the other value (\(ConflictRecord.describe(conflict.other))) is in \(record.storedPath)"
       )

@@ -152,7 +152,7 @@ import Testing
     try "#!/bin/sh\nsed -i 's/length: 5/length: 25 # longer now/' \"$1\"\n".write(
       to: editor, atomically: true, encoding: .utf8)
     chmod(editor.path, 0o755)
-    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": editor.path])
+    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "sh " + editor.path])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "Design: length 5 -> 25 min\n")
     #expect(try box.read("scrums/design.yaml").contains("length: 25 # longer now\n"))
@@ -167,7 +167,7 @@ import Testing
     try "#!/bin/sh\nsed -i 's/length: 5/length: ten/' \"$1\"\n".write(
       to: editor, atomically: true, encoding: .utf8)
     chmod(editor.path, 0o755)
-    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": editor.path])
+    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "sh " + editor.path])
     #expect(r.status == 1)
     #expect(r.stderr.contains("'length' must be a whole number, found \"ten\""))
     #expect(try box.head() == head)
@@ -308,7 +308,7 @@ import Testing
     try "#!/bin/sh\nsed -i 's/TITLE/Retro/; s/NAME/Ada/' \"$1\"\n".write(
       to: editor, atomically: true, encoding: .utf8)
     chmod(editor.path, 0o755)
-    let r = try box.dinger(["scrum", "new"], env: ["EDITOR": editor.path])
+    let r = try box.dinger(["scrum", "new"], env: ["EDITOR": "sh " + editor.path])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "Add scrum Retro (scrums/retro.yaml)\n")
     let text = try box.read("scrums/retro.yaml")

@@ -153,3 +153,31 @@ import Testing
     #expect(field("scrum", "") == nil)
   }
 }
+
+/// The working tree's writer refuses every path that could leave the repository.
+@Suite struct WorkTreeTests {
+  @Test(arguments: ["../x.yaml", "/etc/passwd", "scrums/../../x", ".git/config", "scrums//x", "a/.GIT/x", ""])
+  func pathsThatLeaveTheTreeAreRefused(path: String) throws {
+    let box = try TemporaryDirectory()
+    let tree = WorkTree(root: box.url)
+    #expect(throws: WorkTree.Refusal.badName(path)) { try tree.write(path, [1]) }
+    #expect(throws: WorkTree.Refusal.badName(path)) { try tree.remove(path) }
+    #expect(throws: WorkTree.Refusal.badName(path)) { _ = try tree.read(path) }
+  }
+
+  @Test func writesReplaceALinkInsteadOfFollowingIt() throws {
+    let box = try TemporaryDirectory()
+    try box.write("outside.txt", "keep\n")
+    try FileManager.default.createDirectory(
+      at: box.url.appendingPathComponent("repo/scrums"), withIntermediateDirectories: true)
+    let tree = WorkTree(root: box.url.appendingPathComponent("repo"))
+    try FileManager.default.createSymbolicLink(
+      atPath: box.path("repo/scrums/a.yaml"), withDestinationPath: box.path("outside.txt"))
+    #expect(throws: WorkTree.Refusal.link("scrums/a.yaml")) { try tree.checkWritable("scrums/a.yaml") }
+    #expect(throws: WorkTree.Refusal.link("scrums/a.yaml")) { _ = try tree.read("scrums/a.yaml") }
+    // Even when asked to (the check came first and raced), the link itself is replaced.
+    try tree.write("scrums/a.yaml", Array("new\n".utf8))
+    #expect(try box.read("outside.txt") == "keep\n")
+    #expect(try tree.read("scrums/a.yaml") == Array("new\n".utf8))
+  }
+}

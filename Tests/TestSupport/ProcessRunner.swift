@@ -128,6 +128,10 @@ public enum ProcessRunner {
     posix_spawnattr_setsigdefault(&attributes, &all)
     posix_spawnattr_setflags(
       &attributes, flags | Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF))
+    // NB: a child keeps no descriptor past stdio. Files other test threads are writing (an
+    // editor script) would otherwise stay open for writing in long-lived children, and running
+    // them would fail with "Text file busy".
+    _ = GNU.closeFrom?(&actions, 3)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
@@ -184,6 +188,12 @@ private enum GNU {
   static let pipe2 = unsafeBitCast(dlsym(nil, "pipe2"), to: Pipe2.self)
   static let addchdir = unsafeBitCast(
     dlsym(nil, "posix_spawn_file_actions_addchdir_np"), to: AddChdir.self)
+  typealias CloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+  /// glibc 2.34 and later.
+  static let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+    unsafeBitCast($0, to: CloseFrom.self)
+  }
   /// POSIX_SPAWN_SETSID in glibc's spawn.h.
   static let spawnSetsid: Int16 = 0x80
 }

@@ -5,12 +5,15 @@ import Foundation
 /// folders or links, so every folder on a path is opened with `O_NOFOLLOW` from the root, and
 /// files are replaced through fresh temporary files created with `O_EXCL` under unpredictable
 /// names.
-struct WorkTree {
+public struct WorkTree: Sendable {
   /// The working tree's root (the user's choice; it may itself be reached through a link).
-  let root: URL
+  public let root: URL
+
+  /// The working tree at `root`.
+  public init(root: URL) { self.root = root }
 
   /// Why a path can't be used.
-  enum Refusal: Error, Equatable {
+  public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// A name on the path is a symbolic link.
     case link(String)
     /// A name on the path that should be a folder is a file, or the file is a folder.
@@ -21,7 +24,10 @@ struct WorkTree {
     /// A system call failed.
     case system(String, Int32)
 
-    var message: String {
+    public var description: String { message }
+
+    /// What went wrong and what to do.
+    public var message: String {
       switch self {
       case .link(let path):
         return
@@ -73,10 +79,10 @@ struct WorkTree {
         fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
       }
       if fd < 0 {
-        let code = errno
-        let here = parts[0...i].joined(separator: "/")
+        let refusal = Self.kind(
+          at: at, name: name, path: parts[0...i].joined(separator: "/"), code: errno)
         fds.forEach { close($0) }
-        throw Self.kind(at: at, name: name, path: here, code: code)
+        throw refusal
       }
       fds.append(fd)
     }
@@ -96,7 +102,7 @@ struct WorkTree {
 
   /// The bytes of a file, nil when it (or a folder on its way) does not exist. A link or a
   /// folder where the file should be is refused, never followed.
-  func read(_ path: String) throws(Refusal) -> [UInt8]? {
+  public func read(_ path: String) throws(Refusal) -> [UInt8]? {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: false) else { return nil }
     defer { fds.forEach { close($0) } }
@@ -132,7 +138,7 @@ struct WorkTree {
 
   /// Checks that `path` could be written: no link or file on its way, no link or folder in
   /// its place. Nothing is created.
-  func checkWritable(_ path: String) throws(Refusal) {
+  public func checkWritable(_ path: String) throws(Refusal) {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: false) else { return }
     defer { fds.forEach { close($0) } }
@@ -149,7 +155,7 @@ struct WorkTree {
 
   /// Replaces (or creates) a file: a fresh temporary file beside it, then a rename, so a
   /// reader never sees half a file and a link in its place is replaced, not followed.
-  func write(_ path: String, _ bytes: [UInt8]) throws(Refusal) {
+  public func write(_ path: String, _ bytes: [UInt8]) throws(Refusal) {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: true) else { return }
     defer { fds.forEach { close($0) } }
@@ -212,7 +218,7 @@ struct WorkTree {
 
   /// Removes a file (a link in its place is removed, not followed), then the folders it
   /// leaves empty (git keeps no empty folders either). A file already gone is fine.
-  func remove(_ path: String) throws(Refusal) {
+  public func remove(_ path: String) throws(Refusal) {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: false) else { return }
     defer { fds.forEach { close($0) } }

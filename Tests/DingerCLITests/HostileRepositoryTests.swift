@@ -1,0 +1,176 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A teammate's commits are untrusted: links where records, temporary files or folders should
+/// be, names that are not UTF-8, a damaged index. Each case pulls such a commit with plain git
+/// (as a teammate's push would arrive), runs ordinary dinger commands, and checks that no byte
+/// outside the repository changed, what the command said, and that the other records still work.
+@Suite struct HostileRepositoryTests {
+  /// A data repository with one good scrum, and a decoy folder beside it (outside the repo)
+  /// holding files an attacker would like overwritten.
+  func setUp() throws -> (Sandbox, decoy: URL) {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--length", "5", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Other", "--attendee", "Bob").status == 0)
+    try box.home.write("decoy/.bashrc", "echo hello\n")
+    try box.home.write("decoy/conflicts/keep.txt", "keep\n")
+    try box.home.write("decoy/history/keep.txt", "keep\n")
+    return (box, box.home.url.appendingPathComponent("decoy"))
+  }
+
+  /// Every file under `folder` with a hash of its bytes (links by their target).
+  func fingerprint(_ folder: URL) throws -> [String: String] {
+    var out: [String: String] = [:]
+    let walker = FileManager.default.enumerator(atPath: folder.path)
+    while let item = walker?.nextObject() as? String {
+      let path = folder.appendingPathComponent(item).path
+      if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+        out[item] = "-> " + target
+      } else if let data = FileManager.default.contents(atPath: path) {
+        out[item] = data.base64EncodedString()
+      } else {
+        out[item] = "folder"
+      }
+    }
+    return out
+  }
+
+  /// Commits what `plant` does as a teammate would (plain git, links and all).
+  func commitAsTeammate(_ box: Sandbox, _ message: String, _ plant: () throws -> Void) throws {
+    try plant()
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", message)
+  }
+
+  @Test func aLinkedTemporaryNameDoesNotRedirectAnEdit() throws {
+    let (box, decoy) = try setUp()
+    let before = try fingerprint(decoy)
+    try commitAsTeammate(box, "plant") {
+      for name in ["scrums/.design.yaml.dinger-tmp", "scrums/.design.yaml.x.dinger-tmp"] {
+        try FileManager.default.createSymbolicLink(
+          atPath: box.data.appendingPathComponent(name).path,
+          withDestinationPath: decoy.appendingPathComponent(".bashrc").path)
+      }
+    }
+    let r = try box.dinger("scrum", "edit", "design", "--length", "15")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try fingerprint(decoy) == before)
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: box.data.appendingPathComponent("scrums/design.yaml").path)
+    #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    #expect(try box.read("scrums/design.yaml").contains("length: 15\n"))
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+
+  @Test func aLinkedRecordIsReportedAndNeverWrittenThrough() throws {
+    let (box, decoy) = try setUp()
+    try commitAsTeammate(box, "plant") {
+      let path = box.data.appendingPathComponent("scrums/design.yaml").path
+      try FileManager.default.removeItem(atPath: path)
+      try box.home.write("decoy/design.yaml", try box.git("show", "HEAD:scrums/design.yaml"))
+      try FileManager.default.createSymbolicLink(
+        atPath: path, withDestinationPath: decoy.appendingPathComponent("design.yaml").path)
+    }
+    let before = try fingerprint(decoy)
+    let edit = try box.dinger("scrum", "edit", "design", "--length", "15")
+    #expect(edit.status == 1)
+    #expect(try fingerprint(decoy) == before)
+    let check = try box.dinger("check")
+    #expect(check.status == 1)
+    #expect(check.stdout.contains("scrums/design.yaml") || check.stderr.contains("scrums/design.yaml"))
+    #expect((check.stdout + check.stderr).contains("symbolic link"), "\(check.stdout)\(check.stderr)")
+    // The other scrum still works, in full.
+    let other = try box.dinger("scrum", "attendee", "add", "other", "Eve")
+    #expect(other.status == 0, "\(other.stderr)")
+    let list = try box.dinger("scrum", "list")
+    #expect(list.status == 0 && list.stdout.contains("Other"))
+    #expect(list.stderr.contains("scrums/design.yaml"), "\(list.stderr)")
+    #expect(try fingerprint(decoy) == before)
+  }
+
+  @Test func aLinkedFolderIsRefusedWithItsName() throws {
+    let (box, decoy) = try setUp()
+    try commitAsTeammate(box, "plant") {
+      try FileManager.default.createSymbolicLink(
+        atPath: box.data.appendingPathComponent("history/design").path,
+        withDestinationPath: decoy.appendingPathComponent("history").path)
+    }
+    let before = try fingerprint(decoy)
+    let head = try box.head()
+    let r = try box.dinger("meet", "design", "--record", "--duration", "10m")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("history/design is a symbolic link"), "\(r.stderr)")
+    #expect(try box.head() == head, "nothing is committed")
+    #expect(try fingerprint(decoy) == before)
+    #expect(try box.dinger("meet", "other", "--record", "--duration", "10m").status == 0)
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+
+  /// The merge driver writes its conflict record through no link: `.dinger/conflicts` is the
+  /// teammates' folder too.
+  @Test func theMergeDriverDoesNotFollowALinkedConflictsFolder() throws {
+    let (box, decoy) = try setUp()
+    try commitAsTeammate(box, "plant") {
+      try FileManager.default.createSymbolicLink(
+        atPath: box.data.appendingPathComponent(".dinger/conflicts").path,
+        withDestinationPath: decoy.appendingPathComponent("conflicts").path)
+    }
+    let before = try fingerprint(decoy)
+    let work = box.home.url.appendingPathComponent("merge")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let base = "id: 6a4f0c1e-0000-4000-8000-000000000001\ntitle: X\nlength: 5\nattendees: [A]\n"
+    try base.write(to: work.appendingPathComponent("o"), atomically: true, encoding: .utf8)
+    try base.replacingOccurrences(of: "length: 5", with: "length: 6")
+      .write(to: work.appendingPathComponent("a"), atomically: true, encoding: .utf8)
+    try base.replacingOccurrences(of: "length: 5", with: "length: 7")
+      .write(to: work.appendingPathComponent("b"), atomically: true, encoding: .utf8)
+    let r = try box.dinger(
+      "merge-driver", work.appendingPathComponent("o").path, work.appendingPathComponent("a").path,
+      work.appendingPathComponent("b").path, "scrums/x.yaml")
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains(".dinger/conflicts is a symbolic link"), "\(r.stderr)")
+    #expect(try fingerprint(decoy) == before)
+  }
+
+  /// A file whose name is not UTF-8 is reported by its escaped name; everything else works.
+  @Test func aNameThatIsNotUTF8IsReportedAndSkipped() throws {
+    let (box, _) = try setUp()
+    let name = Array("scrums/x".utf8) + [0xFF] + Array(".yaml".utf8)
+    let full = Array(box.data.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+    let fd = full.withUnsafeBufferPointer {
+      $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+    }
+    #expect(fd >= 0)
+    _ = "title: X\nlength: 5\nattendees: [A]\n".withCString { write(fd, $0, 33) }
+    close(fd)
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "a bad name")
+    for args in [["scrum", "list"], ["scrum", "show", "design"], ["history"]] {
+      let r = try box.dinger(args)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+    }
+    #expect(try box.dinger("scrum", "edit", "design", "--length", "9").status == 0)
+    #expect(try box.dinger("scrum", "new", "Third", "--attendee", "C").status == 0)
+    let check = try box.dinger("check")
+    #expect(check.status == 1)
+    #expect((check.stdout + check.stderr).contains("scrums/x\\xff.yaml"), "\(check.stdout)")
+    #expect(!(check.stdout + check.stderr).contains("NSCocoaErrorDomain"))
+  }
+
+  /// A damaged index stops a write before anything is committed, with the fix.
+  @Test func aDamagedIndexStopsTheWriteBeforeItCommits() throws {
+    let (box, _) = try setUp()
+    let index = box.data.appendingPathComponent(".git/index")
+    var bytes = [UInt8](try Data(contentsOf: index))
+    bytes.replaceSubrange(8..<12, with: [0xFF, 0xFF, 0xFF, 0xFF])
+    try Data(bytes).write(to: index)
+    let head = try box.head()
+    let r = try box.dinger("scrum", "attendee", "add", "design", "Bob")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("is damaged") && r.stderr.contains("git reset"), "\(r.stderr)")
+    #expect(try box.head() == head)
+    #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
+  }
+}
