@@ -47,6 +47,7 @@ extension Repository {
 
   /// Adds a remote with git's default fetch refspec.
   public func addRemote(_ name: String, url: String) throws(GitError) {
+    try RemoteURL.check(url)
     var remote: OpaquePointer?
     try Check.rc(git_remote_create(&remote, raw, name, url), "add remote \(name)")
     git_remote_free(remote)
@@ -94,6 +95,7 @@ extension Repository {
     var handle: OpaquePointer?
     try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
     defer { git_remote_free(handle) }
+    try RemoteURL.check(git_remote_url(handle).map { String(cString: $0) } ?? "")
     var options = git_fetch_options()
     git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
     session.install(&options.callbacks)
@@ -121,6 +123,7 @@ extension Repository {
     var handle: OpaquePointer?
     try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
     defer { git_remote_free(handle) }
+    try RemoteURL.check(git_remote_url(handle).map { String(cString: $0) } ?? "")
     var options = git_push_options()
     git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
     options.pb_parallelism = 0  // delta search on every core
@@ -158,6 +161,7 @@ extension Repository {
     -> Repository
   {
     _ = Check.initialized
+    try RemoteURL.check(url)
     var options = git_clone_options()
     git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
     session.install(&options.fetch_opts.callbacks)
@@ -197,5 +201,44 @@ extension Repository {
     git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
     options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
     try Check.rc(git_checkout_head(raw, &options), "check out \(branch)")
+  }
+}
+
+/// Remote addresses are untrusted text (a shared config, a teammate's message): checked before
+/// anything is sent anywhere.
+public enum RemoteURL {
+  /// Refuses an address that holds, raw or percent-decoded, a newline, carriage return or NUL:
+  /// `https://evil.example/x%0ahost=github.com` would otherwise make a credential helper answer
+  /// for another host (git's CVE-2020-5260). Also refuses one whose host or path starts with
+  /// `-`, which ssh would take for an option (git's CVE-2017-1000117).
+  public static func check(_ url: String) throws(GitError) {
+    let decoded = url.removingPercentEncoding ?? url
+    for text in [url, decoded]
+    where text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
+      throw refused(url, "holds a line break or NUL once decoded")
+    }
+    if let parts = URLComponents(string: url), let host = parts.host, host.hasPrefix("-") {
+      throw refused(url, "names a host that starts with '-'")
+    }
+    if !url.contains("://"), let colon = url.firstIndex(of: ":"), url.hasPrefix("-")
+      || url[url.index(after: colon)...].hasPrefix("-")
+    {
+      throw refused(url, "starts a host or path with '-'")
+    }
+  }
+
+  private static func refused(_ url: String, _ why: String) -> GitError {
+    GitError(
+      code: GIT_EINVALIDSPEC.rawValue, operation: "use remote address",
+      message:
+        "\(redacted(url).debugDescription) \(why), which could make git's tools (credential helpers, ssh) act for another host; dinger refuses it. Check the address, and fix it with 'dinger remote rm NAME' and 'dinger remote add NAME URL'"
+    )
+  }
+
+  /// The address with any password replaced by `***`.
+  public static func redacted(_ url: String) -> String {
+    guard var parts = URLComponents(string: url), parts.password != nil else { return url }
+    parts.password = "***"
+    return parts.string ?? url
   }
 }

@@ -127,7 +127,11 @@ public final class TransferSession: @unchecked Sendable {
     _ action: String, url: String, extra: [String: String],
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> [String: String]? {
-    guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host
+    // NB: nothing that could end a line reaches the helper: it would read it as another field.
+    guard (try? RemoteURL.check(url)) != nil,
+      !extra.values.contains(where: { $0.contains("\n") || $0.contains("\0") || $0.contains("\r") }),
+      let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host,
+      !host.isEmpty
     else { return nil }
     var input = "protocol=\(scheme)\nhost=\(host)\(parts.port.map { ":\($0)" } ?? "")\n"
     if !parts.path.isEmpty { input += "path=\(parts.path.dropFirst())\n" }
