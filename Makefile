@@ -12,16 +12,17 @@ DEMO_DIR ?= /tmp/dinger-demo
 all: build
 
 ## deps: install libgit2-dev, libyaml-dev, zlib1g-dev and pkg-config when pkg-config cannot find them,
-## tmux (for the meeting timer's terminal test) and PyYAML (the independent parser the tests
+## tmux (for the meeting timer's terminal test), curl and openssl (https look-ups, their test)
+## and PyYAML (the independent parser the tests
 ## compare against) when missing.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib; then \
 	  echo "installing libgit2-dev libyaml-dev zlib1g-dev pkg-config"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev zlib1g-dev pkg-config; \
 	fi
-	@if ! command -v tmux >/dev/null 2>&1; then \
-	  echo "installing tmux (the meeting timer's end-to-end test drives it)"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; \
+	@if ! command -v tmux >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1; then \
+	  echo "installing tmux curl openssl (the timer's terminal test; https look-ups and their test)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux curl openssl; \
 	fi
 	@if ! python3 -c 'import yaml' >/dev/null 2>&1; then \
 	  echo "installing PyYAML"; \

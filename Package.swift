@@ -71,6 +71,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(
+      name: "ProvidersTests", dependencies: ["Providers", "Models", "TestSupport"],
+      swiftSettings: strict),
+    .testTarget(
       name: "DingerCLITests", dependencies: ["TestSupport"], swiftSettings: strict),
   ]
 )

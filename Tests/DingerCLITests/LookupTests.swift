@@ -40,9 +40,31 @@ import Testing
                   self.send_header("Content-Length", str(len(data)))
                   self.end_headers()
                   self.wfile.write(data)
+          def raw(self, head, parts, pause=0.0, limit=20.0):
+              self.wfile.write(head)
+              start = time.time()
+              try:
+                  for part in parts:
+                      if time.time() - start > limit: break
+                      self.wfile.write(part); self.wfile.flush()
+                      if pause: time.sleep(pause)
+              except (BrokenPipeError, ConnectionResetError):
+                  pass
+              self.close_connection = True
           def do_GET(self):
               p = self.path
+              chunked = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
               if p == "/api/v2/entries/en/hello": self.send(200, json.dumps(HELLO))
+              elif p == "/api/v2/entries/en/caf%C3%A9": self.send(200, json.dumps(HELLO).replace("hello", "café"))
+              elif p == "/api/v2/entries/en/negchunk": self.raw(chunked, [b"-1\r\nabc\r\n0\r\n\r\n"])
+              elif p == "/api/v2/entries/en/hugechunk": self.raw(chunked, [b"7fffffffffffffff\r\nabc"])
+              elif p == "/api/v2/entries/en/badchunk": self.raw(chunked, [b"zz\r\nabc\r\n"])
+              elif p == "/api/v2/entries/en/endless":
+                  self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n", (b"[" * 65536 for _ in range(2000)))
+              elif p == "/api/v2/entries/en/endlesschunks":
+                  self.raw(chunked, (b"10000\r\n" + b"[" * 65536 + b"\r\n" for _ in range(2000)))
+              elif p == "/api/v2/entries/en/drip":
+                  self.raw(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", (b"[" for _ in range(100000)), pause=0.05, limit=10)
               elif p == "/api/v2/entries/en/chunky": self.send(200, json.dumps(HELLO).replace("hello", "chunky"), chunked=True)
               elif p == "/api/v2/entries/es/hola": self.send(200, json.dumps([{"word": "hola", "meanings": [{"partOfSpeech": "interjection", "definitions": [{"definition": "hello"}]}]}]))
               elif p == "/api/v2/entries/en/boom": self.send(500, "{}")
@@ -53,19 +75,40 @@ import Testing
               elif p.startswith("/word"): self.send(200, '{"words": 1}')
               else: self.send(404, json.dumps({"title": "No Definitions Found"}))
       s = ThreadingHTTPServer(("127.0.0.1", 0), H)
+      if len(sys.argv) > 2:
+          import ssl
+          ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+          ctx.load_cert_chain(sys.argv[2] + "/cert.pem", sys.argv[2] + "/key.pem")
+          s.socket = ctx.wrap_socket(s.socket, server_side=True)
       with open(sys.argv[1] + ".tmp", "w") as f:
           f.write("%d %d\n" % (s.server_address[1], os.getpid()))
       os.rename(sys.argv[1] + ".tmp", sys.argv[1])
       s.serve_forever()
       """#
 
-    /// Starts the server in its own session with stdio on /dev/null (ProcessRunner.start).
-    init() throws {
+    let tls: Bool
+
+    /// Starts the server in its own session with stdio on /dev/null (ProcessRunner.start);
+    /// with `tls`, over https with a certificate for 127.0.0.1 made for this run (`caFile`).
+    init(tls: Bool = false) throws {
+      self.tls = tls
       folder = try TemporaryDirectory("dinger-http")
       try folder.write("server.py", Self.script)
       let ready = folder.url.appendingPathComponent("port")
       let python = ProcessRunner.which("python3") ?? "/usr/bin/python3"
-      let started = try ProcessRunner.start(python, ["\(folder.url.path)/server.py", ready.path])
+      var arguments = ["\(folder.url.path)/server.py", ready.path]
+      if tls {
+        let made = try ProcessRunner.run(
+          ProcessRunner.which("openssl") ?? "/usr/bin/openssl",
+          [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-keyout", folder.path("key.pem"), "-out", folder.path("cert.pem"),
+          ])
+        guard made.status == 0 else { throw SetupError("openssl: \(made.stderr)") }
+        arguments.append(folder.url.path)
+      }
+      let started = try ProcessRunner.start(python, arguments)
       let deadline = Date().addingTimeInterval(15)
       var text = ""
       while Date() < deadline {
@@ -83,9 +126,16 @@ import Testing
       (port, pid) = (parts[0], started)
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    var url: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
+    /// The certificate to trust (curl reads CURL_CA_BUNDLE).
+    var caFile: String { folder.path("cert.pem") }
 
     deinit { ProcessRunner.stop(pid) }
+  }
+
+  struct SetupError: Error {
+    var message: String
+    init(_ m: String) { message = m }
   }
 
   /// A data repository with an English library that knows "hello" and "boom", and a Spanish one.
@@ -221,5 +271,34 @@ import Testing
     #expect(r.stdout == "hello\n")
     r = try box.dinger("word", "random", "--count", "0")
     #expect(r.status == 64)
+  }
+
+  /// A server that sends what no server should: each look-up ends within its timeout with the
+  /// team's words and the reason, never a crash or a hang.
+  @Test func hostileAnswersFallBackWithTheirReason() throws {
+    let server = try FixtureServer()
+    let box = try repository(endpoint: server.url)
+    let cases: [(word: String, reason: String)] = [
+      ("negchunk", "chunk size '-1'"), ("hugechunk", "chunk size too large"),
+      ("badchunk", "chunk size 'zz'"), ("endless", "the answer is over 4 MiB"),
+      ("endlesschunks", "the answer is over 4 MiB"), ("drip", "no answer within 1 s"),
+    ]
+    for (word, reason) in cases {
+      let r = try box.dinger("word", "lookup", word)
+      #expect(r.status == 1, "\(word): \(r.stderr)")
+      #expect(r.stderr.contains(reason), "\(word): \(r.stderr)")
+      #expect(r.stderr.hasSuffix("; showing the team's libraries instead\n"), "\(word)")
+      #expect(r.stdout == "no library in 'en' has '\(word)' either\n")
+    }
+  }
+
+  /// A word outside ASCII is asked for encoded once, over http and over https.
+  @Test(arguments: [false, true])
+  func nonASCIIWordsAreRequestedAsTheyAre(tls: Bool) throws {
+    let server = try FixtureServer(tls: tls)
+    let box = try repository(endpoint: server.url)
+    let r = try box.dinger(["word", "lookup", "café"], env: ["CURL_CA_BUNDLE": server.caFile])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("café  /həˈləʊ/\n"), "\(r.stdout)")
   }
 }

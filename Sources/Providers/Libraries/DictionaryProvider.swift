@@ -51,11 +51,7 @@ public struct DictionaryProvider: Sendable {
         "no dictionary service is configured (set dictionary.definitions in .dinger/config.yaml, or pass --endpoint URL)"
       )
     }
-    let word =
-      text.trimmed.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-      ?? text
-    let url = base.appendingPathComponent("api/v2/entries/\(language)/").appendingPathComponent(
-      word, isDirectory: false)
+    let url = Self.url(base, appending: ["api", "v2", "entries", language, text.trimmed])
     let response: HTTPClient.Response
     do {
       response = try dependencies.get(url, timeout)
@@ -120,6 +116,20 @@ public struct DictionaryProvider: Sendable {
     } catch let failure as HTTPClient.Failure {
       return try local("the random-word service at \(Self.host(base)) did not answer: \(failure)")
     }
+  }
+
+  /// `base` with path segments added, each percent-encoded exactly once (a `/` in a word
+  /// stays inside its segment).
+  static func url(_ base: URL, appending segments: [String]) -> URL {
+    var parts = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
+    let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?#%"))
+    var path = parts.percentEncodedPath
+    while path.hasSuffix("/") { path.removeLast() }
+    for segment in segments {
+      path += "/" + (segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+    parts.percentEncodedPath = path
+    return parts.url ?? base
   }
 
   static func host(_ url: URL) -> String {

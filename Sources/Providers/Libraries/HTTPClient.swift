@@ -40,6 +40,9 @@ public enum HTTPClient {
     }
   }
 
+  /// The most an answer's body may hold.
+  static let maxBody = 4 * 1024 * 1024
+
   /// GETs `url` within `timeout` seconds.
   public static func get(_ url: URL, timeout: Double) throws(Failure) -> Response {
     switch url.scheme?.lowercased() {
@@ -77,8 +80,14 @@ public enum HTTPClient {
     guard error == 0 else {
       throw .unreachable("nothing answers at \(host):\(port) (\(String(cString: strerror(error))))")
     }
-    var target = url.path.isEmpty ? "/" : url.path
-    if let query = url.query { target += "?" + query }
+    // NB: the path as encoded once (URLComponents), never the decoded text.
+    let parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    var target = parts?.percentEncodedPath ?? "/"
+    if target.isEmpty { target = "/" }
+    if let query = parts?.percentEncodedQuery { target += "?" + query }
+    guard !target.utf8.contains(where: { $0 <= 32 || $0 >= 127 }) else {
+      throw .unreachable("'\(url.absoluteString)' is not a plain address")
+    }
     let request = Array(
       "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nUser-Agent: dinger\r\nConnection: close\r\n\r\n"
         .utf8)
@@ -91,7 +100,7 @@ public enum HTTPClient {
       guard n > 0 else { throw .unreachable("the connection to \(host):\(port) broke") }
       sent += n
     }
-    var answer: [UInt8] = []
+    var parser = HTTPResponseParser()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
       try wait(fd, for: Int16(POLLIN), until: deadline, timeout: timeout)
@@ -101,10 +110,9 @@ public enum HTTPClient {
         if errno == EAGAIN || errno == EINTR { continue }
         throw .unreachable("the connection to \(host):\(port) broke")
       }
-      answer += buffer[..<n]
-      if let response = try? parse(answer, complete: false) { return response }
+      if let response = try parser.feed(buffer[..<n]) { return response }
     }
-    return try parse(answer, complete: true)
+    return try parser.finish()
   }
 
   private static func wait(_ fd: Int32, for events: Int16, until deadline: Date, timeout: Double)
@@ -120,62 +128,6 @@ public enum HTTPClient {
     }
   }
 
-  /// Parses a whole answer; with `complete: false`, only when the body is known to be whole
-  /// (by Content-Length or the last chunk), and throws otherwise.
-  static func parse(_ bytes: [UInt8], complete: Bool) throws(Failure) -> Response {
-    let separator: [UInt8] = [13, 10, 13, 10]
-    guard let end = bytes.firstRange(of: separator) else {
-      throw .badResponse(bytes.isEmpty ? "empty answer" : "no end of headers")
-    }
-    let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
-    let lines = head.components(separatedBy: "\r\n")
-    let status = lines[0].split(separator: " ")
-    guard status.count >= 2, status[0].hasPrefix("HTTP/"), let code = Int(status[1]) else {
-      throw .badResponse("status line '\(lines[0].prefix(40))'")
-    }
-    var headers: [String: String] = [:]
-    for line in lines.dropFirst() {
-      guard let colon = line.firstIndex(of: ":") else { continue }
-      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-        in: .whitespaces)
-    }
-    var body = Array(bytes[end.upperBound...])
-    if headers["transfer-encoding"]?.lowercased() == "chunked" {
-      guard let decoded = dechunk(body) else {
-        if complete { throw .badResponse("broken chunked body") }
-        throw .badResponse("incomplete")
-      }
-      body = decoded
-    } else if let length = headers["content-length"].flatMap({ Int($0) }) {
-      guard body.count >= length else {
-        if complete { throw .badResponse("body shorter than its Content-Length") }
-        throw .badResponse("incomplete")
-      }
-      body = Array(body.prefix(length))
-    } else if !complete {
-      throw .badResponse("incomplete")
-    }
-    return Response(status: code, body: body)
-  }
-
-  /// A chunked body decoded, or nil until its last chunk is there.
-  static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
-    var out: [UInt8] = []
-    var at = 0
-    while true {
-      guard let lineEnd = bytes[at...].firstRange(of: [13, 10]) else { return nil }
-      let sizeText = String(decoding: bytes[at..<lineEnd.lowerBound], as: UTF8.self)
-      guard let size = Int(sizeText.split(separator: ";").first ?? "", radix: 16) else {
-        return nil
-      }
-      if size == 0 { return out }
-      let start = lineEnd.upperBound
-      guard bytes.count >= start + size + 2 else { return nil }
-      out += bytes[start..<start + size]
-      at = start + size + 2
-    }
-  }
-
   // MARK: https through curl
 
   static func curl(_ url: URL, timeout: Double) throws(Failure) -> Response {
@@ -187,21 +139,36 @@ public enum HTTPClient {
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: curl)
+    // NB: -q first: no ~/.curlrc; only http(s), no redirects followed; the body is bounded
+    // here too, whatever curl does with --max-filesize for a body of unknown length.
     process.arguments = [
-      "-sS", "--max-time", String(timeout), "-H", "Accept: application/json", "-A", "dinger",
-      "-w", "\n%{http_code}", url.absoluteString,
+      "-q", "-sS", "--proto", "=http,https", "--max-time", String(timeout),
+      "--max-filesize", String(maxBody), "-H", "Accept: application/json", "-A", "dinger",
+      "-w", "\n%{http_code}", "--", url.absoluteString,
     ]
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     do { try process.run() } catch { throw .unreachable("cannot run curl: \(error)") }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    var data = Data()
+    while true {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      data += chunk
+      if data.count > maxBody + 16 {
+        process.terminate()
+        process.waitUntilExit()
+        throw .badResponse("the answer is over \(maxBody / 1024 / 1024) MiB")
+      }
+    }
+    let message = String(
+      decoding: err.fileHandleForReading.readDataToEndOfFile().prefix(4096), as: UTF8.self)
     process.waitUntilExit()
     switch process.terminationStatus {
     case 0: break
     case 28: throw .timedOut(timeout)
+    case 63: throw .badResponse("the answer is over \(maxBody / 1024 / 1024) MiB")
     default:
       throw .unreachable(message.trimmingCharacters(in: .whitespacesAndNewlines))
     }
