@@ -129,8 +129,25 @@ public final class Repository: @unchecked Sendable {
   public func tree(from base: ObjectID?, changing changes: [(path: String, blob: ObjectID?)])
     throws(GitError) -> ObjectID
   {
+    // NB: libgit2 will not turn a folder into a file (or the reverse) in one update; removals
+    // first (a folder they empty goes with them), then the files, does.
+    let removals = changes.filter { $0.blob == nil }
+    if !removals.isEmpty && removals.count < changes.count {
+      let emptied = try updatedTree(from: base.map { b throws(GitError) in try treeID(of: b) }, removals)
+      return try updatedTree(from: emptied, changes.filter { $0.blob != nil })
+    }
+    return try updatedTree(from: base.map { b throws(GitError) in try treeID(of: b) }, changes)
+  }
+
+  private func updatedTree(from baseTree: ObjectID?, _ changes: [(path: String, blob: ObjectID?)])
+    throws(GitError) -> ObjectID
+  {
     // NB: libgit2 builds from no baseline at all for a first commit; no empty tree is written.
-    let baseline: OpaquePointer? = try base.map { b throws(GitError) in try tree(of: b) }
+    var baseline: OpaquePointer?
+    if let baseTree {
+      var oid = baseTree.oid
+      try Check.rc(git_tree_lookup(&baseline, raw, &oid), "read tree \(baseTree.short)")
+    }
     defer { if let baseline { git_tree_free(baseline) } }
     let paths = changes.map { strdup($0.path)! }
     defer { paths.forEach { free($0) } }

@@ -44,6 +44,7 @@ extension DataRepository {
       guard let change = try build(head) else { return nil }
       if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }
       for path in change.paths { try self.ensureUnchanged(path, since: head) }
+      try self.ensureCheckoutPossible(writes: Array(change.writes.keys), removals: change.removals)
       Trace.mark("commit: working files checked")
       var files: [Plan.File] = []
       for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
@@ -76,6 +77,9 @@ extension DataRepository {
     _ = try transact { head throws -> Plan? in
       guard head == onto else { throw StorageError.branchMoved() }
       for file in files { try self.ensureUnchanged(file.path, since: head) }
+      try self.ensureCheckoutPossible(
+        writes: files.filter { $0.theirs != nil }.map(\.path),
+        removals: Set(files.filter { $0.theirs == nil }.map(\.path)))
       return Plan(
         commit: commit, files: files.map { Plan.File(path: $0.path, blob: $0.theirs) },
         reflog: "dinger sync: fast-forward", subject: "fast-forward to \(commit.short)",
@@ -167,14 +171,15 @@ extension DataRepository {
     var changed: [(path: String, blob: ObjectID)] = []
     var removed: [String] = []
     do {
+      // NB: removals first: a folder a file replaces must be gone (and the reverse).
+      for file in files where file.blob == nil {
+        try tree.remove(file.path)
+        removed.append(file.path)
+      }
       for file in files {
-        if let blob = file.blob {
-          try tree.write(file.path, try file.bytes ?? git.blob(blob))
-          changed.append((file.path, blob))
-        } else {
-          try tree.remove(file.path)
-          removed.append(file.path)
-        }
+        guard let blob = file.blob else { continue }
+        try tree.write(file.path, try file.bytes ?? git.blob(blob))
+        changed.append((file.path, blob))
       }
     } catch let refusal as WorkTree.Refusal {
       throw StorageError.unsafe(refusal)
@@ -198,18 +203,54 @@ extension DataRepository {
   }
 
   /// The working copy of `path` must match the commit (both absent counts as a match), and
-  /// be a plain file reached without links.
+  /// be a plain file reached without links. A file where a folder of the path should be, or a
+  /// folder where the file should be, counts as no file here (`ensureCheckoutPossible` judges
+  /// whether the change clears it).
   func ensureUnchanged(_ path: String, since head: ObjectID?) throws {
     let tree = WorkTree(root: root)
     let working: [UInt8]?
     do {
-      try tree.checkWritable(path)
       working = try tree.read(path)
+    } catch .notAFolder, .isAFolder {
+      working = nil
     } catch {
       throw StorageError.unsafe(error)
     }
     let committed = try head.flatMap { try git.file(path, in: $0) }
     if working != committed { throw StorageError.uncommitted(path) }
+  }
+
+  /// Every file the change writes can be put in place once its removals are done: no link on
+  /// the way, a file where a folder must go only when the change removes it, a folder where a
+  /// file must go only when the change removes everything in it. Checked before anything is
+  /// committed, so a file/folder swap from a teammate never leaves HEAD ahead of the files.
+  func ensureCheckoutPossible(writes: [String], removals: Set<String>) throws {
+    let fm = FileManager.default
+    for path in writes {
+      let parts = path.split(separator: "/").map(String.init)
+      for depth in 1...parts.count {
+        let prefix = parts[0..<depth].joined(separator: "/")
+        var st = stat()
+        guard lstat(root.appendingPathComponent(prefix).path, &st) == 0 else { break }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK: throw StorageError.unsafe(.link(prefix))
+        case S_IFDIR where depth == parts.count:
+          let inside = fm.enumerator(atPath: root.appendingPathComponent(prefix).path)
+          while let item = inside?.nextObject() as? String {
+            let full = prefix + "/" + item
+            var inner = stat()
+            guard lstat(root.appendingPathComponent(full).path, &inner) == 0 else { continue }
+            if inner.st_mode & S_IFMT == S_IFDIR { continue }
+            guard removals.contains(full) else { throw StorageError.unsafe(.isAFolder(prefix)) }
+          }
+        case S_IFDIR: continue
+        default:
+          if depth < parts.count && !removals.contains(prefix) {
+            throw StorageError.unsafe(.notAFolder(prefix))
+          }
+        }
+      }
+    }
   }
 
   /// Reads at `head`, for a change being built under the locks.
