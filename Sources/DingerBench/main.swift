@@ -21,4 +21,5 @@ func group(_ name: String, _ body: () throws -> Void) {
 }
 group("storage") { try StorageBench.run(dinger: dinger, cache: cache) }
 group("library") { try LibraryBench.run(dinger: dinger) }
+group("edit") { try EditBench.run(dinger: dinger) }
 group("sync") { try SyncBench.run(dinger: dinger, cache: cache) }

@@ -11,13 +11,19 @@ public enum ScrumDiff {
       parts.append("theme \(old.effectiveTheme.rawValue) -> \(new.effectiveTheme.rawValue)")
     }
     if old.length != new.length { parts.append("length \(old.length) -> \(new.length) min") }
+    if old.attendees == new.attendees {
+      if old.unknown != new.unknown { parts.append("other fields") }
+      return parts
+    }
     let oldNames = old.attendees.map(\.naturalKey)
     let newNames = new.attendees.map(\.naturalKey)
-    let added = new.attendees.filter { !oldNames.contains($0.naturalKey) }.map(\.name)
-    let removed = old.attendees.filter { !newNames.contains($0.naturalKey) }.map(\.name)
+    // NB: sets, so a scrum of 100,000 attendees is compared in linear time.
+    let (oldSet, newSet) = (Set(oldNames), Set(newNames))
+    let added = new.attendees.filter { !oldSet.contains($0.naturalKey) }.map(\.name)
+    let removed = old.attendees.filter { !newSet.contains($0.naturalKey) }.map(\.name)
     if !added.isEmpty { parts.append(list("add", added)) }
     if !removed.isEmpty { parts.append(list("remove", removed)) }
-    if added.isEmpty && removed.isEmpty && oldNames != newNames && Set(oldNames) == Set(newNames) {
+    if added.isEmpty && removed.isEmpty && oldNames != newNames && oldSet == newSet {
       parts.append("reorder attendees")
     }
     if old.unknown != new.unknown { parts.append("other fields") }

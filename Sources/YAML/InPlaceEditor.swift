@@ -23,26 +23,35 @@ public enum InPlaceEditor {
     _ original: SourceText, to value: T, flowPaths: Set<String> = []
   ) throws -> Result {
     let encoder = YAMLEncoder(flowPaths: flowPaths)
-    let canonical = try encoder.encode(value)
+    // NB: the canonical text is made only when it is the answer (emitting a 100,000-item list
+    // twice was a third of an edit's time).
+    func canonical() throws -> Result { Result(text: try encoder.encode(value), fellBack: true) }
     guard let root = try? YAMLParser.parse(original), case .mapping = root.value else {
-      return Result(text: canonical, fellBack: true)
+      return try canonical()
     }
     let valueEncoder = ValueEncoder(codingPath: [], userInfo: [:])
     try valueEncoder.encodeValue(value)
     var editor = Editor(source: original.bytes, flowPaths: flowPaths)
     guard editor.edit(root, to: valueEncoder.target.value, path: "") else {
-      return Result(text: canonical, fellBack: true)
+      return try canonical()
     }
     let text = editor.apply()
-    // NB: the safety net. The edited text must read back as exactly the new value; anything
-    // else (a bug here, a construct not foreseen) gives the canonical text instead.
-    guard let back = try? YAMLDecoder().decode(T.self, from: SourceText(text)), back == value,
-      (try? encoder.encode(back)) == canonical
-    else {
-      return Result(text: canonical, fellBack: true)
-    }
+    // NB: the safety net. The edited text must read back as exactly the new value, to the
+    // encoder too; anything else (a bug here, a construct not foreseen) gives the canonical
+    // text instead.
+    guard let back = try? YAMLDecoder().decode(T.self, from: SourceText(text)), back == value
+    else { return try canonical() }
+    let backEncoder = ValueEncoder(codingPath: [], userInfo: [:])
+    guard (try? backEncoder.encodeValue(back)) != nil,
+      Encoded.same(backEncoder.target.value, valueEncoder.target.value)
+    else { return try canonical() }
     return Result(text: text, fellBack: false)
   }
+}
+
+extension InPlaceEditor {
+  /// How list items are matched between the old and new version (see `Editor.lcs`).
+  static func matching(_ a: [String], _ b: [String]) -> [(Int, Int)] { Editor.lcs(a, b) }
 }
 
 /// Collects byte-range replacements against the original text.
@@ -319,12 +328,41 @@ private struct Editor {
     }
   }
 
-  /// Index pairs of a longest common subsequence.
+  /// Index pairs of a common subsequence: the longest one when the lists differ only in a
+  /// middle part of modest size (the usual edit: an item added, removed or changed), else a
+  /// greedy one found in O(n log n). The equal ends are matched first, so adding one attendee
+  /// to 100,000 costs one pass, not a 100,000 x 100,000 table.
   static func lcs(_ a: [String], _ b: [String]) -> [(Int, Int)] {
-    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    var prefix = 0
+    while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < a.count - prefix && suffix < b.count - prefix
+      && a[a.count - 1 - suffix] == b[b.count - 1 - suffix]
+    {
+      suffix += 1
+    }
+    var out = (0..<prefix).map { ($0, $0) }
+    let (aMid, bMid) = (prefix..<(a.count - suffix), prefix..<(b.count - suffix))
+    if aMid.count * bMid.count <= 4_000_000 {
+      out += table(Array(a[aMid]), Array(b[bMid])).map { ($0 + prefix, $1 + prefix) }
+    } else {
+      out += greedy(a, aMid, b, bMid)
+    }
+    out += (0..<suffix).map { (a.count - suffix + $0, b.count - suffix + $0) }
+    return out
+  }
+
+  /// The longest common subsequence by dynamic programming (for small inputs).
+  private static func table(_ a: [String], _ b: [String]) -> [(Int, Int)] {
+    guard !a.isEmpty && !b.isEmpty else { return [] }
+    let width = b.count + 1
+    var table = [Int32](repeating: 0, count: (a.count + 1) * width)
     for i in stride(from: a.count - 1, through: 0, by: -1) {
       for j in stride(from: b.count - 1, through: 0, by: -1) {
-        table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+        table[i * width + j] =
+          a[i] == b[j]
+          ? table[(i + 1) * width + j + 1] + 1
+          : max(table[(i + 1) * width + j], table[i * width + j + 1])
       }
     }
     var out: [(Int, Int)] = []
@@ -334,10 +372,34 @@ private struct Editor {
         out.append((i, j))
         i += 1
         j += 1
-      } else if table[i + 1][j] >= table[i][j + 1] {
+      } else if table[(i + 1) * width + j] >= table[i * width + j + 1] {
         i += 1
       } else {
         j += 1
+      }
+    }
+    return out
+  }
+
+  /// A common subsequence found greedily: each item of `a` matched to the next equal item of
+  /// `b` after the last match (positions looked up by binary search).
+  private static func greedy(_ a: [String], _ aRange: Range<Int>, _ b: [String], _ bRange: Range<Int>)
+    -> [(Int, Int)]
+  {
+    var positions: [String: [Int]] = [:]
+    for j in bRange { positions[b[j], default: []].append(j) }
+    var out: [(Int, Int)] = []
+    var last = bRange.lowerBound - 1
+    for i in aRange {
+      guard let list = positions[a[i]] else { continue }
+      var (low, high) = (0, list.count)
+      while low < high {
+        let mid = (low + high) / 2
+        if list[mid] <= last { low = mid + 1 } else { high = mid }
+      }
+      if low < list.count {
+        last = list[low]
+        out.append((i, last))
       }
     }
     return out

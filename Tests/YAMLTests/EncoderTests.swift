@@ -143,3 +143,48 @@ private struct Doc: Codable, Equatable {
     }
   }
 }
+
+/// The in-place editor's list matching: exact for the usual edits, valid and near-linear for
+/// any other.
+@Suite struct ListMatchingTests {
+  func isCommonSubsequence(_ pairs: [(Int, Int)], _ a: [String], _ b: [String]) -> Bool {
+    zip(pairs, pairs.dropFirst()).allSatisfy { $0.0 < $1.0 && $0.1 < $1.1 }
+      && pairs.allSatisfy { a[$0.0] == b[$0.1] }
+  }
+
+  @Test func endsAreMatchedAndTheMiddleIsExact() {
+    let a = (0..<100_000).map { "p\($0)" }
+    var b = a
+    b.insert("new", at: 50_000)
+    b.remove(at: 10)
+    let pairs = InPlaceEditor.matching(a, b)
+    #expect(pairs.count == a.count - 1)
+    #expect(isCommonSubsequence(pairs, a, b))
+  }
+
+  @Test func aLargeShuffledMiddleStillGivesAValidMatch() {
+    var rng = SystemRandomNumberGenerator()
+    let a = (0..<5_000).map { "p\($0 % 300)" }
+    let b = a.shuffled(using: &rng)
+    let pairs = InPlaceEditor.matching(a, b)
+    #expect(isCommonSubsequence(pairs, a, b))
+    #expect(!pairs.isEmpty)
+  }
+
+  @Test(arguments: 0..<20)
+  func smallListsGetTheLongestMatch(seed: Int) {
+    var rng = SystemRandomNumberGenerator()
+    let a = (0..<Int.random(in: 0...12, using: &rng)).map { _ in ["x", "y", "z"].randomElement(using: &rng)! }
+    let b = (0..<Int.random(in: 0...12, using: &rng)).map { _ in ["x", "y", "z"].randomElement(using: &rng)! }
+    // The length by the textbook table.
+    var t = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in stride(from: a.count - 1, through: 0, by: -1) {
+      for j in stride(from: b.count - 1, through: 0, by: -1) {
+        t[i][j] = a[i] == b[j] ? t[i + 1][j + 1] + 1 : max(t[i + 1][j], t[i][j + 1])
+      }
+    }
+    let pairs = InPlaceEditor.matching(a, b)
+    #expect(pairs.count == t[0][0], "\(a) \(b)")
+    #expect(isCommonSubsequence(pairs, a, b))
+  }
+}
