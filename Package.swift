@@ -70,6 +70,7 @@ let package = Package(
       name: "SyncTests", dependencies: ["Sync", "Storage", "YAML", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "Models", "TestSupport"],
       swiftSettings: strict),

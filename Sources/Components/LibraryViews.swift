@@ -153,7 +153,7 @@ public struct QuizScreen {
 extension QuizScreen {
   /// The whole screen, drawn from the top left.
   public func render() -> String {
-    "\u{1B}[H" + lines().map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+    "\u{1B}[H" + lines().map { Printable.escaped($0, keepColors: true) + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
   }
 }
 

@@ -71,7 +71,7 @@ public struct MeetingScreen {
 
   /// The whole screen as one write: home, each line cleared to its end.
   public func render() -> String {
-    "\u{1B}[H" + lines().map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
+    "\u{1B}[H" + lines().map { Printable.escaped($0, keepColors: true) + "\u{1B}[K" }.joined(separator: "\r\n")
   }
 
   private func fit(_ s: String) -> String { String(s.prefix(width)) }

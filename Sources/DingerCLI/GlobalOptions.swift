@@ -113,13 +113,22 @@ enum Terminal {
     return isatty(fd) == 1
   }
 
-  /// Writes to standard error.
+  /// Writes to standard error; on a terminal, control characters from the data are escaped.
   static func error(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    let safe = isatty(2) == 1 ? Printable.escaped(text, keepColors: true) : text
+    FileHandle.standardError.write(Data(safe.utf8))
   }
 
-  /// Writes to standard output.
+  /// Writes to standard output; on a terminal, control characters from the data are escaped
+  /// (dinger's colours stay). Piped output is the data's bytes.
   static func output(_ text: String) {
+    let safe = isatty(1) == 1 ? Printable.escaped(text, keepColors: true) : text
+    FileHandle.standardOutput.write(Data(safe.utf8))
+  }
+
+  /// Writes dinger's own terminal control (a full-screen frame whose data parts were escaped
+  /// by its view, the bell, screen switches) as it is.
+  static func control(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
 }

@@ -14,7 +14,7 @@ final class RawTerminal: @unchecked Sendable {
     raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
     tcsetattr(0, TCSAFLUSH, &raw)
     Self.active = true
-    Terminal.output("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    Terminal.control("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     // SIGTERM (and SIGHUP) restore the terminal before the process goes.
     for sig in [SIGTERM, SIGHUP] {
       signal(sig) { number in
@@ -44,7 +44,7 @@ final class RawTerminal: @unchecked Sendable {
   }
 
   /// Rings the terminal bell: the ding.
-  func bell() { Terminal.output("\u{07}") }
+  func bell() { Terminal.control("\u{07}") }
 
   /// Keys as they are pressed, read on their own thread until `stop` says so.
   func keys(stop: @escaping @Sendable () -> Bool) -> AsyncStream<UInt8> {

@@ -174,3 +174,31 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
   }
 }
+
+/// Titles and names a teammate committed can't drive the user's terminal.
+@Suite struct TerminalHygieneTests {
+  @Test func controlSequencesFromDataAreShownEscapedOnATerminal() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    try box.write(
+      "scrums/evil.yaml",
+      "title: \"Evil\\e]0;pwned\\a\\e[2J\"\nlength: 5\nattendees: [\"Eve\\e[H\"]\n")
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "evil")
+    // `script` gives dinger a terminal (a pty) and copies what it wrote to a file.
+    let typescript = box.home.path("typescript")
+    for args in ["scrum list", "scrum show evil", "log"] {
+      let r = try ProcessRunner.run(
+        "/usr/bin/script", ["-qec", "\(dingerBinary) \(args)", typescript], in: box.data,
+        environment: box.environment.merging(["TERM": "xterm", "NO_COLOR": "1"]) { $1 })
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      let shown = try String(contentsOfFile: typescript, encoding: .utf8)
+      #expect(!shown.contains("\u{1B}]0;") && !shown.contains("\u{1B}[2J"), "\(args): \(shown)")
+      #expect(!shown.contains("\u{07}") && !shown.contains("\u{1B}[H"), "\(args)")
+      if args != "log" { #expect(shown.contains("\\x1b]0;pwned\\x07\\x1b[2J"), "\(args): \(shown)") }
+    }
+    // Piped, the data's bytes are passed on as they are (for scripts).
+    let piped = try box.dinger("scrum", "show", "evil")
+    #expect(piped.stdout.contains("\u{1B}]0;pwned"))
+  }
+}

@@ -120,7 +120,7 @@ struct Meet: AsyncParsableCommand {
     }
     let draw: @Sendable (MeetingTimer) -> Void = { timer in
       let (width, height) = terminal.size
-      Terminal.output(
+      Terminal.control(
         MeetingScreen(
           timer: timer, title: stored.scrum.title, theme: stored.scrum.effectiveTheme, width: width,
           height: height, color: Terminal.colorOnStdout, showHelp: help.isSet

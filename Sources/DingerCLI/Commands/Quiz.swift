@@ -102,7 +102,7 @@ struct Quiz: AsyncParsableCommand {
       if state.isFinished { over.set() }
     }
     let draw: @Sendable (QuizState) -> Void = { state in
-      Terminal.output(
+      Terminal.control(
         QuizScreen(
           state: state, title: stored.library.name, width: terminal.size.width,
           color: Terminal.colorOnStdout, feedback: feedback.value

@@ -1,0 +1,29 @@
+import Components
+import Testing
+
+/// Data shown on a terminal can't drive it.
+@Suite struct PrintableTests {
+  @Test(arguments: [
+    ("plain title", "plain title"),
+    ("clear\u{1B}[2Jscreen", "clear\\x1b[2Jscreen"),
+    ("title\u{1B}]0;pwned\u{07}", "title\\x1b]0;pwned\\x07"),
+    ("bell\u{07} back\u{08}space del\u{7F}", "bell\\x07 back\\x08space del\\x7f"),
+    ("c1 \u{9B}2J", "c1 \\x9b2J"),
+    ("over\rwrite", "over\\x0dwrite"),
+    ("lines\r\nand\ttabs\n", "lines\r\nand\ttabs\n"),
+    ("Ünïcödé ✓", "Ünïcödé ✓"),
+  ])
+  func controlCharactersAreEscaped(text: String, shown: String) {
+    #expect(Printable.escaped(text) == shown)
+  }
+
+  @Test func dingersOwnColoursStayWhenAsked() {
+    let bold = Style.bold("Design", color: true)
+    #expect(Printable.escaped(bold, keepColors: true) == bold)
+    #expect(Printable.escaped(bold) == "\\x1b[1mDesign\\x1b[0m")
+    // A cursor move or screen clear is no colour, even next to one.
+    #expect(
+      Printable.escaped("\u{1B}[1mA\u{1B}[2J\u{1B}[H", keepColors: true)
+        == "\u{1B}[1mA\\x1b[2J\\x1b[H")
+  }
+}
