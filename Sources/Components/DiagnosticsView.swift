@@ -32,12 +32,32 @@ public struct DiagnosticsView {
     let label = Style.severity(d.severity, color: color)
     var out = "\(Style.bold(location, color: color)): \(label) \(d.message)\n"
     if let source = d.sourceLine, let column = d.column {
-      out += source + "\n"
+      let (shown, caretAt) = Self.window(source, column: column)
+      out += shown + "\n"
       // NB: keep tabs in the caret's indentation so the caret lines up under tabbed text.
-      let prefix = source.unicodeScalars.prefix(max(0, column - 1)).map { $0 == "\t" ? "\t" : " " }
+      let prefix = shown.unicodeScalars.prefix(caretAt).map { $0 == "\t" ? "\t" : " " }
       out += prefix.joined() + Style.caret(color: color) + "\n"
     }
     return out
+  }
+
+  /// How much of a source line is shown around the caret (a one-line file of 200 KB is not
+  /// echoed whole): at most `width` characters, with `...` where it was cut; and how many
+  /// characters stand before the caret in what is shown.
+  static func window(_ line: String, column: Int, width: Int = 120) -> (String, Int) {
+    let scalars = Array(line.unicodeScalars)
+    let at = min(max(0, column - 1), scalars.count)
+    guard scalars.count > width else { return (line, at) }
+    let start = max(0, min(at - width / 2, scalars.count - width))
+    let end = min(scalars.count, start + width)
+    var shown = String(String.UnicodeScalarView(scalars[start..<end]))
+    var caret = at - start
+    if start > 0 {
+      shown = "..." + shown
+      caret += 3
+    }
+    if end < scalars.count { shown += "..." }
+    return (shown, caret)
   }
 }
 

@@ -1,4 +1,5 @@
 import Components
+import Models
 import Testing
 
 /// Data shown on a terminal can't drive it.
@@ -25,5 +26,27 @@ import Testing
     #expect(
       Printable.escaped("\u{1B}[1mA\u{1B}[2J\u{1B}[H", keepColors: true)
         == "\u{1B}[1mA\\x1b[2J\\x1b[H")
+  }
+}
+
+/// Diagnostics echo a bounded window of a long source line, the caret still under the spot.
+@Suite struct DiagnosticsWindowTests {
+  @Test func aLongLineIsCutAroundTheCaret() {
+    let line = String(repeating: "a", count: 100_000) + "X" + String(repeating: "b", count: 100_000)
+    let d = Diagnostic(
+      .error, file: "scrums/x.yaml", line: 1, column: 100_001, path: "title", message: "here",
+      sourceLine: line)
+    let text = DiagnosticsView.render(d)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(text.utf8.count < 400)
+    #expect(lines[1].hasPrefix("...") && lines[1].hasSuffix("..."))
+    let caret = lines[2].count - 1
+    #expect(Array(lines[1])[caret] == "X")
+  }
+
+  @Test func aShortLineIsShownWhole() {
+    let d = Diagnostic(
+      .error, file: "f", line: 2, column: 9, path: "length", message: "m", sourceLine: "length: ten")
+    #expect(DiagnosticsView.render(d) == "f:2:9: error: m\nlength: ten\n        ^\n")
   }
 }
