@@ -219,10 +219,22 @@ final class NodeDecoder: Decoder {
   }
 
   /// Text of a scalar that the core schema resolves: plain and untagged, or tagged explicitly.
-  func resolvable(_ expected: String) throws -> String {
+  func resolvable(_ expected: String, as kinds: [String]) throws -> String {
     let r = node.record
-    guard r.kind == .scalar, r.style == 0 || r.tag >= 0 else { throw mismatch(expected) }
+    guard r.kind == .scalar, Self.resolves(r, node.store, as: kinds) else {
+      throw mismatch(expected)
+    }
     return node.store.string(r)
+  }
+
+  /// Whether a scalar may be read as one of the core schema's `kinds` (`int`, `float`,
+  /// `bool`): a plain scalar without a tag may, and one whose tag names one of them
+  /// (`!!int 5`). A quoted one, or one tagged otherwise (`!!str 5` is text), may not.
+  @inline(__always)
+  static func resolves(_ r: NodeStore.Record, _ store: NodeStore, as kinds: [String]) -> Bool {
+    if r.tag < 0 { return r.style == 0 }
+    let tag = store.tags[Int(r.tag)]
+    return kinds.contains { tag == "tag:yaml.org,2002:" + $0 }
   }
 
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
@@ -257,9 +269,8 @@ final class NodeDecoder: Decoder {
       if !isScalar { try fail("text") }
       return unsafeBitCast(store.string(r), to: T.self)
     }
-    let resolvable = isScalar && (r.style == 0 || r.tag >= 0)
     if T.self == Int.self {
-      guard resolvable, let i = store.withBytes(r, CoreSchema.int(bytes:)) else {
+      guard isScalar, resolves(r, store, as: ["int"]), let i = store.withBytes(r, CoreSchema.int(bytes:)) else {
         try fail("a whole number")
       }
       return unsafeBitCast(i, to: T.self)
@@ -277,13 +288,16 @@ final class NodeDecoder: Decoder {
       return unsafeBitCast(date, to: T.self)
     }
     if T.self == Bool.self {
-      guard resolvable, let b = store.withBytes(r, CoreSchema.bool(bytes:)) else {
+      guard isScalar, resolves(r, store, as: ["bool"]),
+        let b = store.withBytes(r, CoreSchema.bool(bytes:))
+      else {
         try fail("true or false")
       }
       return unsafeBitCast(b, to: T.self)
     }
     let text = isScalar ? store.string(r) : ""
-    guard resolvable, let d = CoreSchema.int(text).map(Double.init) ?? CoreSchema.float(text)
+    guard isScalar, resolves(r, store, as: ["int", "float"]),
+      let d = CoreSchema.int(text).map(Double.init) ?? CoreSchema.float(text)
     else { try fail("a number") }
     return unsafeBitCast(d, to: T.self)
   }
@@ -297,7 +311,7 @@ extension NodeDecoder: SingleValueDecodingContainer {
   func decodeNil() -> Bool { node.isNull }
 
   func decode(_ type: Bool.Type) throws -> Bool {
-    guard let b = CoreSchema.bool(try resolvable("true or false")) else {
+    guard let b = CoreSchema.bool(try resolvable("true or false", as: ["bool"])) else {
       throw mismatch("true or false")
     }
     return b
@@ -308,7 +322,7 @@ extension NodeDecoder: SingleValueDecodingContainer {
   }
 
   func decode(_ type: Double.Type) throws -> Double {
-    let text = try resolvable("a number")
+    let text = try resolvable("a number", as: ["int", "float"])
     if let i = CoreSchema.int(text) { return Double(i) }
     guard let d = CoreSchema.float(text) else { throw mismatch("a number") }
     return d
@@ -317,7 +331,7 @@ extension NodeDecoder: SingleValueDecodingContainer {
   func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
 
   func decode(_ type: Int.Type) throws -> Int {
-    let text = try resolvable("a whole number")
+    let text = try resolvable("a whole number", as: ["int"])
     guard let i = CoreSchema.int(text) else { throw mismatch("a whole number") }
     return i
   }

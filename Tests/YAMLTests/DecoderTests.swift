@@ -139,3 +139,30 @@ private struct Sample: Codable, Equatable {
     #expect(ISODate.parse(ISODate.format(date)) == date)
   }
 }
+
+/// Explicit tags say what a scalar is: `!!str 5` is text, `!!int 5` a number.
+@Suite struct TagTests {
+  struct Numbers: Decodable, Equatable {
+    var n: Int
+    var d: Double?
+    var b: Bool?
+  }
+
+  @Test func aStringTagIsNotANumber() throws {
+    #expect(throws: (any Error).self) { try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !!str 5\n")) }
+    #expect(throws: (any Error).self) {
+      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nd: !!str 1.5\n"))
+    }
+    #expect(throws: (any Error).self) {
+      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nb: !!str true\n"))
+    }
+    #expect(throws: (any Error).self) { try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !custom 5\n")) }
+  }
+
+  @Test func theMatchingTagIsANumber() throws {
+    #expect(
+      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !!int 5\nd: !!float 1.5\nb: !!bool true\n"))
+        == Numbers(n: 5, d: 1.5, b: true))
+    #expect(try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nd: !!int 2\n")) == Numbers(n: 5, d: 2))
+  }
+}
