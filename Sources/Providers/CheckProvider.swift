@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Storage
+import Sync
 
 /// Validates the records of a data directory, for `dinger check`.
 public struct CheckProvider: Sendable {
@@ -27,8 +28,41 @@ public struct CheckProvider: Sendable {
     CheckProvider(
       Dependencies { only in
         let (files, problems) = try directory.recordFiles()
-        return DataChecker.check(files: files, problems: problems, only: only.map(Set.init))
+        return DataChecker.check(
+          files: files, problems: problems + conflictRecordProblems(directory),
+          only: only.map(Set.init))
       })
+  }
+
+  /// Conflict records that are not what dinger writes (`resolve` writes by them).
+  static func conflictRecordProblems(_ directory: DataDirectory) -> [Diagnostic] {
+    let tree = WorkTree(root: directory.root)
+    let folder = ConflictRecord.folder
+    var out: [Diagnostic] = []
+    var st = stat()
+    if lstat(directory.root.appendingPathComponent(folder).path, &st) == 0,
+      st.st_mode & S_IFMT == S_IFLNK
+    {
+      return [Diagnostic(.error, file: folder, message: WorkTree.Refusal.link(folder).message)]
+    }
+    let names = (try? FileManager.default.contentsOfDirectory(
+      atPath: directory.root.appendingPathComponent(folder).path)) ?? []
+    for name in names.sorted() where name.hasSuffix(".yaml") {
+      let path = "\(folder)/\(name)"
+      do {
+        guard let bytes = try tree.read(path) else { continue }
+        for problem in ConflictRecord.problems(String(decoding: bytes, as: UTF8.self)) {
+          out.append(
+            Diagnostic(
+              .error, file: path,
+              message: "\(problem); this conflict record is damaged: restore it from git history, or remove it (git rm \(path)) and settle the field by hand"
+            ))
+        }
+      } catch {
+        out.append(Diagnostic(.error, file: path, message: error.message))
+      }
+    }
+    return out
   }
 
   /// Checks files held in memory: data-relative path to text.

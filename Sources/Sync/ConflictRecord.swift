@@ -93,6 +93,38 @@ public struct ConflictRecord: Sendable {
     self.recorded = recorded
   }
 
+  /// What makes `text` not a conflict record dinger wrote (empty when it is one): `check`
+  /// judges committed conflict records like any record, since `resolve` writes by them.
+  public static func problems(_ text: String) -> [String] {
+    guard let root = try? YAMLParser.parse(text), root.pairs != nil else {
+      return ["this is not a YAML mapping, so not a conflict record"]
+    }
+    var out: [String] = []
+    if root["id"]?.scalarText.flatMap(UUID.init(uuidString:)) == nil {
+      out.append("'id' must be an id like 6a4f0c1e-3b7d-4e2a-9c1f-0d2b5e8a7c11")
+    }
+    let file = root["file"]?.scalarText ?? ""
+    if RecordLayout.kind(ofPath: file) == nil || file.split(separator: "/").contains("..") {
+      out.append("'file' must name a record file (scrums/NAME.yaml, history/..., libraries/...)")
+    }
+    if root["path"]?.items?.allSatisfy({ $0.scalarText != nil }) != true {
+      out.append("'path' must be a list of names")
+    }
+    if FieldConflict.Kind(rawValue: root["kind"]?.scalarText ?? "") == nil {
+      out.append("'kind' must be edit or delete")
+    }
+    for key in ["kept", "other"] where root[key] == nil { out.append("'\(key)' is missing") }
+    for key in ["kept_from", "other_from"] {
+      if Side(rawValue: root[key]?["side"]?.scalarText ?? "") == nil {
+        out.append("'\(key).side' must be ours or theirs")
+      }
+    }
+    if root["recorded"]?.scalarText.flatMap(ISODate.parse) == nil {
+      out.append("'recorded' must be a date like 2026-11-21T09:00:00Z")
+    }
+    return out
+  }
+
   /// Reads a stored record; nil when the file is not one.
   public init?(text: String) {
     guard let root = try? YAMLParser.parse(text), root.pairs != nil,

@@ -165,3 +165,35 @@ import Testing
     #expect(!result.stderr.contains("\u{1B}["))
   }
 }
+
+/// Conflict records are checked like records: `resolve` writes by what they say.
+@Suite struct ConflictRecordCheckTests {
+  @Test func aRealRecordPassesAndADamagedOneIsReported() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    // A real conflict record, made by the merge driver.
+    let base = "id: 6a4f0c1e-0000-4000-8000-000000000001\ntitle: X\nlength: 5\nattendees: [A]\n"
+    try box.write("scrums/x.yaml", base)
+    try box.home.write("o", base)
+    try box.home.write("a", base.replacingOccurrences(of: "length: 5", with: "length: 6"))
+    try box.home.write("b", base.replacingOccurrences(of: "length: 5", with: "length: 7"))
+    let merged = try box.dinger(
+      "merge-driver", box.home.path("o"), box.home.path("a"), box.home.path("b"), "scrums/x.yaml")
+    #expect(merged.status == 1, "\(merged.stderr)")
+    try box.write("scrums/x.yaml", try box.home.read("a"))
+    var r = try box.dinger("check")
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    // Damaged: garbage, and one that would make resolve write outside the records.
+    try box.write(".dinger/conflicts/00000000.yaml", "hello: world\n")
+    try box.write(
+      ".dinger/conflicts/11111111.yaml",
+      "id: 6a4f0c1e-0000-4000-8000-000000000002\nfile: ../../etc/x.yaml\npath: [length]\nkind: edit\nkept: 1\nother: 2\nkept_from: {side: ours}\nother_from: {side: theirs}\nrecorded: 2026-11-21T09:00:00Z\n"
+    )
+    r = try box.dinger("check")
+    #expect(r.status == 1)
+    let out = r.stdout + r.stderr
+    #expect(out.contains(".dinger/conflicts/00000000.yaml: error: 'id' must be an id"), "\(out)")
+    #expect(out.contains(".dinger/conflicts/11111111.yaml: error: 'file' must name a record file"), "\(out)")
+    #expect(!out.contains("11111111.yaml: error: 'id'"), "\(out)")
+  }
+}
