@@ -7,7 +7,7 @@ SWIFT  ?= swift
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_DIR ?= /tmp/dinger-demo
 
-.PHONY: all deps build release test torture demo bench install format lint clean
+.PHONY: all deps build release test torture fuzz demo bench install format lint clean
 
 all: build
 
@@ -45,6 +45,12 @@ test: deps
 torture: deps
 	$(SWIFT) build --build-tests
 	DINGER_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests'
+
+## fuzz: every parser of untrusted bytes under libFuzzer + ASan (FUZZ_SECONDS each, default 60;
+## FUZZ_HARNESSES to pick: yaml merge index pack http json). Crashes go to .build-fuzz/crashes/.
+fuzz: deps
+	$(SWIFT) build --product DingerFuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --scratch-path .build-fuzz
+	bash scripts/fuzz.sh
 
 ## demo: Dinger's main job on a fresh local data directory made from Templates/.
 demo: build

@@ -51,6 +51,10 @@ let package = Package(
       name: "DingerBench", dependencies: ["YAML", "Models", "Storage", "TestSupport"],
       swiftSettings: strict),
 
+    // `make fuzz`: libFuzzer harnesses (built with --sanitize fuzzer -DFUZZING)
+    .executableTarget(
+      name: "DingerFuzz", dependencies: ["YAML", "Models", "Storage", "Sync", "Git", "Providers"]),
+
     // Tests
     .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),
     .testTarget(

@@ -65,6 +65,9 @@ final class Pack: @unchecked Sendable {
     return nil
   }
 
+  /// The offset of the `n`th object in the index (for the fuzz harness).
+  func offsetForFuzzing(_ n: Int) -> Int? { n < count ? offset(at: n) : nil }
+
   private func offset(at n: Int) -> Int? {
     let small = index.uint32(at: offsetsStart + n * 4)
     if small & 0x8000_0000 == 0 { return Int(small) }

@@ -1,0 +1,140 @@
+// `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
+// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json). Built only with
+// `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
+// gets a `main` that says so.
+
+import Foundation
+
+@testable import Git
+@testable import Models
+@testable import Providers
+@testable import Storage
+@testable import Sync
+@testable import YAML
+
+/// The harness this process runs.
+let harness = ProcessInfo.processInfo.environment["DINGER_FUZZ"] ?? "yaml"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  switch harness {
+  case "yaml": Harness.yaml(bytes)
+  case "merge": Harness.merge(bytes)
+  case "index": Harness.index(bytes)
+  case "pack": Harness.pack(bytes)
+  case "http": Harness.http(bytes)
+  case "json": Harness.json(bytes)
+  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http or json")
+  }
+  return 0
+}
+
+enum Harness {
+  /// Parse, decode as each record kind, and write a changed record back in place.
+  static func yaml(_ bytes: [UInt8]) {
+    _ = try? YAMLParser.parse(SourceText(bytes))
+    for (kind, path) in [
+      (RecordKind.scrum, "scrums/x.yaml"), (.meeting, "history/x/2026-01-01-abcdef12.yaml"),
+      (.library, "libraries/x.yaml"), (.config, ".dinger/config.yaml"),
+    ] {
+      let file = RecordCodec.decode(bytes, path: path, kind: kind)
+      guard var record = file.record else { continue }
+      switch record {
+      case .scrum(var s):
+        s.length = s.length % 600 + 1
+        s.attendees.append(Attendee(name: "Fuzz Added"))
+        if s.attendees.count > 2 { s.attendees.remove(at: 1) }
+        record = .scrum(s)
+      case .library(var l):
+        l.words.append(Word(text: "fuzzword"))
+        record = .library(l)
+      default: break
+      }
+      if let written = try? RecordCodec.encode(record, updating: file.source) {
+        // The edited text must read back (the editor's own safety net guarantees it).
+        let back = RecordCodec.decode(Array(written.text.utf8), path: path, kind: kind)
+        if back.record == nil && !written.fellBack {
+          fatalError("an in-place edit wrote text that does not decode:\n\(written.text)")
+        }
+      }
+    }
+  }
+
+  /// Three versions separated by NUL bytes, merged as a record.
+  static func merge(_ bytes: [UInt8]) {
+    let parts = bytes.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return }
+    let result = RecordMerger.merge(
+      base: Array(parts[0]), ours: Array(parts[1]), theirs: Array(parts[2]),
+      path: "scrums/x.yaml")
+    _ = result.conflicts.map { ConflictRecord.describe($0.other) }
+  }
+
+  /// git's index file: parsed, then one entry spliced in.
+  static func index(_ bytes: [UInt8]) {
+    let loaded = IndexFile.parse(bytes)
+    let fd = open("/dev/null", O_WRONLY)
+    defer { close(fd) }
+    _ = IndexFile.apply(
+      [IndexFile.Update(path: "scrums/x.yaml", blob: nil, file: nil)], to: loaded, into: fd)
+  }
+
+  /// A pack and its index (a 4-byte big-endian index length, the index, the pack): every
+  /// entry's header read, inflated, and deltas applied to their bases.
+  static func pack(_ bytes: [UInt8]) {
+    guard bytes.count > 4 else { return }
+    let length = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+    guard length <= bytes.count - 4 else { return }
+    let folder = NSTemporaryDirectory() + "dinger-fuzz-\(getpid())"
+    mkdir(folder, 0o700)
+    let idx = folder + "/p.idx"
+    _ = FileManager.default.createFile(atPath: idx, contents: Data(bytes[4..<(4 + length)]))
+    _ = FileManager.default.createFile(atPath: folder + "/p.pack", contents: Data(bytes[(4 + length)...]))
+    guard let pack = Pack(indexPath: idx) else { return }
+    let inflater = Inflater()
+    var offsets: [Int] = []
+    for n in 0..<min(pack.count, 256) {
+      if let o = pack.offsetForFuzzing(n) { offsets.append(o) }
+    }
+    func object(at offset: Int, depth: Int) -> [UInt8]? {
+      guard depth < 16, let entry = pack.entry(at: offset), entry.size <= 1 << 20 else { return nil }
+      let data = UnsafeRawBufferPointer(rebasing: pack.pack.bytes[entry.dataStart...])
+      guard let inflated = inflater.inflate(data, size: entry.size) else { return nil }
+      guard let base = entry.baseOffset else { return inflated }
+      guard let baseBytes = object(at: base, depth: depth + 1) else { return nil }
+      return inflated.withUnsafeBytes { Delta.apply($0, to: baseBytes) }
+    }
+    for offset in offsets { _ = object(at: offset, depth: 0) }
+  }
+
+  /// An HTTP answer, fed in pieces whose sizes the input's first byte sets.
+  static func http(_ bytes: [UInt8]) {
+    guard let first = bytes.first else { return }
+    let step = Int(first % 16) + 1
+    var parser = HTTPResponseParser(maxBody: 1 << 16)
+    var at = 1
+    while at < bytes.count {
+      let end = min(at + step, bytes.count)
+      do {
+        if try parser.feed(bytes[at..<end]) != nil { return }
+      } catch { return }
+      at = end
+    }
+    _ = try? parser.finish()
+  }
+
+  /// A dictionary service's JSON answer.
+  static func json(_ bytes: [UInt8]) {
+    _ = try? DictionaryProvider.entries(bytes)
+    _ = try? JSONDecoder().decode([String].self, from: Data(bytes))
+  }
+}
+
+#if !FUZZING
+  @main struct NotBuiltForFuzzing {
+    static func main() {
+      print("build with 'make fuzz' (swift build --sanitize fuzzer -Xswiftc -DFUZZING)")
+    }
+  }
+#endif
