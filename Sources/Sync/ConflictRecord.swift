@@ -93,6 +93,14 @@ public struct ConflictRecord: Sendable {
     self.recorded = recorded
   }
 
+  /// One segment of a stored path. Records written before item segments were quoted hold
+  /// `- [text:hola]`, which YAML reads as a list: read back as the text it was.
+  static func storedSegment(_ node: Node) -> String? {
+    if let text = node.scalarText { return text }
+    guard let items = node.items, items.allSatisfy({ $0.scalarText != nil }) else { return nil }
+    return "[" + items.compactMap(\.scalarText).joined(separator: ", ") + "]"
+  }
+
   /// What makes `text` not a conflict record dinger wrote (empty when it is one): `check`
   /// judges committed conflict records like any record, since `resolve` writes by them.
   public static func problems(_ text: String) -> [String] {
@@ -107,7 +115,7 @@ public struct ConflictRecord: Sendable {
     if RecordLayout.kind(ofPath: file) == nil || file.split(separator: "/").contains("..") {
       out.append("'file' must name a record file (scrums/NAME.yaml, history/..., libraries/...)")
     }
-    if root["path"]?.items?.allSatisfy({ $0.scalarText != nil }) != true {
+    if root["path"]?.items?.allSatisfy({ storedSegment($0) != nil }) != true {
       out.append("'path' must be a list of names")
     }
     if FieldConflict.Kind(rawValue: root["kind"]?.scalarText ?? "") == nil {
@@ -140,7 +148,7 @@ public struct ConflictRecord: Sendable {
     self.id = id
     self.file = file
     record = root["record"]?.scalarText
-    path = FieldPath(stored: root["path"]?.items?.compactMap(\.scalarText) ?? [])
+    path = FieldPath(stored: root["path"]?.items?.compactMap(Self.storedSegment) ?? [])
     kind = FieldConflict.Kind(rawValue: root["kind"]?.scalarText ?? "") ?? .edit
     kept = root["kept"].flatMap { $0.isNull ? nil : $0 }
     other = root["other"].flatMap { $0.isNull ? nil : $0 }

@@ -35,7 +35,13 @@ public enum NodeWriter {
     case .scalar(let text, let style):
       if style == .plain {
         if CoreSchema.isNull(text) { return .empty }
-        if !text.contains("\n") { return .raw(text) }
+        // NB: as it was read (a number stays a number), unless plain text would read back as
+        // something else: `[text:hola]` is a string here, not a list.
+        if !text.contains("\n")
+          && (CoreSchema.resolve(text) != .string(text) || Emitter.plainAllowed(text, flow: false))
+        {
+          return .raw(text)
+        }
       }
       return .string(text)
     case .sequence(let items, _):

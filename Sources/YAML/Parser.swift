@@ -28,7 +28,9 @@ public enum YAMLParser {
         return .failure(YAMLError(.syntax, "\(error)", at: .start))
       }
     }
-    return try result.get()
+    let root = try result.get()
+    if let root { try SpecChecks.check(root, source) }
+    return root
   }
 
   /// Parses text given as a string.
@@ -302,6 +304,11 @@ private struct TreeBuilder {
         .syntax,
         "the list opened with '[' on line \(startLine) is not closed; add ']' or a ',' between items",
         at: at)
+    case ("did not find expected ',' or '}'", _) where next(after: at.offset) == UInt8(ascii: ":"):
+      return YAMLError(
+        .syntax,
+        "inside { }, put a key and its ':' on the same line (dinger's YAML reader, libyaml, reads no ':' that starts a line there)",
+        at: at)
     case ("did not find expected ',' or '}'", _):
       return YAMLError(
         .syntax,
@@ -321,5 +328,12 @@ private struct TreeBuilder {
       message += " (started on line \(startLine))"
     }
     return YAMLError(.syntax, message, at: at)
+  }
+
+  /// The first byte at or after `offset` that is not a space or line break.
+  func next(after offset: Int) -> UInt8? {
+    var i = offset
+    while i < source.bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(source.bytes[i]) { i += 1 }
+    return i < source.bytes.count ? source.bytes[i] : nil
   }
 }

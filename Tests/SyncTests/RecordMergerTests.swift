@@ -1,6 +1,6 @@
 import Foundation
 import Storage
-import Sync
+@testable import Sync
 import TestSupport
 import Testing
 import YAML
@@ -216,5 +216,29 @@ import YAML
     // Ours' relative order is kept.
     let oursOrder = o.list.filter(expected.contains)
     #expect(merged.filter(oursOrder.contains) == oursOrder)
+  }
+}
+
+/// A conflict record's path reads back as written, item segments included.
+@Suite struct ConflictRecordPathTests {
+  @Test func itemSegmentsSurviveTheRoundTrip() throws {
+    let base = "id: 6a4f0c1e-0000-4000-8000-000000000002\nname: S\nlanguage: es\nwords:\n  - text: hola\n    phonetic: /a/\n    meanings:\n      - definition: hello\n"
+    let result = RecordMerger.merge(
+      base: Array(base.utf8),
+      ours: Array(base.replacingOccurrences(of: "/a/", with: "/b/").utf8),
+      theirs: Array(base.replacingOccurrences(of: "/a/", with: "/c/").utf8),
+      path: "libraries/s.yaml")
+    let conflict = try #require(result.conflicts.first)
+    let origin = ConflictRecord.Origin(side: .ours, author: "A", commit: "")
+    let record = ConflictRecord(
+      file: "libraries/s.yaml", record: result.recordID, conflict: conflict, keptFrom: origin,
+      otherFrom: ConflictRecord.Origin(side: .theirs, author: "B", commit: ""))
+    #expect(record.text.contains("- '[text:hola]'\n"), "\(record.text)")
+    let back = try #require(ConflictRecord(text: record.text))
+    #expect(back.path == conflict.path)
+    #expect(ConflictRecord.problems(record.text).isEmpty)
+    // Records written before the quoting read the same.
+    let old = record.text.replacingOccurrences(of: "- '[text:hola]'", with: "- [text:hola]")
+    #expect(try #require(ConflictRecord(text: old)).path == conflict.path)
   }
 }

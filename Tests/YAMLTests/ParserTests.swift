@@ -183,3 +183,31 @@ import Testing
     #expect(location.column == 8)
   }
 }
+
+/// Spec-invalid YAML that libyaml lets through is an error naming the real problem
+/// (yaml-test-suite SU5Z, X4QW, QB6E); the valid forms beside them still parse.
+@Suite struct SpecCheckTests {
+  @Test(arguments: [
+    ("key: \"value\"# invalid comment\n", "a comment needs a space before '#'", 1, 13),
+    ("key: 'value'#x\n", "a comment needs a space before '#'", 1, 13),
+    ("block: ># comment\n  scalar\n", "a comment needs a space before '#'", 1, 9),
+    ("block: |-2#c\n    x\n", "a comment needs a space before '#'", 1, 11),
+    ("quoted: \"a\nb\nc\"\n", "must be indented more than its key", 2, 1),
+    ("list:\n  - \"a\n  b\"\n", "must be indented more than its key", 3, 3),
+    ("{\"foo\"\n: \"bar\"}\n", "put a key and its ':' on the same line", 2, 1),
+  ])
+  func invalidFormsAreErrors(text: String, message: String, line: Int, column: Int) {
+    let error = #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
+    #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    #expect(error?.location.line == line && error?.location.column == column, "\(String(describing: error))")
+  }
+
+  @Test(arguments: [
+    "key: \"value\" # a comment\n", "block: > # comment\n  scalar\n",
+    "quoted: \"a\n  b\n\n  c\"\n", "list:\n  - \"a\n    b\"\n", "flow: {a: \"b\nc\"}\n",
+    "url: \"http://x/#anchor\"\n",
+  ])
+  func validFormsParse(text: String) throws {
+    #expect(try YAMLParser.parse(text) != nil)
+  }
+}
