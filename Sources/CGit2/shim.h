@@ -1,4 +1,5 @@
 #include <git2.h>
+#include <git2/sys/transport.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one fixed-signature wrapper per option used. */
 

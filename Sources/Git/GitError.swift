@@ -30,6 +30,7 @@ enum Check {
   static let initialized: Void = {
     _ = git_libgit2_init()
     _ = dinger_git_verify_object_hashes(0)
+    _ = SSHTransport.registered
   }()
 
   /// Throws when `rc` is negative, with the message libgit2 left for this thread.

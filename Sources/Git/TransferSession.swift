@@ -51,29 +51,16 @@ public final class TransferSession: @unchecked Sendable {
     }
   }
 
-  /// https: libgit2's verdict stands. ssh: the key must be in known_hosts (see `HostKeys`).
+  /// https: libgit2's verdict stands. (ssh goes through OpenSSH, which checks known_hosts
+  /// itself; see `SSHTransport`.)
   private func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>?, valid: Bool, host: String)
     -> Int32
   {
-    guard let cert, cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
-      if valid { return 0 }
-      git_error_set_str(
-        Int32(GIT_ERROR_NET.rawValue),
-        "the TLS certificate of \(host) is not trusted; check the address, or the system's certificate authorities"
-      )
-      return GIT_ECERTIFICATE.rawValue
-    }
-    let hostkey = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self)
-      .pointee
-    guard hostkey.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = hostkey.hostkey else {
-      git_error_set_str(
-        Int32(GIT_ERROR_NET.rawValue), "the ssh host key of \(host) could not be read to check it")
-      return GIT_ECERTIFICATE.rawValue
-    }
-    let key = Array(UnsafeRawBufferPointer(start: raw, count: Int(hostkey.hostkey_len)))
-    let verdict = HostKeys.check(host: host, key: key)
-    if verdict == .trusted { return 0 }
-    git_error_set_str(Int32(GIT_ERROR_NET.rawValue), HostKeys.message(verdict, host: host))
+    if valid { return 0 }
+    git_error_set_str(
+      Int32(GIT_ERROR_NET.rawValue),
+      "the TLS certificate of \(host) is not trusted; check the address, or the system's certificate authorities"
+    )
     return GIT_ECERTIFICATE.rawValue
   }
 
@@ -88,20 +75,6 @@ public final class TransferSession: @unchecked Sendable {
       return GIT_EAUTH.rawValue
     }
     let user = user ?? "git"
-    if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
-      // First the agent, then each key file in ~/.ssh that exists.
-      if attempts == 1 {
-        lastKind = "ssh"
-        return git_credential_ssh_key_from_agent(out, user)
-      }
-      let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-      let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { "\(home)/.ssh/\($0)" }
-        .filter { FileManager.default.fileExists(atPath: $0) }
-      guard attempts - 2 < keys.count else { return GIT_PASSTHROUGH.rawValue }
-      let key = keys[attempts - 2]
-      let pub = FileManager.default.fileExists(atPath: key + ".pub") ? key + ".pub" : nil
-      return git_credential_ssh_key_new(out, user, pub, key, nil)
-    }
     if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0 {
       guard let found = Self.credentialHelper("fill", url: url, extra: [:]),
         let name = found["username"], let password = found["password"]

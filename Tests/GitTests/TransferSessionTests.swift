@@ -51,35 +51,29 @@ import Testing
   }
 }
 
-/// ssh host keys against known_hosts files made with OpenSSH's own tools.
-@Suite struct HostKeyTests {
-  func key(_ dir: TemporaryDirectory, _ name: String) throws -> (line: String, blob: [UInt8]) {
-    let path = dir.url.appendingPathComponent(name).path
-    _ = try ProcessRunner.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path])
-    let pub = try String(contentsOfFile: path + ".pub", encoding: .utf8)
-    let fields = pub.split(separator: " ")
-    return ("\(fields[0]) \(fields[1])", [UInt8](Data(base64Encoded: String(fields[1]))!))
+/// ssh addresses, read the way git reads them, and refused where ssh would read an option.
+@Suite struct SSHTargetTests {
+  @Test(arguments: [
+    ("ssh://git@example.com/team/data.git", "git", "example.com", nil, "/team/data.git"),
+    ("ssh://example.com:2222/srv/data.git", nil, "example.com", 2222, "/srv/data.git"),
+    ("git+ssh://[::1]:22/x.git", nil, "::1", 22, "/x.git"),
+    ("ssh://host/~ada/data.git", nil, "host", nil, "~ada/data.git"),
+    ("git@example.com:team/data.git", "git", "example.com", nil, "team/data.git"),
+    ("teamserver:/srv/data.git", nil, "teamserver", nil, "/srv/data.git"),
+    ("ssh://host/path%20with%20space.git", nil, "host", nil, "/path with space.git"),
+  ])
+  func addressesAreRead(url: String, user: String?, host: String, port: Int?, path: String) throws {
+    let target = try SSHTarget(url: url)
+    #expect(target == SSHTarget(user: user, host: host, port: port, path: path))
   }
 
-  @Test func aHostMustBeKnownWithThisKey() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { return }
-    let dir = try TemporaryDirectory("dinger-hostkeys")
-    let (line, blob) = try key(dir, "server")
-    let (_, other) = try key(dir, "impostor")
-    let known = dir.url.appendingPathComponent("known_hosts")
-    try "git.example.com \(line)\n".write(to: known, atomically: true, encoding: .utf8)
-    #expect(HostKeys.check(host: "git.example.com", key: blob, files: [known]) == .trusted)
-    #expect(HostKeys.check(host: "git.example.com", key: other, files: [known]) == .mismatch)
-    #expect(HostKeys.check(host: "elsewhere.example.com", key: blob, files: [known]) == .unknown)
-    #expect(
-      HostKeys.message(.mismatch, host: "git.example.com").contains("ssh-keygen -R git.example.com")
-    )
-    // Hashed host names (HashKnownHosts yes) are found too.
-    _ = try ProcessRunner.run("/usr/bin/ssh-keygen", ["-H", "-f", known.path])
-    #expect(!(try String(contentsOf: known, encoding: .utf8)).contains("git.example.com"))
-    #expect(HostKeys.check(host: "git.example.com", key: blob, files: [known]) == .trusted)
-    // A revoked key is not trusted.
-    try "@revoked git.example.com \(line)\n".write(to: known, atomically: true, encoding: .utf8)
-    #expect(HostKeys.check(host: "git.example.com", key: blob, files: [known]) == .mismatch)
+  @Test(arguments: ["ssh://-oProxyCommand=x/repo", "-oProxyCommand=x:repo", "host:-repo", "ssh:///nohost"])
+  func optionLikeOrEmptyPartsAreRefused(url: String) {
+    #expect(throws: SSHError.self) { try SSHTarget(url: url) }
+  }
+
+  @Test func theRemoteCommandQuotesThePathForTheServersShell() throws {
+    let target = try SSHTarget(url: "host:it's; rm -rf ~.git")
+    #expect(target.remoteCommand("git-upload-pack") == "git-upload-pack 'it'\\''s; rm -rf ~.git'")
   }
 }

@@ -1,0 +1,203 @@
+import Foundation
+
+/// One `ssh` child carrying the smart protocol over its stdin and stdout. Its stderr is kept
+/// (the last 8 KiB) for messages: a refused key, an unknown or changed host key, a connection
+/// refused all read as ssh said them. A read that waits longer than the idle time (no byte from
+/// a server that stopped answering) fails instead of waiting forever.
+final class SSHConnection: @unchecked Sendable {
+  let target: SSHTarget
+  private let pid: pid_t
+  private var toChild: Int32
+  private var fromChild: Int32
+  private let errors = StderrCollector()
+
+  /// Seconds a read may wait for the next byte: `DINGER_SSH_IDLE_TIMEOUT`, default 120.
+  static var idleTimeout: Double {
+    getenv("DINGER_SSH_IDLE_TIMEOUT").flatMap { Double(String(cString: $0)) } ?? 120
+  }
+
+  init(target: SSHTarget, service: String, command configured: String?) throws(SSHError) {
+    self.target = target
+    // NB: a server that goes away mid-write is an error (EPIPE), not a silent death.
+    signal(SIGPIPE, SIG_IGN)
+    let env = ProcessInfo.processInfo.environment
+    var sshArguments: [String] = []
+    if let port = target.port { sshArguments += ["-p", String(port)] }
+    sshArguments += [target.destination, target.remoteCommand(service)]
+    var argv: [String]
+    if let command = [env["GIT_SSH_COMMAND"], configured].compactMap({ $0 }).first(where: { !$0.isEmpty })
+    {
+      // git's way: the user's command line through sh, our arguments as "$@" (never shell text).
+      argv = ["/bin/sh", "-c", command + " \"$@\"", command] + sshArguments
+    } else if let program = env["GIT_SSH"], !program.isEmpty {
+      argv = [program] + sshArguments
+    } else {
+      var options: [String] = []
+      // Without a terminal nobody can answer a prompt: fail at once instead of hanging.
+      if isatty(0) == 0 { options += ["-o", "BatchMode=yes"] }
+      argv = ["ssh"] + options + sshArguments
+    }
+    var pipes: [[Int32]] = []
+    for _ in 0..<3 {
+      var pair: [Int32] = [0, 0]
+      guard pipe(&pair) == 0 else { throw .cannotStart(String(cString: strerror(errno))) }
+      for fd in pair { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+      pipes.append(pair)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
+    posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
+    posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+    let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    var child: pid_t = 0
+    let rc = posix_spawnp(&child, argv[0], &actions, nil, cArgs, environ)
+    close(pipes[0][0])
+    close(pipes[1][1])
+    close(pipes[2][1])
+    guard rc == 0 else {
+      close(pipes[0][1])
+      close(pipes[1][0])
+      close(pipes[2][0])
+      throw .cannotStart("\(argv[0]): \(String(cString: strerror(rc)))")
+    }
+    pid = child
+    toChild = pipes[0][1]
+    fromChild = pipes[1][0]
+    errors.start(pipes[2][0])
+  }
+
+  deinit { finish() }
+
+  /// Up to `size` bytes from the server (at least one).
+  func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(SSHError) -> Int {
+    let timeout = Self.idleTimeout
+    while true {
+      var p = pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&p, 1, Int32(min(timeout * 1000, Double(Int32.max))))
+      if ready < 0 && errno == EINTR { continue }
+      if ready == 0 {
+        throw .failed(
+          "ssh to \(target.host) sent nothing for \(Int(timeout)) s; the server or the network stopped answering (DINGER_SSH_IDLE_TIMEOUT sets how long to wait)"
+        )
+      }
+      let n = Glibc.read(fromChild, buffer, size)
+      if n > 0 { return n }
+      if n < 0 && errno == EINTR { continue }
+      throw .failed(ended("closed the connection"))
+    }
+  }
+
+  /// Sends all of `bytes` to the server.
+  func write(_ bytes: UnsafeRawBufferPointer) throws(SSHError) {
+    var done = 0
+    while done < bytes.count {
+      let n = Glibc.write(toChild, bytes.baseAddress! + done, bytes.count - done)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw .failed(ended("stopped taking data")) }
+      done += n
+    }
+  }
+
+  /// What to say when the connection ended early: ssh's own words when it left any.
+  private func ended(_ what: String) -> String {
+    let status = waitBriefly()
+    let said = errors.text.split(separator: "\n").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty && !$0.hasPrefix("Warning: Permanently added") }
+    var message = "ssh to \(target.host) \(what)"
+    if !said.isEmpty { message += ": \(said.suffix(3).joined(separator: "; "))" }
+    if said.isEmpty, let status, status != 0 { message += " (ssh exited with status \(status))" }
+    let lower = message.lowercased()
+    if lower.contains("host key verification failed") || lower.contains("remote host identification has changed") {
+      message += "; check the server's host key in ~/.ssh/known_hosts (connect once with 'ssh -p PORT HOST' to record it)"
+    } else if lower.contains("permission denied") {
+      message += "; the server refused your keys: load one into ssh-agent (ssh-add), name it in ~/.ssh/config (IdentityFile), or check the user in the address"
+    } else if lower.contains("could not resolve") || lower.contains("connection refused") || lower.contains("timed out") {
+      message += "; check the address and that the server is up"
+    }
+    return message
+  }
+
+  /// The child's exit status if it ends within a second.
+  private func waitBriefly() -> Int32? {
+    for _ in 0..<100 {
+      var status: Int32 = 0
+      let rc = waitpid(pid, &status, WNOHANG)
+      if rc == pid {
+        exited = true
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+      }
+      if rc < 0 { return nil }
+      usleep(10_000)
+    }
+    return nil
+  }
+
+  private var exited = false
+
+  /// Ends the conversation: stdin closed (ssh and the server end), the child reaped (killed if
+  /// it lingers), stderr collected.
+  func finish() {
+    guard toChild >= 0 else { return }
+    close(toChild)
+    toChild = -1
+    if !exited && waitBriefly() == nil {
+      kill(pid, SIGTERM)
+      if waitBriefly() == nil {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+      }
+    }
+    close(fromChild)
+    fromChild = -1
+    errors.join()
+  }
+}
+
+/// Reads a child's stderr on its own thread, keeping the last 8 KiB. It stops at the pipe's
+/// end, or when told to (a grandchild the ssh command left behind may hold the pipe open).
+final class StderrCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var bytes: [UInt8] = []
+  private var thread: Thread?
+  private var stopping = false
+  private let done = DispatchSemaphore(value: 0)
+
+  func start(_ fd: Int32) {
+    let thread = Thread { [self] in
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while !lock.withLock({ stopping }) {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, 100)
+        if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { break }
+        lock.withLock {
+          bytes += buffer[0..<n]
+          if bytes.count > 8192 { bytes.removeFirst(bytes.count - 8192) }
+        }
+      }
+      close(fd)
+      done.signal()
+    }
+    self.thread = thread
+    thread.start()
+  }
+
+  var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+
+  /// Waits for the pipe's end for a moment, then stops reading.
+  func join() {
+    guard thread != nil else { return }
+    if done.wait(timeout: .now() + 0.5) == .timedOut {
+      lock.withLock { stopping = true }
+      done.wait()
+    }
+    thread = nil
+  }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A real OpenSSH server on 127.0.0.1 with its own config, host key and authorized_keys,
+/// started for a test and stopped afterwards. OpenSSH reads the user's files from the passwd
+/// home, not $HOME, so clients here are pointed at the test's own `ssh_config` (through
+/// GIT_SSH_COMMAND, core.sshCommand or a Host alias), never at ~/.ssh.
+final class SSHServer: @unchecked Sendable {
+  let folder: TemporaryDirectory
+  let port: Int
+  let pid: pid_t
+
+  /// Paths of the server's host public key and the client files.
+  var hostPublicKey: String { folder.path("host_ed25519.pub") }
+  var knownHosts: String { folder.path("known_hosts") }
+  var clientConfig: String { folder.path("ssh_config") }
+
+  static var available: Bool {
+    FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd")
+      && ProcessRunner.which("ssh-keygen") != nil
+  }
+
+  /// Starts sshd accepting the public keys of `keys` (made with `makeKey`).
+  init(authorizing keys: [String] = ["ed25519"]) throws {
+    folder = try TemporaryDirectory("dinger-sshd")
+    try Self.keygen(["-t", "ed25519", "-f", folder.path("host_ed25519")])
+    var authorized = ""
+    for type in keys {
+      let file = folder.path("id_\(type)")
+      try Self.keygen(["-t", type] + (type == "rsa" ? ["-b", "3072"] : []) + ["-f", file])
+      authorized += try String(contentsOfFile: file + ".pub", encoding: .utf8)
+    }
+    try folder.write("authorized_keys", authorized)
+    try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+    var started: (Int, pid_t)?
+    for _ in 0..<5 {
+      let port = GitDaemon.freePort()
+      try folder.write(
+        "sshd_config",
+        """
+        Port \(port)
+        ListenAddress 127.0.0.1
+        HostKey \(folder.path("host_ed25519"))
+        PidFile \(folder.path("sshd.pid"))
+        AuthorizedKeysFile \(folder.path("authorized_keys"))
+        StrictModes no
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PubkeyAuthentication yes
+        PermitRootLogin prohibit-password
+        UsePAM no
+        LogLevel ERROR
+
+        """)
+      let pid = try ProcessRunner.start(
+        "/usr/sbin/sshd", ["-D", "-e", "-f", folder.path("sshd_config")])
+      if GitDaemon.waitListening(port) {
+        started = (port, pid)
+        break
+      }
+      ProcessRunner.stop(pid)
+    }
+    guard let started else { throw CancellationError() }
+    (port, pid) = started
+    let hostKey = try String(contentsOfFile: hostPublicKey, encoding: .utf8)
+      .split(separator: " ").prefix(2).joined(separator: " ")
+    try folder.write("known_hosts", "[127.0.0.1]:\(port) \(hostKey)\n")
+    try writeClientConfig(identity: "id_\(keys[0])")
+  }
+
+  /// The client's config: this server's known_hosts, one identity, no agent, no prompts.
+  func writeClientConfig(identity: String?, alias: String? = nil) throws {
+    var text = ""
+    if let alias {
+      text += "Host \(alias)\n  HostName 127.0.0.1\n  Port \(port)\n  User root\n"
+    }
+    text += "Host *\n  UserKnownHostsFile \(knownHosts)\n  GlobalKnownHostsFile /dev/null\n"
+    text += "  StrictHostKeyChecking yes\n  BatchMode yes\n  IdentityAgent none\n"
+    if let identity {
+      text += "  IdentityFile \(folder.path(identity))\n  IdentitiesOnly yes\n"
+    }
+    try folder.write("ssh_config", text)
+  }
+
+  /// `ssh://root@127.0.0.1:PORT/PATH`.
+  func url(_ path: String) -> String { "ssh://root@127.0.0.1:\(port)\(path)" }
+
+  static func keygen(_ arguments: [String]) throws {
+    let r = try ProcessRunner.run("/usr/bin/ssh-keygen", ["-q", "-N", ""] + arguments)
+    guard r.status == 0 else { throw CancellationError() }
+  }
+
+  deinit { ProcessRunner.stop(pid) }
+}
+
+/// `dinger sync` and `clone` over ssh through the system's OpenSSH, as git uses it.
+@Suite(.enabled(if: SSHServer.available, "needs openssh-server (make deps installs it)"))
+struct SSHSyncTests {
+  /// A data repository with a scrum, and a bare remote beside it.
+  func team(_ server: SSHServer) throws -> (Sandbox, remote: URL) {
+    let box = try Sandbox()
+    let remote = box.home.url.appendingPathComponent("remote.git")
+    try box.git("init", "-q", "--bare", "-b", "main", remote.path, in: box.home.url)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    return (box, remote)
+  }
+
+  /// Two teammates over ssh: one pushes, one clones, both change different fields, both sync.
+  func roundTrip(
+    _ box: Sandbox, url: String, env: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    var r = try box.dinger(["remote", "add", "origin", url], env: env)
+    #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+    r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "sync: \(r.stderr)", sourceLocation: sourceLocation)
+    let copy = box.home.url.appendingPathComponent("copy")
+    r = try box.dinger(["clone", url, copy.path], in: box.home.url, env: env)
+    #expect(r.status == 0, "clone: \(r.stderr)", sourceLocation: sourceLocation)
+    #expect(try box.dinger(["scrum", "edit", "design", "--length", "25"], in: copy).status == 0)
+    #expect(try box.dinger(["sync"], in: copy, env: env).status == 0, sourceLocation: sourceLocation)
+    #expect(try box.dinger(["scrum", "edit", "design", "--theme", "sky"]).status == 0)
+    r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+    let text = try box.read("scrums/design.yaml")
+    #expect(text.contains("length: 25") && text.contains("theme: sky"), sourceLocation: sourceLocation)
+  }
+
+  @Test func aKeyFileWithoutAnAgent() throws {
+    let server = try SSHServer()
+    let (box, remote) = try team(server)
+    try roundTrip(
+      box, url: server.url(remote.path),
+      env: ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)", "SSH_AUTH_SOCK": ""])
+  }
+
+  @Test func anRSAKey() throws {
+    let server = try SSHServer(authorizing: ["rsa"])
+    let (box, remote) = try team(server)
+    try roundTrip(box, url: server.url(remote.path), env: ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"])
+  }
+
+  @Test func aKeyInAnAgent() throws {
+    let server = try SSHServer()
+    try server.writeClientConfig(identity: nil)
+    // The agent config: no IdentityFile, the agent's socket instead.
+    let config = try String(contentsOfFile: server.clientConfig, encoding: .utf8)
+      .replacingOccurrences(of: "  IdentityAgent none\n", with: "")
+    try config.write(toFile: server.clientConfig, atomically: true, encoding: .utf8)
+    let socket = server.folder.path("agent.sock")
+    let agent = try ProcessRunner.start("/usr/bin/ssh-agent", ["-D", "-a", socket])
+    defer { ProcessRunner.stop(agent) }
+    for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+    let added = try ProcessRunner.run(
+      "/usr/bin/ssh-add", [server.folder.path("id_ed25519")], environment: ["SSH_AUTH_SOCK": socket])
+    #expect(added.status == 0, "\(added.stderr)")
+    let (box, remote) = try team(server)
+    try roundTrip(
+      box, url: server.url(remote.path),
+      env: ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)", "SSH_AUTH_SOCK": socket])
+  }
+
+  /// A Host alias with HostName, Port, User and IdentityFile, named in an scp-like address,
+  /// with the ssh command set in git's config (core.sshCommand) rather than the environment.
+  @Test func aHostAliasFromCoreSSHCommand() throws {
+    let server = try SSHServer()
+    try server.writeClientConfig(identity: "id_ed25519", alias: "teamserver")
+    let (box, remote) = try team(server)
+    try box.git("config", "core.sshCommand", "ssh -F \(server.clientConfig)")
+    try box.git("config", "--global", "core.sshCommand", "ssh -F \(server.clientConfig)")
+    try roundTrip(box, url: "teamserver:\(remote.path)", env: [:])
+  }
+
+  /// Hashed known_hosts entries for [host]:port work; a changed host key is refused with
+  /// ssh's own words and advice.
+  @Test func knownHostsWithPortsHashedAndChanged() throws {
+    let server = try SSHServer()
+    let hashed = try ProcessRunner.run("/usr/bin/ssh-keygen", ["-H", "-f", server.knownHosts])
+    #expect(hashed.status == 0)
+    #expect(!(try String(contentsOfFile: server.knownHosts, encoding: .utf8)).contains("127.0.0.1"))
+    let (box, remote) = try team(server)
+    let env = ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"]
+    #expect(try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
+    var r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    // Another key for the same [host]:port.
+    try SSHServer.keygen(["-t", "ed25519", "-f", server.folder.path("other")])
+    let other = try String(contentsOfFile: server.folder.path("other.pub"), encoding: .utf8)
+      .split(separator: " ").prefix(2).joined(separator: " ")
+    try "[127.0.0.1]:\(server.port) \(other)\n".write(
+      toFile: server.knownHosts, atomically: true, encoding: .utf8)
+    #expect(try box.dinger("scrum", "edit", "design", "--length", "30").status == 0)
+    r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains("REMOTE HOST IDENTIFICATION HAS CHANGED")
+        || r.stderr.contains("Host key verification failed"), "\(r.stderr)")
+    #expect(r.stderr.contains("known_hosts"), "\(r.stderr)")
+  }
+
+  /// A server that accepts the connection and then says nothing: the sync fails within the
+  /// idle time, and the child is gone.
+  @Test func aServerThatStopsAnsweringFailsInTime() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let env = [
+      "GIT_SSH_COMMAND": "sleep 300; true", "DINGER_SSH_IDLE_TIMEOUT": "2",
+    ]
+    #expect(try box.dinger(["remote", "add", "origin", "ssh://127.0.0.1:1/x.git"], env: env).status == 0)
+    let started = Date()
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("sent nothing for 2 s"), "\(r.stderr)")
+    #expect(Date().timeIntervalSince(started) < 60)
+  }
+
+  @Test func aRefusedKeySaysSo() throws {
+    let server = try SSHServer()
+    try SSHServer.keygen(["-t", "ed25519", "-f", server.folder.path("stranger")])
+    try server.writeClientConfig(identity: "stranger")
+    let (box, remote) = try team(server)
+    let env = ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"]
+    #expect(try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("Permission denied"), "\(r.stderr)")
+    #expect(r.stderr.contains("ssh-add"), "\(r.stderr)")
+  }
+}
