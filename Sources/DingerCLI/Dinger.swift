@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `dinger`: stand-up meetings, their history and word libraries, as YAML in a git repository.
 @main
@@ -36,6 +37,13 @@ struct Dinger: AsyncParsableCommand {
   // NB: declared here too so that `dinger --repo PATH scrum list` parses; subcommands read it
   // through their own @OptionGroup.
   @OptionGroup var global: GlobalOptions
+
+  static func main() async {
+    // A transfer whose server hangs up must end in a message, not in death by SIGPIPE (a long
+    // push used to end silently with status 141); writes to a closed pipe return EPIPE.
+    signal(SIGPIPE, SIG_IGN)
+    await main(nil)
+  }
 }
 
 /// The version `--version` prints.

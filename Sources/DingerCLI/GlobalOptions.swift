@@ -116,20 +116,39 @@ enum Terminal {
   /// Writes to standard error; on a terminal, control characters from the data are escaped.
   static func error(_ text: String) {
     let safe = isatty(2) == 1 ? Printable.escaped(text, keepColors: true) : text
-    FileHandle.standardError.write(Data(safe.utf8))
+    write(2, safe)
   }
 
   /// Writes to standard output; on a terminal, control characters from the data are escaped
   /// (dinger's colours stay). Piped output is the data's bytes.
   static func output(_ text: String) {
     let safe = isatty(1) == 1 ? Printable.escaped(text, keepColors: true) : text
-    FileHandle.standardOutput.write(Data(safe.utf8))
+    write(1, safe)
   }
+
+  /// Writes dinger's own status line (progress with `\r`) to stderr as it is; the data in it
+  /// is numbers.
+  static func status(_ text: String) { write(2, text) }
 
   /// Writes dinger's own terminal control (a full-screen frame whose data parts were escaped
   /// by its view, the bell, screen switches) as it is.
-  static func control(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+  static func control(_ text: String) { write(1, text) }
+
+  /// Writes all of `text`. SIGPIPE is ignored (a server closing a transfer must be an error,
+  /// not a silent death), so a reader that went away (`dinger log | head`) ends dinger here the
+  /// way git ends: quietly, with status 141.
+  private static func write(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+      var done = 0
+      while done < buffer.count {
+        let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 && errno == EPIPE { exit(141) }
+        guard n > 0 else { return }
+        done += n
+      }
+    }
   }
 }
 

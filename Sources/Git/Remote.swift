@@ -7,6 +7,9 @@ public struct RemoteInfo: Sendable, Equatable {
   public var name: String
   /// Where it is.
   public var url: String
+
+  /// A remote.
+  public init(name: String, url: String) { (self.name, self.url) = (name, url) }
 }
 
 /// How far a transfer got, for progress lines.
@@ -154,6 +157,24 @@ extension Repository {
       git_reference_free(ref)
     }
     return .pushed
+  }
+
+  /// Removes the temporary packs (`pack_git2_*`) a killed fetch left in `objects/pack`: git
+  /// reports them as garbage. Only ones untouched for ten minutes (a fetch running now writes
+  /// its own).
+  public func removeStaleTemporaryPacks() {
+    let folder = gitDirectory.appendingPathComponent("objects/pack")
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+      return
+    }
+    let now = Date().timeIntervalSince1970
+    for name in names where name.hasPrefix("pack_git2_") {
+      let path = folder.appendingPathComponent(name).path
+      var st = stat()
+      if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, now - Double(st.st_mtim.tv_sec) > 600 {
+        unlink(path)
+      }
+    }
   }
 
   /// Clones `url` into `path` with its default branch checked out.

@@ -26,11 +26,16 @@ public struct SyncProvider: Sendable {
   /// The provider over a data repository on disk.
   public static func live(repository: DataRepository) -> SyncProvider {
     SyncProvider(
-      remotes: { try repository.gitRepository.remotes() },
+      // NB: a password in an address is never shown back.
+      remotes: {
+        try repository.gitRepository.remotes().map {
+          RemoteInfo(name: $0.name, url: RemoteURL.redacted($0.url))
+        }
+      },
       addRemote: { name, url in
         if let existing = try repository.gitRepository.remotes().first(where: { $0.name == name }) {
           throw StorageError(
-            "a remote named '\(name)' already exists (\(existing.url)); remove it first with 'dinger remote rm \(name)'"
+            "a remote named '\(name)' already exists (\(RemoteURL.redacted(existing.url))); remove it first with 'dinger remote rm \(name)'"
           )
         }
         try repository.gitRepository.addRemote(name, url: url)

@@ -52,6 +52,7 @@ public struct Syncer {
     let (ref, _) = try git.head()
     let branch = ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
     var report = Report(remote: remote, branch: branch, dryRun: dryRun)
+    git.removeStaleTemporaryPacks()
     while true {
       report.rounds += 1
       let session = TransferSession(onProgress: onProgress)

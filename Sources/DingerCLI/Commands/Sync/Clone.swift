@@ -46,6 +46,15 @@ struct Clone: ParsableCommand {
       do {
         _ = try Repository.clone(
           url, to: target, session: TransferSession(onProgress: progress.show))
+      } catch let error as GitError {
+        progress.finish()
+        try? FileManager.default.removeItem(at: target)
+        // NB: the transfer's advice speaks of syncing; here nothing exists yet to sync.
+        throw CLIError(
+          "could not clone \(RemoteURL.redacted(url)): "
+            + error.message.replacingOccurrences(
+              of: "; nothing local changed, run 'dinger sync' again when it is back",
+              with: "; nothing was created, run 'dinger clone' again when it is back"))
       } catch {
         progress.finish()
         try? FileManager.default.removeItem(at: target)
@@ -55,12 +64,13 @@ struct Clone: ParsableCommand {
       guard FileManager.default.fileExists(atPath: target.appendingPathComponent(".dinger").path)
       else {
         throw CLIError(
-          "cloned \(url) into \(target.path), but it has no .dinger/ folder: it is not a dinger data repository (run 'dinger init \(target.path)' to make it one)"
+          "cloned \(RemoteURL.redacted(url)) into \(target.path), but it has no .dinger/ folder: it is not a dinger data repository (run 'dinger init \(target.path)' to make it one)"
         )
       }
       let repository = try DataRepository.open(target)
       try GitSetup.configure(repository, executable: Executable.path)
-      Terminal.output("cloned \(url) into \(target.path)\nnext: cd \(name) && dinger scrum list\n")
+      Terminal.output(
+        "cloned \(RemoteURL.redacted(url)) into \(target.path)\nnext: cd \(name) && dinger scrum list\n")
     }
   }
 }

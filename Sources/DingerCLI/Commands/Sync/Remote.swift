@@ -30,8 +30,11 @@ struct RemoteCommand: ParsableCommand {
 
     func run() throws {
       try reporting {
-        try SyncProvider.live(repository: try global.repository()).addRemote(name, url)
-        Terminal.output("added remote \(name) -> \(url)\n")
+        let provider = SyncProvider.live(repository: try global.repository())
+        try provider.addRemote(name, url)
+        // NB: as the provider shows it (a password is not echoed).
+        let shown = try provider.remotes().first { $0.name == name }?.url ?? ""
+        Terminal.output("added remote \(name) -> \(shown)\n")
       }
     }
   }
@@ -60,8 +63,8 @@ struct RemoteCommand: ParsableCommand {
         let width = remotes.map(\.name.count).max() ?? 0
         for remote in remotes {
           Terminal.output(
-            remote.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + remote.url
-              + "\n")
+            remote.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+              + remote.url + "\n")
         }
       }
     }
@@ -82,3 +85,4 @@ struct RemoteCommand: ParsableCommand {
     }
   }
 }
+

@@ -35,6 +35,8 @@ struct SyncCommand: ParsableCommand {
     try reporting {
       let repository = try global.repository()
       let progress = ProgressLine()
+      // NB: the progress line is ended before any message, an error's too.
+      defer { progress.finish() }
       let report = try SyncProvider.live(repository: repository).sync(
         remote, dryRun, { progress.show($0) })
       progress.finish()
@@ -94,11 +96,13 @@ final class ProgressLine: @unchecked Sendable {
     guard percent != lastPercent else { return }
     lastPercent = percent
     shown = true
-    Terminal.error(
+    Terminal.status(
       "\rReceiving objects: \(percent)% (\(p.received)/\(p.total)), \(p.bytes / 1024) KiB")
   }
 
+  /// Ends the line (once), so that what follows starts on a line of its own.
   func finish() {
-    if shown { Terminal.error("\n") }
+    if shown { Terminal.status("\n") }
+    shown = false
   }
 }
