@@ -14,3 +14,9 @@ static inline int dinger_git_verify_object_hashes(int enabled) {
 static inline int dinger_git_cache_trees_up_to(size_t bytes) {
   return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);
 }
+
+/* Where TLS certificate authorities are (git's http.sslCAInfo / http.sslCAPath); NULL keeps
+   that one as it is. */
+static inline int dinger_git_set_ssl_cert_locations(const char *file, const char *path) {
+  return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
+}

@@ -101,6 +101,7 @@ extension Repository {
     try RemoteURL.check(git_remote_url(handle).map { String(cString: $0) } ?? "")
     var options = git_fetch_options()
     git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
+    session.configure(for: self)
     session.install(&options.callbacks)
     options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
     let tracking = "refs/remotes/\(remote)/\(branch)"
@@ -130,6 +131,7 @@ extension Repository {
     var options = git_push_options()
     git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
     options.pb_parallelism = 0  // delta search on every core
+    session.configure(for: self)
     session.install(&options.callbacks)
     let spec = strdup("refs/heads/\(branch):refs/heads/\(branch)")
     defer { free(spec) }
@@ -185,6 +187,7 @@ extension Repository {
     try RemoteURL.check(url)
     var options = git_clone_options()
     git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
+    session.configure(for: nil)
     session.install(&options.fetch_opts.callbacks)
     var out: OpaquePointer?
     let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }

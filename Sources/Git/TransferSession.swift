@@ -12,12 +12,23 @@ public final class TransferSession: @unchecked Sendable {
   /// How many times credentials may be offered before giving up.
   public var maxAttempts = 3
 
+  /// Things the user must hear (certificate checks turned off).
+  public internal(set) var warnings: [String] = []
+  /// The TLS settings of the transfer (set by the transfer from git's config).
+  var tls = TLSSettings()
+
   private var attempts = 0
   private var helperCredentials: [String: String]?
   private var lastKind = ""
 
   /// A session.
   public init(onProgress: ((TransferProgress) -> Void)? = nil) { self.onProgress = onProgress }
+
+  /// Takes git's TLS settings of `repository` (nil for a clone: the user's config).
+  func configure(for repository: Repository?) {
+    tls = TLSSettings.current(repository)
+    tls.apply()
+  }
 
   func install(_ callbacks: inout git_remote_callbacks) {
     callbacks.payload = Unmanaged.passUnretained(self).toOpaque()
@@ -57,9 +68,15 @@ public final class TransferSession: @unchecked Sendable {
     -> Int32
   {
     if valid { return 0 }
+    if !tls.verify {
+      let warning =
+        "the TLS certificate of \(host) was not checked (http.sslVerify is false or GIT_SSL_NO_VERIFY is set): anyone between you and the server could read and change what is sent"
+      if !warnings.contains(warning) { warnings.append(warning) }
+      return 0
+    }
     git_error_set_str(
       Int32(GIT_ERROR_NET.rawValue),
-      "the TLS certificate of \(host) is not trusted; check the address, or the system's certificate authorities"
+      "the TLS certificate of \(host) is not trusted; check the address, and name the server's certificate authority in git's config (git config http.sslCAInfo FILE, or GIT_SSL_CAINFO)"
     )
     return GIT_ECERTIFICATE.rawValue
   }
@@ -154,15 +171,15 @@ public final class TransferSession: @unchecked Sendable {
 
   static func advice(_ rc: Int32, _ message: String, attempts: Int) -> String {
     let lower = message.lowercased()
+    // NB: ssh's failures come from OpenSSH with their own advice (SSHConnection).
+    if message.hasPrefix("ssh to ") || message.hasPrefix("could not run ssh") { return message }
     if rc == GIT_EAUTH.rawValue || lower.contains("authentication") {
+      if lower.contains("credential helper") { return message }
       return message
-        + "; for ssh, load your key into ssh-agent (ssh-add) or keep it in ~/.ssh/id_ed25519; for https, configure a git credential helper"
+        + "; the server refused the user name and password: store the right ones with your git credential helper (git credential reject forgets the old ones)"
     }
-    if rc == GIT_ECERTIFICATE.rawValue || lower.contains("certificate")
-      || lower.contains("host key")
-    {
+    if rc == GIT_ECERTIFICATE.rawValue || lower.contains("certificate") {
       return message
-        + "; the server's identity could not be verified (for ssh, connect once with 'ssh HOST' to record its host key in ~/.ssh/known_hosts)"
     }
     if lower.contains("could not find repository") || lower.contains("not found")
       || lower.contains("does not appear to be a git repository")

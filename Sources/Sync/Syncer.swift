@@ -30,6 +30,12 @@ public struct Syncer {
     /// How many rounds it took (more than one when the remote moved during a round).
     public var rounds = 0
     public var dryRun = false
+    /// What the user must hear (a certificate that was not checked).
+    public var warnings: [String] = []
+
+    mutating func note(_ more: [String]) {
+      for warning in more where !warnings.contains(warning) { warnings.append(warning) }
+    }
   }
 
   public init(_ repository: DataRepository) { self.repository = repository }
@@ -62,6 +68,7 @@ public struct Syncer {
           try git.fetchLocal(from: path, remote: remote, branch: branch)
         } ?? git.fetch(remote, branch: branch, session: session)
       Trace.mark("sync: fetched")
+      report.note(session.warnings)
       guard let ours = try repository.head() else {
         throw StorageError("this repository has no commits yet; run 'dinger init' first")
       }
@@ -94,10 +101,12 @@ public struct Syncer {
         if report.steps.isEmpty { report.steps = [.upToDate] }
         return report
       }
+      let pushSession = TransferSession(onProgress: nil)
       let outcome =
         try local.map { path throws(GitError) in
           try git.pushLocal(to: path, remote: remote, branch: branch)
-        } ?? git.push(remote, branch: branch, session: TransferSession(onProgress: nil))
+        } ?? git.push(remote, branch: branch, session: pushSession)
+      report.note(pushSession.warnings)
       switch outcome {
       case .pushed:
         Trace.mark("sync: pushed")

@@ -32,7 +32,10 @@ import Testing
   @Test func failuresSayWhatToDo() {
     let auth = TransferSession.advice(
       -16, "authentication required but no callback set", attempts: 1)
-    #expect(auth.contains("ssh-add") && auth.contains("credential helper"))
+    #expect(auth.contains("credential helper") && !auth.contains("ssh"))
+    // ssh's own words and advice are left as they are.
+    let ssh = "ssh to example.com closed the connection: Permission denied (publickey); the server refused your keys: load one into ssh-agent (ssh-add)"
+    #expect(TransferSession.advice(-1, ssh, attempts: 0) == ssh)
     let gone = TransferSession.advice(
       -1, "failed to connect to 127.0.0.1: Connection refused", attempts: 0)
     #expect(gone.contains("run 'dinger sync' again"))

@@ -104,6 +104,7 @@ final class SSHConnection: @unchecked Sendable {
   /// What to say when the connection ended early: ssh's own words when it left any.
   private func ended(_ what: String) -> String {
     let status = waitBriefly()
+    errors.settle(timeout: 2)
     let said = errors.text.split(separator: "\n").map {
       $0.trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty && !$0.hasPrefix("Warning: Permanently added") }
@@ -190,6 +191,12 @@ final class StderrCollector: @unchecked Sendable {
   }
 
   var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+
+  /// Waits (a bounded time) until all the child wrote is read.
+  func settle(timeout: Double) {
+    guard thread != nil else { return }
+    if done.wait(timeout: .now() + timeout) == .success { done.signal() }
+  }
 
   /// Waits for the pipe's end for a moment, then stops reading.
   func join() {

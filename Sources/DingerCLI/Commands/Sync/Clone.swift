@@ -43,9 +43,10 @@ struct Clone: ParsableCommand {
           "there is no repository at \(local.path); check the path (or the URL's scheme)")
       }
       let progress = ProgressLine()
+      let session = TransferSession(onProgress: progress.show)
+      defer { for warning in session.warnings { Terminal.error("warning: \(warning)\n") } }
       do {
-        _ = try Repository.clone(
-          url, to: target, session: TransferSession(onProgress: progress.show))
+        _ = try Repository.clone(url, to: target, session: session)
       } catch let error as GitError {
         progress.finish()
         try? FileManager.default.removeItem(at: target)

@@ -40,6 +40,7 @@ struct SyncCommand: ParsableCommand {
       let report = try SyncProvider.live(repository: repository).sync(
         remote, dryRun, { progress.show($0) })
       progress.finish()
+      for warning in report.warnings { Terminal.error("warning: \(warning)\n") }
       Terminal.output(Self.describe(report))
     }
   }

@@ -1,0 +1,46 @@
+internal import CGit2
+import Foundation
+
+/// git's TLS settings for https remotes, read as git reads them: `GIT_SSL_CAINFO` over
+/// `http.sslCAInfo`, `GIT_SSL_CAPATH` over `http.sslCAPath` (where the trusted certificate
+/// authorities are), and `GIT_SSL_NO_VERIFY` or `http.sslVerify=false` (no certificate check
+/// at all: loudly warned about).
+struct TLSSettings: Equatable {
+  var caFile: String?
+  var caPath: String?
+  var verify = true
+
+  /// The settings in force for a repository (nil: the user's and the system's config only).
+  static func current(
+    _ repository: Repository?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> TLSSettings {
+    func config(_ key: String) -> String? {
+      if let repository { return repository.config(key) }
+      var config: OpaquePointer?
+      guard git_config_open_default(&config) == 0 else { return nil }
+      defer { git_config_free(config) }
+      var out: UnsafePointer<CChar>?
+      guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
+      return String(cString: out)
+    }
+    var settings = TLSSettings()
+    settings.caFile = environment["GIT_SSL_CAINFO"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? config("http.sslCAInfo")
+    settings.caPath = environment["GIT_SSL_CAPATH"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? config("http.sslCAPath")
+    if environment["GIT_SSL_NO_VERIFY"] != nil {
+      settings.verify = false
+    } else if let value = config("http.sslVerify")?.lowercased() {
+      settings.verify = !["false", "no", "off", "0"].contains(value)
+    }
+    return settings
+  }
+
+  /// Makes libgit2 trust these authorities (for the rest of the process: one command, one
+  /// remote).
+  func apply() {
+    guard caFile != nil || caPath != nil else { return }
+    _ = Check.initialized
+    _ = dinger_git_set_ssl_cert_locations(caFile, caPath)
+  }
+}
