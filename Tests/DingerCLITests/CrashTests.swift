@@ -2,16 +2,19 @@ import Foundation
 import TestSupport
 import Testing
 
+/// A data repository with one scrum, Shared, whose attendee is Owner.
+func sharedScrumRepository() throws -> Sandbox {
+  let box = try Sandbox()
+  #expect(try box.dinger("init").status == 0)
+  #expect(try box.dinger("scrum", "new", "Shared", "--attendee", "Owner").status == 0)
+  return box
+}
+
 /// `dinger` writes killed at chosen instants and at random ones: the next command succeeds and
 /// repairs what the kill left, `git status` is clean after it, `git fsck` finds no damage, and
 /// every write that exited 0 is in HEAD.
 @Suite struct CrashTests {
-  func initialized() throws -> Sandbox {
-    let box = try Sandbox()
-    #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Shared", "--attendee", "Owner").status == 0)
-    return box
-  }
+  func initialized() throws -> Sandbox { try sharedScrumRepository() }
 
   /// Clean status and a sound object store.
   func expectSound(_ box: Sandbox, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -112,12 +115,7 @@ import Testing
 
 /// git's lock files held by someone else, or left by a crashed process that was not dinger.
 @Suite struct LockTests {
-  func initialized() throws -> Sandbox {
-    let box = try Sandbox()
-    #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Shared", "--attendee", "Owner").status == 0)
-    return box
-  }
+  func initialized() throws -> Sandbox { try sharedScrumRepository() }
 
   /// A lock of unknown owner: after waiting, an error that names the file, its age and the
   /// command that removes it; nothing is committed, and the lock is left alone.

@@ -22,6 +22,15 @@ import Testing
     try team.git("ada", "push", "-q", "origin", "main")
   }
 
+  /// Ada commits `notes/design/` as a folder with plain git and pushes; Grace syncs it.
+  func shareAFolder(_ team: Team) throws {
+    try team.write("ada", "notes/design/a.txt", "a folder\n")
+    try team.git("ada", "add", "-A")
+    try team.git("ada", "commit", "-qm", "a folder")
+    try team.git("ada", "push", "-q", "origin", "main")
+    expectOK(try team.run("grace", "sync"))
+  }
+
   func expectSameAsHead(_ team: Team, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(try team.git(name, "status", "--porcelain") == "", sourceLocation: sourceLocation)
     #expect(
@@ -32,11 +41,7 @@ import Testing
   @Test(arguments: [false, true])
   func fileAndFolderSwapsArriveByFastForwardAndMerge(withLocalChange: Bool) throws {
     let team = try Team(dingers: ["ada", "grace"])
-    try team.write("ada", "notes/design/a.txt", "a folder\n")
-    try team.git("ada", "add", "-A")
-    try team.git("ada", "commit", "-qm", "a folder")
-    try team.git("ada", "push", "-q", "origin", "main")
-    expectOK(try team.run("grace", "sync"))
+    try shareAFolder(team)
     for toFile in [true, false, true] {
       try swap(team, toFile: toFile)
       if withLocalChange {
@@ -62,11 +67,7 @@ import Testing
   /// moves, names the folder, and changes nothing.
   @Test func anUntrackedFileInTheWayStopsTheSyncFirst() throws {
     let team = try Team(dingers: ["ada", "grace"])
-    try team.write("ada", "notes/design/a.txt", "a folder\n")
-    try team.git("ada", "add", "-A")
-    try team.git("ada", "commit", "-qm", "a folder")
-    try team.git("ada", "push", "-q", "origin", "main")
-    expectOK(try team.run("grace", "sync"))
+    try shareAFolder(team)
     try team.write("grace", "notes/design/mine.txt", "not committed\n")
     try swap(team, toFile: true)
     let head = try team.git("grace", "rev-parse", "HEAD")
