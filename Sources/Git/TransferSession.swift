@@ -18,6 +18,7 @@ public final class TransferSession: @unchecked Sendable {
   var tls = TLSSettings()
 
   private var attempts = 0
+  private var passwordTries = 0
   private var helperCredentials: [String: String]?
   private var lastKind = ""
 
@@ -93,6 +94,20 @@ public final class TransferSession: @unchecked Sendable {
     }
     let user = user ?? "git"
     if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0 {
+      // NB: asked again means the last answer was refused: the helper forgets it (as git's
+      // `credential reject`), and one more answer is tried (a prompt may give the right one).
+      if let refused = helperCredentials {
+        _ = Self.credentialHelper("reject", url: url, extra: refused)
+        helperCredentials = nil
+        passwordTries += 1
+        guard passwordTries < 2 else {
+          git_error_set_str(
+            Int32(GIT_ERROR_NET.rawValue),
+            "the server refused the user name and password for \(RemoteURL.redacted(url)) (asked twice); store the right ones with your git credential helper"
+          )
+          return GIT_EAUTH.rawValue
+        }
+      }
       guard let found = Self.credentialHelper("fill", url: url, extra: [:]),
         let name = found["username"], let password = found["password"]
       else {

@@ -147,4 +147,20 @@ final class GitHTTPSServer: @unchecked Sendable {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("warning: the TLS certificate of localhost was not checked"), "\(r.stderr)")
   }
+
+  /// A wrong password is offered once more at most (the helper is told to forget it), then
+  /// the sync fails saying so.
+  @Test func aWrongPasswordIsNotTriedOverAndOver() throws {
+    let (box, server) = try team()
+    try box.git(
+      "config", "--global", "credential.helper",
+      "!f() { echo \"$1\" >> \"$HOME/helper.log\"; test \"$1\" = get && echo username=dan && echo password=wrong; true; }; f")
+    try box.git("config", "http.sslCAInfo", server.caFile)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("refused the user name and password"), "\(r.stderr)")
+    let asked = try String(contentsOfFile: box.home.path("helper.log"), encoding: .utf8)
+    #expect(asked.split(separator: "\n").filter { $0 == "get" }.count <= 2, "\(asked)")
+    #expect(asked.contains("erase"), "\(asked)")
+  }
 }
