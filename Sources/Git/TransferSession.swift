@@ -144,22 +144,15 @@ public final class TransferSession: @unchecked Sendable {
       input += "\(k)=\(v)\n"
     }
     input += "\n"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-    process.arguments = ["credential", action]
     var environment = environment
-    if isatty(0) == 0 { environment["GIT_TERMINAL_PROMPT"] = "0" }
-    process.environment = environment
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    do { try process.run() } catch { return nil }
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try? stdin.fileHandleForWriting.close()
-    let data = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
+    // NB: git asks on the terminal when there is one (its prompt reads /dev/tty itself).
+    if isatty(0) == 0 && isatty(2) == 0 { environment["GIT_TERMINAL_PROMPT"] = "0" }
+    guard
+      let result = ChildProcess.run(
+        ["git", "credential", action], input: Array(input.utf8), environment: environment),
+      result.status == 0
+    else { return nil }
+    let data = result.output
     var out: [String: String] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
       guard let eq = line.firstIndex(of: "=") else { continue }

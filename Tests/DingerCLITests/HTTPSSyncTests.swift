@@ -163,4 +163,19 @@ final class GitHTTPSServer: @unchecked Sendable {
     #expect(asked.split(separator: "\n").filter { $0 == "get" }.count <= 2, "\(asked)")
     #expect(asked.contains("erase"), "\(asked)")
   }
+
+  /// Without a helper, git's prompt asks on the terminal, as it does for `git push`.
+  @Test func aTerminalPromptAsksForTheUserAndPassword() throws {
+    let (box, server) = try team()
+    try box.git("config", "--global", "--unset", "credential.helper")
+    try box.git("config", "http.sslCAInfo", server.caFile)
+    // `script` gives dinger a terminal; the answers are typed after the prompts appear (a
+    // password prompt discards what was typed before it).
+    let r = try ProcessRunner.run(
+      "/bin/sh",
+      ["-c", "(sleep 3; printf 'dan\\n'; sleep 2; printf 'danpw\\n') | script -qec '\(dingerBinary) sync' /dev/null"],
+      in: box.data, environment: box.environment.merging(env) { $1 })
+    #expect(r.stdout.contains("Username for 'https://localhost:\(server.port)'"), "\(r.stdout)")
+    #expect(r.stdout.contains("pushed to origin/main"), "\(r.stdout) \(r.stderr)")
+  }
 }
