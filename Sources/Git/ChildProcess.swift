@@ -5,7 +5,8 @@ import Foundation
 /// children where a read of /dev/tty fails with "Input/output error").
 enum ChildProcess {
   /// Runs `argv` with `input` on stdin; its stdout (at most 1 MiB) and exit status, or nil when
-  /// it could not start. stderr stays dinger's.
+  /// it could not start. Its stderr is dropped (git's "fatal: could not read Username" would
+  /// stand beside dinger's own message); prompts go to the terminal, not to stderr.
   static func run(_ argv: [String], input: [UInt8], environment: [String: String]) -> (
     status: Int32, output: [UInt8]
   )? {
@@ -23,6 +24,7 @@ enum ChildProcess {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let args: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     let env: [UnsafeMutablePointer<CChar>?] =
       environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

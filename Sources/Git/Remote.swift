@@ -103,6 +103,7 @@ extension Repository {
     git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
     session.configure(for: self)
     session.install(&options.callbacks)
+    options.proxy_opts.type = GIT_PROXY_AUTO  // http.proxy and the proxy variables, as git
     options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
     let tracking = "refs/remotes/\(remote)/\(branch)"
     let spec = strdup("+refs/heads/\(branch):\(tracking)")
@@ -133,6 +134,7 @@ extension Repository {
     options.pb_parallelism = 0  // delta search on every core
     session.configure(for: self)
     session.install(&options.callbacks)
+    options.proxy_opts.type = GIT_PROXY_AUTO
     let spec = strdup("refs/heads/\(branch):refs/heads/\(branch)")
     defer { free(spec) }
     var specs = [UnsafeMutablePointer<CChar>?](arrayLiteral: spec)
@@ -189,6 +191,7 @@ extension Repository {
     git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
     session.configure(for: nil)
     session.install(&options.fetch_opts.callbacks)
+    options.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
     var out: OpaquePointer?
     let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }
     session.settle(url: url, worked: rc >= 0)

@@ -178,4 +178,18 @@ final class GitHTTPSServer: @unchecked Sendable {
     #expect(r.stdout.contains("Username for 'https://localhost:\(server.port)'"), "\(r.stdout)")
     #expect(r.stdout.contains("pushed to origin/main"), "\(r.stdout) \(r.stderr)")
   }
+
+  /// git's proxy setting is used: pointed at a port where nothing listens, the sync fails
+  /// there (and git's stderr does not leak into the message).
+  @Test func httpProxyFromGitsConfigIsUsed() throws {
+    let (box, server) = try team()
+    try box.git("config", "http.sslCAInfo", server.caFile)
+    try box.git("config", "http.proxy", "http://127.0.0.1:1")
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.lowercased().contains("proxy") || r.stderr.contains("127.0.0.1"), "\(r.stderr)")
+    #expect(!r.stderr.contains("fatal:"), "\(r.stderr)")
+    try box.git("config", "--unset", "http.proxy")
+    #expect(try box.dinger(["sync"], env: env).status == 0)
+  }
 }
