@@ -10,13 +10,27 @@ final class Team: @unchecked Sendable {
   private(set) var members: [String: URL] = [:]
   private(set) var plainMembers: Set<String> = []
 
+  /// What serves the remote over a network: its address, the variables clients need, and the
+  /// server to keep alive.
+  typealias Serve = (Sandbox, URL) throws -> (url: String, env: [String: String], server: AnyObject)
+  private var server: AnyObject?
+
   /// `dingers` clone with `dinger clone`; `plain` ones with `git clone` and use only git.
+  /// With `serve`, everyone reaches the remote through that server (ssh, https, git://).
   init(
-    dingers: [String] = ["ada", "grace", "linus"], plain: [String] = [], remoteURL: String? = nil
+    dingers: [String] = ["ada", "grace", "linus"], plain: [String] = [], remoteURL: String? = nil,
+    serve: Serve? = nil
   ) throws {
     box = try Sandbox()
     remote = box.home.url.appendingPathComponent("remote.git")
     try box.git("init", "-q", "--bare", "-b", "main", remote.path, in: box.home.url)
+    var remoteURL = remoteURL
+    var cloneURL = remote.path
+    if let serve {
+      let served = try serve(box, remote)
+      (remoteURL, cloneURL, server) = (served.url, served.url, served.server)
+      box.extraEnvironment = served.env
+    }
     let first = dingers[0]
     let firstDir = box.home.url.appendingPathComponent(first)
     try expectOK(box.dinger("init", firstDir.path, in: box.home.url))
@@ -29,12 +43,12 @@ final class Team: @unchecked Sendable {
         "--length", "10"))
     try expectOK(run(first, "sync"))
     for name in dingers.dropFirst() {
-      try expectOK(box.dinger("clone", remote.path, name, in: box.home.url))
+      try expectOK(box.dinger("clone", cloneURL, name, in: box.home.url))
       members[name] = box.home.url.appendingPathComponent(name)
       try identify(name)
     }
     for name in plain {
-      try box.git("clone", "-q", remote.path, name, in: box.home.url)
+      try box.git("clone", "-q", cloneURL, name, in: box.home.url)
       members[name] = box.home.url.appendingPathComponent(name)
       plainMembers.insert(name)
       try identify(name)

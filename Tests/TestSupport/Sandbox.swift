@@ -21,13 +21,17 @@ public final class Sandbox: @unchecked Sendable {
     }
   }
 
+  /// Variables added to every command's environment (a transport's settings).
+  public var extraEnvironment: [String: String] = [:]
+
   /// The environment dinger and git run with.
   public var environment: [String: String] {
-    [
+    let base = [
       "HOME": home.url.path, "XDG_CONFIG_HOME": home.url.appendingPathComponent(".config").path,
       "XDG_DATA_HOME": home.url.appendingPathComponent(".local/share").path,
       "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false", "VISUAL": "",
     ]
+    return base.merging(extraEnvironment) { $1 }
   }
 
   /// Runs dinger in the data folder (or `in`).
