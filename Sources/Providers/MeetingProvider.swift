@@ -75,8 +75,21 @@ public struct MeetingProvider: Sendable {
   public func history(of stored: StoredScrum? = nil, since: Date? = nil, until: Date? = nil) throws
     -> [StoredMeeting]
   {
+    // NB: only the files that can be in the answer are read: a scrum's own folder, and days
+    // (from the file name, `2026-11-21-3f2c0a1b.yaml`) within the range; the exact checks
+    // below still apply. Ten years of meetings cost what one scrum's share costs.
+    let sinceDay = since.map { String(ISODate.format($0).prefix(10)) }
+    let untilDay = until.map { String(ISODate.format($0).prefix(10)) }
+    let paths = try dependencies.paths(.meeting).filter { path in
+      if let stored, !path.hasPrefix("history/\(stored.slug)/") { return false }
+      let day = String(path.split(separator: "/").last?.prefix(10) ?? "")
+      guard ISODate.parse(day) != nil else { return true }
+      if let sinceDay, day < sinceDay { return false }
+      if let untilDay, day > untilDay { return false }
+      return true
+    }
     var out: [StoredMeeting] = []
-    for file in try dependencies.load(.meeting) {
+    for file in try dependencies.read(.meeting, paths) {
       guard case .meeting(let meeting) = file.record else { continue }
       if let stored, meeting.scrum != stored.scrum.id { continue }
       if let since, meeting.date < since { continue }

@@ -45,6 +45,8 @@ public struct ScrumProvider: Sendable {
     public var load: @Sendable (RecordKind) throws -> [DecodedFile]
     /// Lists the data-relative paths of every file of a kind, without reading them.
     public var paths: @Sendable (RecordKind) throws -> [String]
+    /// Reads some files of a kind (decoded, with diagnostics).
+    public var read: @Sendable (RecordKind, [String]) throws -> [DecodedFile]
     /// Records a change as one commit; returns the commit id, or nil when the builder found
     /// nothing to do. The builder is an operation: it runs under the writer lock, against the
     /// data as committed then, so concurrent writers never undo each other.
@@ -54,10 +56,12 @@ public struct ScrumProvider: Sendable {
     public init(
       load: @escaping @Sendable (RecordKind) throws -> [DecodedFile],
       paths: @escaping @Sendable (RecordKind) throws -> [String],
+      read: @escaping @Sendable (RecordKind, [String]) throws -> [DecodedFile],
       commit: @escaping @Sendable (_ build: (Snapshot) throws -> Change?) throws -> String?
     ) {
       self.load = load
       self.paths = paths
+      self.read = read
       self.commit = commit
     }
   }
@@ -74,6 +78,7 @@ public struct ScrumProvider: Sendable {
       Dependencies(
         load: { try repository.files(of: $0) },
         paths: { try repository.directory.recordPaths(of: $0) },
+        read: { kind, paths in try repository.files(kind, at: paths) },
         commit: { build in try repository.commit(build)?.hex }))
   }
 
@@ -82,6 +87,7 @@ public struct ScrumProvider: Sendable {
     ScrumProvider(
       Dependencies(
         load: { store.files(of: $0) }, paths: { store.paths(of: $0) },
+        read: { kind, paths in store.files(of: kind).filter { Set(paths).contains($0.path) } },
         commit: { build in try store.apply(build) }))
   }
 

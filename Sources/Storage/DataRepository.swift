@@ -66,6 +66,25 @@ public final class DataRepository: @unchecked Sendable {
       }
   }
 
+  /// Some files of a kind, decoded (a link or a missing file is reported in its diagnostics).
+  public func files(_ kind: RecordKind, at paths: [String]) throws -> [DecodedFile] {
+    let tree = WorkTree(root: root)
+    return paths.map { path in
+      do throws(WorkTree.Refusal) {
+        if let bytes = try tree.read(path) { return RecordCodec.decode(bytes, path: path, kind: kind) }
+        return DecodedFile(
+          path: path, kind: kind, record: nil,
+          diagnostics: [Diagnostic(.error, file: path, message: "the file is gone")], root: nil,
+          source: SourceText([]))
+      } catch {
+        return DecodedFile(
+          path: path, kind: kind, record: nil,
+          diagnostics: [Diagnostic(.error, file: path, message: DataDirectory.unreadable(error))],
+          root: nil, source: SourceText([]))
+      }
+    }
+  }
+
   /// The bytes of a working-tree file, or nil (also for one behind a symbolic link, which
   /// dinger never follows).
   public func read(_ path: String) -> [UInt8]? {
