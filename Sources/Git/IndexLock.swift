@@ -117,7 +117,7 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
 
   init(_ st: stat) { self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) }
 
-  /// The identity of the file at `path` (not following a symlink), or nil.
+  /// The identity of the file at `path` (not following a symbolic link), or nil.
   public static func of(_ path: String) -> FileIdentity? {
     var st = stat()
     guard lstat(path, &st) == 0 else { return nil }

@@ -115,6 +115,12 @@ extension DataRepository {
     try finishInterruptedWrite(holding: writer)
     let index = try takeIndexLock { writer.record(WriteJournal(step: .locking)) }
     defer { index.release() }
+    // NB: runs before the lock is released: a journal naming a lock we gave up must not
+    // outlive it (a later index.lock may reuse its inode number, and the next writer would
+    // take someone's live lock for ours). Kept only when the branch moved and the working tree
+    // is not done: the next command finishes it.
+    var committed = false
+    defer { if !committed { writer.clear() } }
     writer.record(WriteJournal(step: .locked, indexLock: index.identity))
     StopPoint.reached("index-locked")
     try index.check()
@@ -151,12 +157,17 @@ extension DataRepository {
         continue
       }
       Trace.mark("commit: branch moved")
+      committed = true
       StopPoint.reached("ref")
       // NB: from here on the change is committed: a failure says so, and the next command
       // finishes the working tree from the journal.
       do {
         try checkOut(plan.files, index: index)
       } catch {
+        // NB: our index.lock goes now; the journal must not name it past that (a later lock
+        // may get its inode), but keeps the commit for the next command to finish.
+        journal.indexLock = nil
+        writer.record(journal)
         throw StorageError.savedNotCheckedOut(plan.commit, subject: plan.subject, because: error)
       }
       writer.clear()
