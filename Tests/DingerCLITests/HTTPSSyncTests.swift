@@ -16,6 +16,7 @@ final class GitHTTPSServer: @unchecked Sendable {
     os.closerange(3, 4096)
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     ROOT, READY, CERTS, AUTH = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    TLS = len(sys.argv) < 6 or sys.argv[5] != "plain"
     class H(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         def log_message(self, *a): pass
@@ -60,16 +61,21 @@ final class GitHTTPSServer: @unchecked Sendable {
         do_GET = run
         do_POST = run
     s = ThreadingHTTPServer(("127.0.0.1", 0), H)
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.load_cert_chain(CERTS + "/cert.pem", CERTS + "/key.pem")
-    s.socket = ctx.wrap_socket(s.socket, server_side=True)
+    if TLS:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(CERTS + "/cert.pem", CERTS + "/key.pem")
+        s.socket = ctx.wrap_socket(s.socket, server_side=True)
     with open(READY + ".tmp", "w") as f: f.write("%d\n" % s.server_address[1])
     os.rename(READY + ".tmp", READY)
     s.serve_forever()
     """#
 
-  /// Serves the bare repositories under `root`; pushes need `user:password` = `auth`.
-  init(root: URL, auth: String = "dan:danpw") throws {
+  let tls: Bool
+
+  /// Serves the bare repositories under `root` (over plain http without `tls`); pushes need
+  /// `user:password` = `auth`.
+  init(root: URL, auth: String = "dan:danpw", tls: Bool = true) throws {
+    self.tls = tls
     folder = try TemporaryDirectory("dinger-https")
     try folder.write("server.py", Self.script)
     let made = try ProcessRunner.run(
@@ -83,7 +89,7 @@ final class GitHTTPSServer: @unchecked Sendable {
     let ready = folder.path("port")
     pid = try ProcessRunner.start(
       ProcessRunner.which("python3") ?? "/usr/bin/python3",
-      [folder.path("server.py"), root.path, ready, folder.url.path, auth])
+      [folder.path("server.py"), root.path, ready, folder.url.path, auth, tls ? "tls" : "plain"])
     var text = ""
     for _ in 0..<300 {
       text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
@@ -97,7 +103,7 @@ final class GitHTTPSServer: @unchecked Sendable {
     self.port = port
   }
 
-  func url(_ name: String) -> String { "https://localhost:\(port)/\(name)" }
+  func url(_ name: String) -> String { "\(tls ? "https" : "http")://localhost:\(port)/\(name)" }
 
   deinit { ProcessRunner.stop(pid) }
 }

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// The two-teammate scenario (different fields, one real conflict, a plain-git teammate through
-/// the merge driver) over each real transport, ending with one tree everywhere.
+/// the merge driver) over each real transport (ssh, https, http, git://), ending with one tree
+/// everywhere.
 @Suite(.enabled(if: SSHServer.available, "needs openssh-server (make deps installs it)"))
 struct TransportScenarioTests {
   static func serve(_ transport: String) -> Team.Serve {
@@ -12,8 +13,9 @@ struct TransportScenarioTests {
       case "ssh":
         let server = try SSHServer()
         return (server.url(remote.path), ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"], server)
-      case "https":
-        let server = try GitHTTPSServer(root: remote.deletingLastPathComponent())
+      case "https", "http":
+        let server = try GitHTTPSServer(
+          root: remote.deletingLastPathComponent(), tls: transport == "https")
         try box.git(
           "config", "--global", "credential.helper",
           "!f() { test \"$1\" = get && echo username=dan && echo password=danpw; true; }; f",
@@ -26,7 +28,7 @@ struct TransportScenarioTests {
     }
   }
 
-  @Test(arguments: ["ssh", "https", "git"])
+  @Test(arguments: ["ssh", "https", "http", "git"])
   func twoTeammatesAndAPlainGitOneConverge(transport: String) throws {
     let team = try Team(dingers: ["ada", "grace"], plain: ["linus"], serve: Self.serve(transport))
     let scrum = "scrums/design-review.yaml"
