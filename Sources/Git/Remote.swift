@@ -14,11 +14,25 @@ public struct RemoteInfo: Sendable, Equatable {
 
 /// How far a transfer got, for progress lines.
 public struct TransferProgress: Sendable, Equatable {
+  /// What the transfer is doing, in git's words.
+  public enum Stage: String, Sendable, Equatable {
+    case receiving = "Receiving objects", resolving = "Resolving deltas"
+    case counting = "Counting objects", compressing = "Compressing objects"
+    case writing = "Writing objects"
+  }
+
   /// Objects received so far, and how many there will be.
   public var received: Int
   public var total: Int
-  /// Bytes received.
+  /// Bytes received (or sent).
   public var bytes: Int
+  /// The stage; objects are `received` of `total` in it (done of to do).
+  public var stage: Stage = .receiving
+
+  /// A progress report.
+  public init(received: Int, total: Int, bytes: Int, stage: Stage = .receiving) {
+    (self.received, self.total, self.bytes, self.stage) = (received, total, bytes, stage)
+  }
 }
 
 /// What a push did to the remote branch.

@@ -41,12 +41,34 @@ public final class TransferSession: @unchecked Sendable {
     }
     callbacks.transfer_progress = { stats, payload in
       let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
-      if let stats, let report = session.onProgress {
-        report(
-          TransferProgress(
-            received: Int(stats.pointee.received_objects), total: Int(stats.pointee.total_objects),
-            bytes: Int(stats.pointee.received_bytes)))
+      if let s = stats?.pointee, let report = session.onProgress {
+        if s.received_objects < s.total_objects || s.total_deltas == 0 {
+          report(
+            TransferProgress(
+              received: Int(s.received_objects), total: Int(s.total_objects),
+              bytes: Int(s.received_bytes)))
+        } else {
+          report(
+            TransferProgress(
+              received: Int(s.indexed_deltas), total: Int(s.total_deltas),
+              bytes: Int(s.received_bytes), stage: .resolving))
+        }
       }
+      return 0
+    }
+    // A push's stages: counting and compressing objects, then sending them.
+    callbacks.pack_progress = { stage, current, total, payload in
+      let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+      session.onProgress?(
+        TransferProgress(
+          received: Int(current), total: Int(total), bytes: 0,
+          stage: stage == Int32(GIT_PACKBUILDER_ADDING_OBJECTS.rawValue) ? .counting : .compressing))
+      return 0
+    }
+    callbacks.push_transfer_progress = { current, total, bytes, payload in
+      let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+      session.onProgress?(
+        TransferProgress(received: Int(current), total: Int(total), bytes: Int(bytes), stage: .writing))
       return 0
     }
     callbacks.certificate_check = { cert, valid, host, payload in

@@ -101,7 +101,7 @@ public struct Syncer {
         if report.steps.isEmpty { report.steps = [.upToDate] }
         return report
       }
-      let pushSession = TransferSession(onProgress: nil)
+      let pushSession = TransferSession(onProgress: onProgress)
       let outcome =
         try local.map { path throws(GitError) in
           try git.pushLocal(to: path, remote: remote, branch: branch)

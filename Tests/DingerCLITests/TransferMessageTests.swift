@@ -65,3 +65,28 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: fresh.path), "one being written now stays")
   }
 }
+
+/// On a terminal, a sync shows git's stages, each on its line, and ends the line before
+/// anything else is said.
+@Suite struct TransferProgressTests {
+  @Test func aPushShowsItsStagesOnATerminal() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let remote = box.home.url.appendingPathComponent("remote.git")
+    try box.git("init", "-q", "--bare", "-b", "main", remote.path, in: box.home.url)
+    let daemon = try GitDaemon(base: box.home.url)
+    for i in 0..<30 {
+      #expect(try box.dinger("scrum", "new", "Team \(i)", "--attendee", "A").status == 0)
+    }
+    #expect(try box.dinger("remote", "add", "origin", daemon.url("remote.git")).status == 0)
+    let typescript = box.home.path("typescript")
+    let r = try ProcessRunner.run(
+      "/usr/bin/script", ["-qec", "\(dingerBinary) sync", typescript], in: box.data,
+      environment: box.environment.merging(["TERM": "xterm"]) { $1 })
+    #expect(r.status == 0, "\(r.stdout)")
+    let shown = try String(contentsOfFile: typescript, encoding: .utf8)
+    #expect(shown.contains("Writing objects: 100%"), "\(shown)")
+    #expect(shown.contains("\n") && !shown.contains("KiBpushed"), "\(shown)")
+    #expect(shown.contains("pushed to origin/main"), "\(shown)")
+  }
+}

@@ -85,25 +85,37 @@ struct SyncCommand: ParsableCommand {
   }
 }
 
-/// Transfer progress on one line of stderr, only when stderr is a terminal.
+/// Transfer progress on stderr, only when stderr is a terminal, as git shows it: one line per
+/// stage (counting, compressing, writing; receiving, resolving), updated in place.
 final class ProgressLine: @unchecked Sendable {
   private let enabled = isatty(2) == 1
   private var shown = false
-  private var lastPercent = -1
+  private var stage: TransferProgress.Stage?
+  private var last = ""
 
   func show(_ p: TransferProgress) {
-    guard enabled, p.total > 0 else { return }
-    let percent = p.received * 100 / p.total
-    guard percent != lastPercent else { return }
-    lastPercent = percent
+    guard enabled, p.total > 0 || p.stage == .counting else { return }
+    if let stage, stage != p.stage, shown { Terminal.status("\n") }
+    stage = p.stage
+    var text = "\r\(p.stage.rawValue): "
+    if p.total > 0 {
+      text += "\(p.received * 100 / p.total)% (\(p.received)/\(p.total))"
+    } else {
+      text += "\(p.received)"
+    }
+    // NB: written when the percentage (or, counting, the thousand) moves, not per object.
+    let key = p.total > 0 ? "\(p.stage)\(p.received * 100 / p.total)" : "\(p.stage)\(p.received / 1000)"
+    guard key != last else { return }
+    last = key
+    if p.bytes > 0 { text += ", \(p.bytes / 1024) KiB" }
     shown = true
-    Terminal.status(
-      "\rReceiving objects: \(percent)% (\(p.received)/\(p.total)), \(p.bytes / 1024) KiB")
+    Terminal.status(text)
   }
 
   /// Ends the line (once), so that what follows starts on a line of its own.
   func finish() {
     if shown { Terminal.status("\n") }
     shown = false
+    stage = nil
   }
 }
