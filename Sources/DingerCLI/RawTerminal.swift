@@ -1,3 +1,4 @@
+import Components
 import Foundation
 
 /// The terminal in full-screen raw mode: alternate screen, no echo, keys one by one; put back
@@ -46,15 +47,21 @@ final class RawTerminal: @unchecked Sendable {
   /// Rings the terminal bell: the ding.
   func bell() { Terminal.control("\u{07}") }
 
-  /// Keys as they are pressed, read on their own thread until `stop` says so.
-  func keys(stop: @escaping @Sendable () -> Bool) -> AsyncStream<UInt8> {
+  /// Keys as they are pressed, read on their own thread until `stop` says so. Escape
+  /// sequences (arrow keys) come whole; Esc alone only when nothing follows it within 40 ms.
+  func keys(stop: @escaping @Sendable () -> Bool) -> AsyncStream<Key> {
     AsyncStream { continuation in
       let thread = Thread {
+        var decoder = KeyDecoder()
         var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         while !stop() {
-          guard poll(&fds, 1, 100) > 0 else { continue }
+          guard poll(&fds, 1, decoder.isPending ? 40 : 100) > 0 else {
+            for key in decoder.pause() { continuation.yield(key) }
+            continue
+          }
           var byte: UInt8 = 0
-          if read(0, &byte, 1) == 1 { continuation.yield(byte) } else { break }
+          guard read(0, &byte, 1) == 1 else { break }
+          for key in decoder.feed(byte) { continuation.yield(key) }
         }
         continuation.finish()
       }

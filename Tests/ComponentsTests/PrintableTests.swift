@@ -50,3 +50,37 @@ import Testing
     #expect(DiagnosticsView.render(d) == "f:2:9: error: m\nlength: ten\n        ^\n")
   }
 }
+
+/// Keys as terminals send them, byte by byte and split anywhere.
+@Suite struct KeyDecoderTests {
+  func decode(_ bytes: [UInt8], pauseAfter: Set<Int> = []) -> [Key] {
+    var decoder = KeyDecoder()
+    var keys: [Key] = []
+    for (i, b) in bytes.enumerated() {
+      keys += decoder.feed(b)
+      if pauseAfter.contains(i) { keys += decoder.pause() }
+    }
+    return keys + decoder.pause()
+  }
+
+  @Test func arrowsAreOneKeyNotEscThenALetter() {
+    #expect(decode([27, 91, 68]) == [.sequence([27, 91, 68])])  // ← : ESC [ D
+    #expect(decode([27, 79, 65]) == [.sequence([27, 79, 65])])  // ↑ in application mode: ESC O A
+    #expect(decode([27, 91, 49, 53, 126]) == [.sequence([27, 91, 49, 53, 126])])  // F5
+    #expect(decode([27, 91, 68, 110]) == [.sequence([27, 91, 68]), .byte(110)])
+  }
+
+  @Test func aLoneEscIsEscOnlyAfterAPause() {
+    #expect(decode([27], pauseAfter: [0]) == [.escape])
+    #expect(decode([27, 100], pauseAfter: [0]) == [.escape, .byte(100)])  // Esc, then d
+    #expect(decode([27, 27, 91, 68]) == [.escape, .sequence([27, 91, 68])])
+    #expect(decode([113, 27], pauseAfter: [1]) == [.byte(113), .escape])
+  }
+
+  @Test func altKeysAndEndlessSequencesAreBounded() {
+    #expect(decode([27, 100]) == [.sequence([27, 100])])  // Alt+d, not Esc then d
+    let long = [27, 91] + [UInt8](repeating: 59, count: 40)
+    let keys = decode(long)
+    #expect(keys.allSatisfy { if case .sequence(let s) = $0 { return s.count <= 16 } else { return true } })
+  }
+}

@@ -40,6 +40,30 @@ import Testing
     #expect(try box.gitAgrees().status == "")
   }
 
+  /// Arrow keys arrive as `ESC [ D`: they do nothing (← used to read as Esc then `d`, and
+  /// discarded the meeting); Esc alone still asks to end.
+  @Test func arrowKeysDoNotEndOrDiscardTheMeeting() throws {
+    let box = try Sandbox()
+    let (tmux, exit) = try start(box)
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    for key in ["Left", "Right", "Up", "Down", "Left"] { tmux.keys(key) }
+    usleep(500_000)
+    #expect(tmux.screen().contains("Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    #expect(!tmux.screen().contains("End meeting?"), "\(tmux.screen())")
+    #expect(Tmux.exitStatus(exit) == nil, "the meeting is still running")
+    tmux.keys("Escape")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("Left")
+    usleep(300_000)
+    #expect(tmux.screen().contains("End meeting?"), "an arrow at the prompt is no answer")
+    tmux.keys("r")
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("d")
+    #expect(tmux.wait(for: "meeting discarded; nothing recorded"), "\(tmux.screen())")
+  }
+
   @Test func discardingRecordsNothing() throws {
     let box = try Sandbox()
     let (tmux, exit) = try start(box)

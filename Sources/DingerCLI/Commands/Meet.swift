@@ -136,7 +136,14 @@ struct Meet: AsyncParsableCommand {
         try? await Task.sleep(for: .milliseconds(200))
       }
     }
-    for await key in terminal.keys(stop: { over.isSet }) {
+    for await pressed in terminal.keys(stop: { over.isSet }) {
+      // NB: arrow keys and other sequences do nothing; Esc alone asks to end.
+      let key: UInt8
+      switch pressed {
+      case .byte(let b): key = b
+      case .escape: key = 27
+      case .sequence: continue
+      }
       let phase = await session.timer.phase
       if case .confirmingEnd = phase {
         switch key {
