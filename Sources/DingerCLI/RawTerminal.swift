@@ -16,8 +16,9 @@ final class RawTerminal: @unchecked Sendable {
     tcsetattr(0, TCSAFLUSH, &raw)
     Self.active = true
     Terminal.control("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
-    // SIGTERM (and SIGHUP) restore the terminal before the process goes.
-    for sig in [SIGTERM, SIGHUP] {
+    // SIGTERM, SIGHUP and a SIGINT sent from outside (raw mode reads Ctrl-C as a key) restore
+    // the terminal before the process goes.
+    for sig in [SIGTERM, SIGHUP, SIGINT] {
       signal(sig) { number in
         RawTerminal.restoreNow()
         signal(number, SIG_DFL)

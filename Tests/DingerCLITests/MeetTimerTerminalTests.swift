@@ -50,7 +50,7 @@ import Testing
     usleep(500_000)
     #expect(tmux.screen().contains("Speaker 1 of 2: Ada"), "\(tmux.screen())")
     #expect(!tmux.screen().contains("End meeting?"), "\(tmux.screen())")
-    #expect(Tmux.exitStatus(exit) == nil, "the meeting is still running")
+    #expect(!FileManager.default.fileExists(atPath: exit.path), "the meeting is still running")
     tmux.keys("Escape")
     #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
     tmux.keys("Left")
@@ -62,6 +62,23 @@ import Testing
     #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
     tmux.keys("d")
     #expect(tmux.wait(for: "meeting discarded; nothing recorded"), "\(tmux.screen())")
+  }
+
+  /// A SIGINT from outside (`kill -INT`) leaves the terminal as it was: main screen, cursor.
+  @Test func aSIGINTFromOutsideRestoresTheTerminal() throws {
+    let box = try Sandbox()
+    let (tmux, exit) = try start(box)
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    #expect((try? tmux.run(["display", "-p", "-t", "main", "#{alternate_on}"])) == "1\n")
+    let shell = try tmux.run(["display", "-p", "-t", "main", "#{pane_pid}"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let child = try ProcessRunner.run("/usr/bin/pgrep", ["-P", shell]).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let pid = try #require(Int32(child.split(separator: "\n").first ?? ""))
+    kill(pid, SIGINT)
+    #expect(Tmux.exitStatus(exit) == "130")
+    #expect((try? tmux.run(["display", "-p", "-t", "main", "#{alternate_on}"])) == "0\n")
+    #expect((try? tmux.run(["display", "-p", "-t", "main", "#{cursor_flag}"])) == "1\n")
   }
 
   @Test func discardingRecordsNothing() throws {
