@@ -7,6 +7,16 @@ public enum Key: Equatable, Sendable {
   /// A whole escape sequence (arrow keys `ESC [ D`, `ESC O A`, function keys, Alt+key): never
   /// read as Esc followed by letters.
   case sequence([UInt8])
+
+  /// The key as one byte for single-key commands: Esc is 27; a sequence (an arrow key) is
+  /// nil, a key that does nothing.
+  public var command: UInt8? {
+    switch self {
+    case .byte(let b): return b
+    case .escape: return 27
+    case .sequence: return nil
+    }
+  }
 }
 
 /// Turns the bytes a terminal sends into keys. Arrow keys arrive as `ESC [ D`; read byte by

@@ -138,12 +138,7 @@ struct Meet: AsyncParsableCommand {
     }
     for await pressed in terminal.keys(stop: { over.isSet }) {
       // NB: arrow keys and other sequences do nothing; Esc alone asks to end.
-      let key: UInt8
-      switch pressed {
-      case .byte(let b): key = b
-      case .escape: key = 27
-      case .sequence: continue
-      }
+      guard let key = pressed.command else { continue }
       let phase = await session.timer.phase
       if case .confirmingEnd = phase {
         switch key {

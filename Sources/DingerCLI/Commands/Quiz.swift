@@ -120,12 +120,7 @@ struct Quiz: AsyncParsableCommand {
     var quit = false
     for await pressed in terminal.keys(stop: { over.isSet }) {
       // NB: arrow keys and other sequences do nothing (they ended the quiz).
-      let key: UInt8
-      switch pressed {
-      case .byte(let b): key = b
-      case .escape: key = 27
-      case .sequence: continue
-      }
+      guard let key = pressed.command else { continue }
       switch key {
       case UInt8(ascii: "1")...UInt8(ascii: "9"): await session.answer(Int(key - UInt8(ascii: "1")))
       case UInt8(ascii: "q"), 27, 3: quit = true
