@@ -81,6 +81,25 @@ import Testing
     #expect((try? tmux.run(["display", "-p", "-t", "main", "#{cursor_flag}"])) == "1\n")
   }
 
+  /// Ctrl-C at the notes prompt of a saved meeting commits the meeting without notes.
+  @Test func ctrlCAtTheNotesPromptStillSavesTheMeeting() throws {
+    let box = try Sandbox()
+    let (tmux, exit) = try start(box)
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    let head = try box.head()
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("s")
+    #expect(tmux.wait(for: "Notes for the transcript"), "\(tmux.screen())")
+    tmux.keys("half a thought")
+    tmux.keys("C-c")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(tmux.wait(for: "the meeting is saved without"), "\(tmux.screen())")
+    #expect(try box.head() != head)
+    #expect(try box.git("log", "-1", "--format=%s").hasPrefix("Record meeting of Standup"))
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+
   @Test func discardingRecordsNothing() throws {
     let box = try Sandbox()
     let (tmux, exit) = try start(box)

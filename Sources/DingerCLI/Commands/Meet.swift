@@ -183,10 +183,19 @@ struct Meet: AsyncParsableCommand {
       Terminal.output("meeting discarded; nothing recorded\n")
       return
     }
+    // NB: the meeting is saved whatever happens to its notes (Ctrl-C, a failed editor, an
+    // unreadable file): they are extra, the meeting is not.
+    let transcript: String?
+    do {
+      transcript = try notes()
+    } catch {
+      Terminal.error("\nnote: \(error); the meeting is saved without notes\n")
+      transcript = nil
+    }
     let meeting = Meeting(
       scrum: stored.scrum.id ?? UUID(), date: started, length: stored.scrum.length,
       duration: timer.elapsed, attendees: stored.scrum.attendees.map(\.name),
-      speakers: timer.speakerTimes, transcript: try notes())
+      speakers: timer.speakerTimes, transcript: transcript)
     let (saved, subject) = try MeetingProvider.live(repository: repository).record(
       meeting, of: stored)
     Terminal.output("\(subject) (\(saved.path))\n")
@@ -205,8 +214,11 @@ struct Meet: AsyncParsableCommand {
       return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
     }
     Terminal.output("Notes for the transcript (end with an empty line; Enter alone skips):\n")
+    // Ctrl-C here ends the typing, not the program: the meeting is already over and is saved.
+    NotesInterrupt.arm()
+    defer { NotesInterrupt.disarm() }
     var lines: [String] = []
-    while let line = readLine(), !line.isEmpty { lines.append(line) }
+    while let line = try NotesInterrupt.readLine(), !line.isEmpty { lines.append(line) }
     return lines.isEmpty ? nil : lines.joined(separator: "\n") + "\n"
   }
 
@@ -226,6 +238,39 @@ struct Meet: AsyncParsableCommand {
     }
     guard let minutes = Int(t), minutes >= 0 else { return nil }
     return minutes * 60
+  }
+}
+
+/// SIGINT while notes are typed: noted, and the read it interrupts returns (no SA_RESTART).
+enum NotesInterrupt {
+  nonisolated(unsafe) static var flag: sig_atomic_t = 0
+  static var happened: Bool { flag != 0 }
+
+  static func arm() {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in NotesInterrupt.flag = 1 }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    sigaction(SIGINT, &action, nil)
+  }
+
+  static func disarm() { signal(SIGINT, SIG_DFL) }
+
+  /// A line from standard input (nil at its end); throws once SIGINT came. Polls rather than
+  /// blocks: the signal may be handled on another thread, leaving a blocked read blocked.
+  static func readLine() throws -> String? {
+    var bytes: [UInt8] = []
+    while true {
+      if happened { throw CLIError("interrupted while typing notes") }
+      var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 100) > 0 else { continue }
+      var byte: UInt8 = 0
+      let n = read(0, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+      if byte == 10 { return String(decoding: bytes, as: UTF8.self) }
+      bytes.append(byte)
+    }
   }
 }
 
