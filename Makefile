@@ -64,7 +64,7 @@ demo: build
 bench: deps
 	$(SWIFT) build -c release --product DingerBench
 	$(SWIFT) build -c release --product dinger
-	$$($(SWIFT) build -c release --show-bin-path)/DingerBench
+	DINGER_BENCH_CACHE="$(CURDIR)/.build/bench-repo-v1" $$($(SWIFT) build -c release --show-bin-path)/DingerBench
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin"

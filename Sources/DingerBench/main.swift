@@ -12,8 +12,13 @@ if wanted("yaml") { YAMLBench.run() }
 // The release `dinger` built beside this benchmark.
 let binDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let dinger = binDir.appendingPathComponent("dinger").path
-let cache = binDir.deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("bench-repo-v1")
+// The generated repository is kept under the package's .build/ (never beside the binary: for
+// `.build/release/DingerBench` two folders up was the repository's root): DINGER_BENCH_CACHE
+// (the Makefile passes it), else found from this file's place in the package.
+let cache =
+  ProcessInfo.processInfo.environment["DINGER_BENCH_CACHE"].map { URL(fileURLWithPath: $0) }
+  ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().appendingPathComponent(".build/bench-repo-v1")
 /// Runs one group, printing its failure instead of stopping the others.
 func group(_ name: String, _ body: () throws -> Void) {
   guard wanted(name) else { return }
