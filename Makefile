@@ -7,7 +7,7 @@ SWIFT  ?= swift
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_DIR ?= /tmp/dinger-demo
 
-.PHONY: all deps build release test torture fuzz demo bench install format lint clean
+.PHONY: all deps build release test torture fuzz demo bench bench-quick install format lint clean
 
 all: build
 
@@ -65,6 +65,12 @@ bench: deps
 	$(SWIFT) build -c release --product DingerBench
 	$(SWIFT) build -c release --product dinger
 	DINGER_BENCH_CACHE="$(CURDIR)/.build/bench-repo-v1" $$($(SWIFT) build -c release --show-bin-path)/DingerBench
+
+## bench-quick: the scale group at its smallest size (10,000 meetings) only.
+bench-quick: deps
+	$(SWIFT) build -c release --product DingerBench
+	$(SWIFT) build -c release --product dinger
+	DINGER_BENCH_CACHE="$(CURDIR)/.build/bench-repo-v1" $$($(SWIFT) build -c release --show-bin-path)/DingerBench scale-quick
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin"

@@ -28,3 +28,7 @@ group("storage") { try StorageBench.run(dinger: dinger, cache: cache) }
 group("library") { try LibraryBench.run(dinger: dinger) }
 group("edit") { try EditBench.run(dinger: dinger) }
 group("sync") { try SyncBench.run(dinger: dinger, cache: cache) }
+// NB: kept beside the storage group's repository, under the package's .build/.
+let scaleRoot = cache.deletingLastPathComponent()
+group("scale") { try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000, 40_000, 130_000]) }
+if only == "scale-quick" { try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000]) }

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Ten years of meetings: repositories of 50 scrums with 10,000, 40,000 and 130,000 meetings, one
+/// commit each (weekday meetings in date order), made once with `git fast-import` and kept under
+/// `.build/bench-scale-N`. Each command is printed against its baseline at each size, and the
+/// growth from the smallest size to the largest, so a superlinear step shows as a number (13x
+/// the data should cost about 13x). `DingerBench scale-quick` (make bench-quick) runs 10,000 only.
+enum ScaleBench {
+  static let scrums = 50
+
+  static func run(dinger: String, root: URL, sizes: [Int]) throws {
+    print("Scale: \(scrums) scrums, one commit per meeting")
+    var ratios: [String: [(size: Int, dinger: Double, base: Double)]] = [:]
+    for size in sizes {
+      let repo = try prepare(size: size, under: root)
+      let env = ["GIT_CONFIG_NOSYSTEM": "1"]
+      let scrum = "team-7"
+      let figures: [(String, String, String)] = [
+        ("check / cat of all files", "'\(dinger)' check >/dev/null",
+          "find scrums history -name '*.yaml' -exec cat {} + >/dev/null"),
+        ("history S / cat of S's meetings", "'\(dinger)' history \(scrum) >/dev/null",
+          "cat history/\(scrum)/*.yaml >/dev/null"),
+        ("log S warm / git log -- S", "'\(dinger)' log \(scrum) >/dev/null",
+          "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null"),
+      ]
+      print("  \(size) meetings:")
+      // The cold log first, from no index.
+      try? FileManager.default.removeItem(at: repo.appendingPathComponent(".git/dinger"))
+      let cold = try Shell.time("'\(dinger)' log \(scrum) >/dev/null", in: repo, env: env)
+      let gitLog = try Shell.time(
+        "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null", in: repo, env: env)
+      report("log S cold / git log -- S", size, cold, gitLog, target: 2, into: &ratios)
+      for (name, ours, theirs) in figures {
+        var a: [Double] = []
+        var b: [Double] = []
+        for _ in 0..<3 {
+          a.append(try Shell.time(ours, in: repo, env: env))
+          b.append(try Shell.time(theirs, in: repo, env: env))
+        }
+        let target: Double =
+          name.hasPrefix("check") ? 5 : name.hasPrefix("history") ? 3 : 0.25
+        report(name, size, Shell.median(a), Shell.median(b), target: target, into: &ratios)
+      }
+    }
+    if sizes.count > 1 {
+      print("  growth from \(sizes.first!) to \(sizes.last!) meetings (\(sizes.last! / sizes.first!)x the data):")
+      for (name, rows) in ratios.sorted(by: { $0.key < $1.key }) {
+        guard let first = rows.first, let last = rows.last else { continue }
+        print(
+          "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
+            + String(format: "dinger %.1fx, baseline %.1fx", last.dinger / first.dinger, last.base / first.base))
+      }
+    }
+    print("")
+  }
+
+  private static func report(
+    _ name: String, _ size: Int, _ ours: Double, _ base: Double, target: Double,
+    into ratios: inout [String: [(size: Int, dinger: Double, base: Double)]]
+  ) {
+    print(
+      "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
+        + String(format: "%8.1f ms vs %8.1f ms  ", ours * 1000, base * 1000)
+        + String(format: "ratio %.2f (target <= %.2f) %@", ours / base, target, ours / base <= target ? "ok" : "OVER TARGET"))
+    ratios[name, default: []].append((size, ours, base))
+  }
+
+  /// The working repository for `size` meetings, generated once.
+  static func prepare(size: Int, under root: URL) throws -> URL {
+    let folder = root.appendingPathComponent("bench-scale-\(size)")
+    let repo = folder.appendingPathComponent("repo")
+    let ready = folder.appendingPathComponent("ready")
+    if FileManager.default.fileExists(atPath: ready.path) { return repo }
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
+    try Shell.run("/usr/bin/git", ["init", "-q", "-b", "main", repo.path])
+    var stream = Data()
+    func add(_ s: String) { stream.append(contentsOf: Array(s.utf8)) }
+    var mark = 0
+    var time = 1_500_000_000
+    func commit(_ files: [(String, String)], _ subject: String, trailers: String) {
+      mark += 1
+      time += 3600
+      let message = "\(subject)\n\n\(trailers)\n"
+      add("commit refs/heads/main\nmark :\(mark)\ncommitter Bench <bench@example.com> \(time) +0000\n")
+      add("data \(message.utf8.count)\n\(message)")
+      if mark > 1 { add("from :\(mark - 1)\n") }
+      for (path, text) in files { add("M 100644 inline \(path)\ndata \(text.utf8.count)\n\(text)\n") }
+    }
+    var ids: [String] = []
+    var files: [(String, String)] = [(".dinger/config.yaml", "format: 1\n")]
+    for s in 0..<scrums {
+      let id = String(format: "6a4f0c1e-0000-4000-8000-%012d", s)
+      ids.append(id)
+      files.append(
+        ("scrums/team-\(s).yaml", "id: \(id)\ntitle: Team \(s)\ntheme: sky\nlength: 15\nattendees:\n  - Ada\n  - Grace\n  - Linus\n"))
+    }
+    commit(files, "Set up dinger data repository", trailers: "Dinger-Action: init")
+    var day = Date(timeIntervalSince1970: 1_420_070_400)  // 2015-01-01
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    for m in 0..<size {
+      if m % scrums == 0 {
+        repeat { day += 86_400 } while calendar.component(.weekday, from: day) == 1
+          || calendar.component(.weekday, from: day) == 7
+      }
+      let s = m % scrums
+      let id = String(format: "%08x-0000-4000-8000-000000000000", m)
+      let date = ISO8601DateFormatter().string(from: day.addingTimeInterval(9 * 3600))
+      let text =
+        "id: \(id)\nscrum: \(ids[s])\ndate: \(date)\nlength: 15\nduration: \(600 + m % 300)\nattendees: [Ada, Grace, Linus]\nspeakers:\n  - {name: Ada, seconds: 200}\n  - {name: Grace, seconds: 200}\n  - {name: Linus, seconds: 200}\n"
+      commit(
+        [("history/team-\(s)/\(date.prefix(10))-\(id.prefix(8)).yaml", text)],
+        "Record meeting of Team \(s) (10 min, 3 attendees)",
+        trailers: "Dinger-Action: meeting.record\nDinger-Record: \(id)\nDinger-Scrum: \(ids[s])")
+    }
+    try Shell.run("/usr/bin/git", ["fast-import", "--quiet"], in: repo, input: stream)
+    try Shell.run("/usr/bin/git", ["reset", "-q", "--hard", "main"], in: repo)
+    try Shell.run("/usr/bin/git", ["gc", "-q"], in: repo)
+    _ = FileManager.default.createFile(atPath: ready.path, contents: Data())
+    return repo
+  }
+}
