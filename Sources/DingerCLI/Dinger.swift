@@ -1,5 +1,7 @@
 import ArgumentParser
+import Components
 import Foundation
+import Models
 
 /// `dinger`: stand-up meetings, their history and word libraries, as YAML in a git repository.
 @main
@@ -42,7 +44,33 @@ struct Dinger: AsyncParsableCommand {
     // A transfer whose server hangs up must end in a message, not in death by SIGPIPE (a long
     // push used to end silently with status 141); writes to a closed pipe return EPIPE.
     signal(SIGPIPE, SIG_IGN)
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let problem = unknownCommand(arguments) {
+      Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + problem + "\n")
+      Foundation.exit(64)
+    }
     await main(nil)
+  }
+
+  /// A first word that names no command (`dinger srcum list`, `dinger help nonexistent`): said
+  /// with the closest commands, instead of ArgumentParser's "unexpected arguments" (or a help
+  /// page and status 0).
+  static func unknownCommand(_ arguments: [String]) -> String? {
+    let names = configuration.subcommands.map { $0._commandName }
+    var words = arguments
+    let asksHelp = words.first == "help"
+    if asksHelp { words.removeFirst() }
+    guard let first = words.first, !first.hasPrefix("-"), !names.contains(first) else {
+      return nil
+    }
+    var message = "'\(first)' is not a dinger command"
+    let close = Suggestions.closest(to: first, in: names, limit: 2)
+    if !close.isEmpty {
+      message += "; did you mean " + close.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    } else {
+      message += "; 'dinger --help' lists them"
+    }
+    return message
   }
 }
 

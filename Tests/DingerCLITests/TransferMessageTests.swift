@@ -90,3 +90,18 @@ import Testing
     #expect(shown.contains("pushed to origin/main"), "\(shown)")
   }
 }
+
+/// A mistyped command gets the closest ones, and status 64.
+@Suite struct CommandTypoTests {
+  @Test func unknownCommandsAreNamedWithSuggestions() throws {
+    let box = try Sandbox()
+    var r = try box.dinger(["srcum", "list"], in: box.home.url)
+    #expect(r.status == 64)
+    #expect(r.stderr == "error: 'srcum' is not a dinger command; did you mean 'scrum'?\n", "\(r.stderr)")
+    r = try box.dinger(["help", "nonexistent"], in: box.home.url)
+    #expect(r.status == 64)
+    #expect(r.stderr.contains("'nonexistent' is not a dinger command"))
+    r = try box.dinger(["help", "scrum"], in: box.home.url)
+    #expect(r.status == 0 && r.stdout.contains("List, show, add, edit and remove scrums"))
+  }
+}
