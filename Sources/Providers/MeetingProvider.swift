@@ -101,10 +101,15 @@ public struct MeetingProvider: Sendable {
 
   /// A meeting by a prefix of its id or its file name.
   public func find(_ query: String) throws -> StoredMeeting {
-    let q = query.lowercased()
+    // NB: the file name `history` prints, with or without `.yaml` or its folders, works too.
+    var q = query.trimmingCharacters(in: .whitespaces).lowercased()
+    if q.hasSuffix(".yaml") { q = String(q.dropLast(5)) }
     let matches = try history().filter {
-      $0.meeting.id?.lowercased.hasPrefix(q) == true
-        || URL(fileURLWithPath: $0.path).deletingPathExtension().lastPathComponent == q
+      let stem = String($0.path.dropLast(5))
+      return q.contains("/")
+        ? stem == q || stem.hasSuffix("/" + q)
+        : $0.meeting.id?.lowercased.hasPrefix(q) == true
+          || URL(fileURLWithPath: stem).lastPathComponent == q
     }
     guard matches.count == 1 else {
       throw StorageError(

@@ -44,4 +44,14 @@ import Testing
     // Without a scrum or range, everything.
     #expect(try meetings.history().count == 18)
   }
+
+  /// A meeting is found by an id prefix, or by its file name with or without `.yaml` and folders.
+  @Test func aMeetingIsFoundByTheNamesHistoryPrints() throws {
+    let meetings = MeetingProvider.inMemory(store())
+    for query in ["history/a/2026-11-04-00000004.yaml", "a/2026-11-04-00000004", "HISTORY/A/2026-11-04-00000004"] {
+      #expect(try meetings.find(query).path == "history/a/2026-11-04-00000004.yaml", "\(query)")
+    }
+    // The bare name is in both scrums' folders here: ambiguous, and said so.
+    #expect(throws: (any Error).self) { try meetings.find("2026-11-04-00000004.yaml") }
+  }
 }
