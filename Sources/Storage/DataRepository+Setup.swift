@@ -45,7 +45,13 @@ extension DataRepository {
       throw StorageError("'\(url.path)' is already a dinger data repository")
     }
     let git: Repository
-    if let existing = Repository.discover(from: url) {
+    // NB: from the nearest folder that exists: a new folder inside a repository is inside it
+    // too (a nested repository is refused, as docs/storage.md says).
+    var probe = url
+    while !fm.fileExists(atPath: probe.path) && probe.path != "/" {
+      probe = probe.deletingLastPathComponent()
+    }
+    if let existing = Repository.discover(from: probe) {
       guard let workdir = existing.workdir?.standardizedFileURL,
         workdir.path == url.path || workdir.path == url.path + "/"
       else {

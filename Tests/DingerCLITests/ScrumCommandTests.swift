@@ -341,3 +341,15 @@ import Testing
     #expect(try box.dinger(["scrum", "list"], in: box.home.url).stderr == "")
   }
 }
+
+/// `init` of a new folder inside a git repository is refused, not made a nested repository.
+@Suite struct InitNestingTests {
+  @Test func aNewFolderInsideARepositoryIsRefused() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let r = try box.dinger(["init", box.data.appendingPathComponent("team/sub").path])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("is inside the git repository at"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: box.data.path + "/team/sub/.git"))
+  }
+}
