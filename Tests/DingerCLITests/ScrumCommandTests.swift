@@ -353,3 +353,29 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: box.data.path + "/team/sub/.git"))
   }
 }
+
+/// Without a terminal: no vi on a pipe, and an invalid edit's text is kept.
+@Suite struct EditorWithoutTerminalTests {
+  @Test func noEditorRunsOnAPipeUnlessChosen() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "", "VISUAL": ""])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("there is no terminal to run an editor in"), "\(r.stderr)")
+  }
+
+  @Test func anInvalidPipedEditIsKept() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.home.write("editor.sh", "sed -i 's/length: 5/length: many/' \"$1\"\n")
+    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "sh " + box.home.path("editor.sh")])
+    #expect(r.status == 1)
+    let kept = try #require(
+      r.stderr.range(of: "what you wrote is kept in ").map { String(r.stderr[$0.upperBound...]) }?
+        .trimmingCharacters(in: .whitespacesAndNewlines))
+    #expect(try String(contentsOfFile: kept, encoding: .utf8).contains("length: many"))
+    try? FileManager.default.removeItem(atPath: kept)
+  }
+}

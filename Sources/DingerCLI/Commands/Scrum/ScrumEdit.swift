@@ -119,6 +119,12 @@ enum Editor {
         text = written
         if !isInteractive {
           Terminal.error(DiagnosticsView(errors).render())
+          // NB: what was written is not thrown away: it is kept where the message says.
+          let kept = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dinger-kept-\(name)-\(UUID().uuidString.prefix(8)).yaml")
+          if (try? written.write(to: kept, atomically: true, encoding: .utf8)) != nil {
+            throw CLIError("\(errorsMessage); what you wrote is kept in \(kept.path)")
+          }
           throw CLIError(errorsMessage)
         }
       }
@@ -145,7 +151,14 @@ enum Editor {
   /// comments and removed again afterwards.
   static func edit(_ text: String, header: [String], name: String) throws -> String {
     let env = ProcessInfo.processInfo.environment
-    let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    let chosen = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
+    // NB: vi on a pipe is no editor: without a terminal only an editor someone chose runs.
+    if chosen == nil && (isatty(0) == 0 || isatty(1) == 0) {
+      throw CLIError(
+        "there is no terminal to run an editor in, and EDITOR is not set; give the fields as options (see --help), or set EDITOR"
+      )
+    }
+    let editor = chosen ?? "vi"
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("dinger-\(name)-\(UUID().uuidString.prefix(8)).yaml")
     var prefix = ""
