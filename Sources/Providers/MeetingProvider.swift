@@ -57,9 +57,11 @@ public struct MeetingProvider: Sendable {
       if let issue = meeting.validate().first(where: { $0.severity == .error }) {
         throw StorageError(issue.message)
       }
-      let minutes = (meeting.duration + 30) / 60
+      // NB: a meeting under a minute says its seconds ("(0 min, ...)" read as nothing).
+      let length =
+        meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60) min"
       change.subject =
-        "Record meeting of \(scrum.title) (\(minutes) min, \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
+        "Record meeting of \(scrum.title) (\(length), \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
       change.trailers = [
         ("Dinger-Action", "meeting.record"), ("Dinger-Record", id),
         ("Dinger-Scrum", scrum.id!.lowercased),

@@ -88,7 +88,7 @@ import Testing
       "word", "add", "hund", "--library", "spanish-basics", "--language", "de", "--definition",
       "dog")
     #expect(r.status == 1)
-    #expect(r.stderr.contains("the word is 'de' but Spanish basics is a 'es' library"))
+    #expect(r.stderr.contains("the word is in 'de' but Spanish basics is in 'es'"))
     r = try box.dinger("word", "add", "x", "--library", "spanish-basics", "--pos", "noun")
     #expect(r.status == 64)
     r = try box.dinger("library", "new", "X", "--language", "Spanish")

@@ -192,7 +192,7 @@ import Testing
     r = try box.dinger(
       "word", "lookup", "hola", "--language", "es", "--save", "--library", "jargon")
     #expect(r.status == 1)
-    #expect(r.stderr.contains("the word is 'es' but Jargon is a 'en' library"))
+    #expect(r.stderr.contains("the word is in 'es' but Jargon is in 'en'"))
     r = try box.dinger(
       "word", "lookup", "hola", "--language", "es", "--save", "--library", "spanish")
     #expect(r.status == 0, "\(r.stderr)")

@@ -247,6 +247,6 @@ func checkLanguage(_ language: String?, _ stored: StoredLibrary) throws {
     !LibraryProvider.sameLanguage(stored.library.language, language)
   else { return }
   throw CLIError(
-    "the word is '\(language)' but \(stored.library.name) is a '\(stored.library.language)' library; pick a library in '\(language)' (dinger library list) or make one (dinger library new NAME --language \(language))"
+    "the word is in '\(language)' but \(stored.library.name) is in '\(stored.library.language)'; pick a library in '\(language)' (dinger library list) or make one (dinger library new NAME --language \(language))"
   )
 }
