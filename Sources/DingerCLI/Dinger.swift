@@ -44,12 +44,26 @@ struct Dinger: AsyncParsableCommand {
     // A transfer whose server hangs up must end in a message, not in death by SIGPIPE (a long
     // push used to end silently with status 141); writes to a closed pipe return EPIPE.
     signal(SIGPIPE, SIG_IGN)
-    let arguments = Array(CommandLine.arguments.dropFirst())
+    let arguments = gitStyleCounts(Array(CommandLine.arguments.dropFirst()))
     if let problem = unknownCommand(arguments) {
       Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + problem + "\n")
       Foundation.exit(64)
     }
-    await main(nil)
+    await main(arguments)
+  }
+
+  /// git's habits for counts in `log` and `history`: `-3` and `-n3` mean `-n 3`.
+  static func gitStyleCounts(_ arguments: [String]) -> [String] {
+    guard let command = arguments.first(where: { !$0.hasPrefix("-") }),
+      command == "log" || command == "history"
+    else { return arguments }
+    return arguments.flatMap { argument -> [String] in
+      let digits = argument.dropFirst(argument.hasPrefix("-n") ? 2 : 1)
+      guard argument.hasPrefix("-"), !argument.hasPrefix("--"), !digits.isEmpty,
+        digits.allSatisfy({ $0.isASCII && $0.isNumber })
+      else { return [argument] }
+      return ["-n", String(digits)]
+    }
   }
 
   /// A first word that names no command (`dinger srcum list`, `dinger help nonexistent`): said

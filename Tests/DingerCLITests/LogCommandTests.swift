@@ -55,6 +55,30 @@ import Testing
         "Record meeting of Design"))
   }
 
+  /// git's habits: `-n1`, `-2`, `--until`, `--author`; `history -1`.
+  @Test func gitStyleCountsAndFilters() throws {
+    let box = try scripted()
+    var r = try box.dinger("log", "-n1")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.split(separator: "\n").count == 1)
+    r = try box.dinger("log", "-2")
+    #expect(r.stdout.split(separator: "\n").count == 2, "\(r.stderr)")
+    r = try box.dinger("log", "design", "-n", "1")
+    #expect(r.stdout.split(separator: "\n").count == 1)
+    r = try box.dinger("log", "--author", "ADA", "-3")
+    #expect(r.stdout.split(separator: "\n").count == 3, "\(r.stderr)")
+    r = try box.dinger("log", "--author", "nobody")
+    #expect(r.stdout == "no changes\n")
+    r = try box.dinger("log", "--until", "2000-01-01")
+    #expect(r.stdout == "no changes\n", "\(r.stderr)")
+    r = try box.dinger("log", "--until", "2999-01-01")
+    #expect(r.stdout.split(separator: "\n").count == 6)
+    r = try box.dinger("history", "-1")
+    #expect(r.status == 0 && r.stdout.split(separator: "\n").count == 1, "\(r.stderr)")
+    r = try box.dinger("history", "-n", "0")
+    #expect(r.status == 64)
+  }
+
   @Test func aScrumsLogFollowsItsIdAndItsMeetings() throws {
     let box = try scripted()
     var r = try box.dinger("log", "design")

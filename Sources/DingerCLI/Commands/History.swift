@@ -28,8 +28,12 @@ struct History: ParsableCommand {
     @Argument(help: "Only this scrum's meetings.") var scrum: String?
     @Option(help: "Only meetings on or after this date (2026-11-01).") var since: String?
     @Option(help: "Only meetings on or before this date.") var until: String?
+    @Option(name: .short, help: "At most this many meetings (the newest).") var n: Int?
 
-    func validate() throws { try validateDates([("--since", since), ("--until", until)]) }
+    func validate() throws {
+      if let n, n < 1 { throw ValidationError("-n must be 1 or more") }
+      try validateDates([("--since", since), ("--until", until)])
+    }
 
     func run() throws {
       try reporting {
@@ -40,8 +44,9 @@ struct History: ParsableCommand {
         let until = self.until.flatMap(ISODate.parse).map {
           self.until!.count == 10 ? $0.addingTimeInterval(86_399) : $0
         }
-        let meetings = try MeetingProvider.live(repository: repository).history(
+        var meetings = try MeetingProvider.live(repository: repository).history(
           of: stored, since: since.flatMap(ISODate.parse), until: until)
+        if let n { meetings = Array(meetings.prefix(max(0, n))) }
         let titles = Dictionary(
           try scrums.list().scrums.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } },
           uniquingKeysWith: { a, _ in a })

@@ -18,7 +18,8 @@ struct Log: ParsableCommand {
         dinger log
         dinger log design -n 10
         dinger log 3f2c --json
-        dinger log --since 2026-11-01
+        dinger log --since 2026-11-01 --until 2026-11-30
+        dinger log -3 --author ada
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -33,9 +34,15 @@ struct Log: ParsableCommand {
   @Option(help: "Only changes on or after this date (2026-11-01).")
   var since: String?
 
+  @Option(help: "Only changes on or before this date (the whole day counts).")
+  var until: String?
+
+  @Option(help: "Only changes by this author (part of the name or email, any case).")
+  var author: String?
+
   func validate() throws {
     if let n, n < 1 { throw ValidationError("-n must be 1 or more") }
-    try validateDates([("--since", since)])
+    try validateDates([("--since", since), ("--until", until)])
   }
 
   func run() throws {
@@ -54,8 +61,19 @@ struct Log: ParsableCommand {
           record = target
         }
       }
-      let entries = try log.log(
-        scrum: scrum, record: record, limit: n, since: since.flatMap(ISODate.parse))
+      let filtered = until != nil || author != nil
+      var entries = try log.log(
+        scrum: scrum, record: record, limit: filtered ? nil : n,
+        since: since.flatMap(ISODate.parse))
+      if let until = until.flatMap(ISODate.parse) {
+        // --until names a day: the whole day counts.
+        let end = self.until!.count == 10 ? until.addingTimeInterval(86_399) : until
+        entries = entries.filter { Double($0.time) <= end.timeIntervalSince1970 }
+      }
+      if let author = author?.lowercased() {
+        entries = entries.filter { $0.author.lowercased().contains(author) }
+      }
+      if let n, filtered { entries = Array(entries.prefix(n)) }
       if output.json {
         Terminal.output(try JSONView.render(entries))
       } else {
