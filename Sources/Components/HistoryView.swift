@@ -7,16 +7,23 @@ import Models
 public struct HistoryView {
   /// Rows: the meeting, its scrum's title, and a short id.
   public var rows: [(meeting: Meeting, title: String, id: String)]
+  /// The zone times are shown in (the user's; files keep UTC).
+  public var timeZone: TimeZone
 
   /// Creates a view.
-  public init(rows: [(meeting: Meeting, title: String, id: String)]) { self.rows = rows }
+  public init(
+    rows: [(meeting: Meeting, title: String, id: String)],
+    timeZone: TimeZone = TimeZone(identifier: "UTC")!
+  ) {
+    (self.rows, self.timeZone) = (rows, timeZone)
+  }
 
   /// The text.
   public func render() -> String {
     guard !rows.isEmpty else { return "no meetings recorded yet\n" }
     let width = min(30, rows.map(\.title.count).max() ?? 0)
     return rows.map { meeting, title, id in
-      let date = Self.dateText(meeting.date)
+      let date = Self.dateText(meeting.date, in: timeZone)
       let actual = (meeting.duration + 30) / 60
       let minutes = "\(actual) of \(meeting.length) min".padding(
         toLength: 14, withPad: " ", startingAt: 0)
@@ -29,12 +36,16 @@ public struct HistoryView {
     }.joined()
   }
 
-  /// `2026-11-21 09:00` in UTC.
-  static func dateText(_ date: Date) -> String {
+  /// `2026-11-21 10:00 CET`: the time in `zone`, labelled with the zone unless it is UTC then.
+  public static func dateText(_ date: Date, in zone: TimeZone) -> String {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
+    calendar.timeZone = zone
     let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-    return String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+    let text = String(
+      format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+    // NB: UTC (the files' own zone, and many servers') goes unlabelled.
+    return zone.secondsFromGMT(for: date) == 0
+      ? text : text + " " + (zone.abbreviation(for: date) ?? zone.identifier)
   }
 }
 
@@ -44,13 +55,20 @@ public struct MeetingDetailView {
   public var meeting: Meeting, title: String, path: String
 
   /// Creates a view.
-  public init(meeting: Meeting, title: String, path: String) {
-    (self.meeting, self.title, self.path) = (meeting, title, path)
+  /// The zone the time is shown in.
+  public var timeZone: TimeZone
+
+  public init(
+    meeting: Meeting, title: String, path: String,
+    timeZone: TimeZone = TimeZone(identifier: "UTC")!
+  ) {
+    (self.meeting, self.title, self.path, self.timeZone) = (meeting, title, path, timeZone)
   }
 
   /// The text.
   public func render() -> String {
-    var out = "\(title), \(HistoryView.dateText(meeting.date)) UTC\n"
+    let when = HistoryView.dateText(meeting.date, in: timeZone)
+    var out = "\(title), \(when.count == 16 ? when + " UTC" : when)\n"
     out +=
       "  length     \(meeting.duration / 60) min \(meeting.duration % 60) s (planned \(meeting.length) min)\n"
     out += "  attendees  \(meeting.attendees.joined(separator: ", "))\n"

@@ -79,10 +79,24 @@ func warnUnreadable(_ problems: [Diagnostic], noun: String) {
   )
 }
 
+/// A date and time a person typed: ISO 8601 with a zone (`2026-11-19T09:00:00Z`, `+01:00`), a
+/// day (`2026-11-19`), or a time without a zone (`2026-11-19T09:00`), which is local time.
+func userDate(_ text: String) -> Date? {
+  if let date = ISODate.parse(text) { return date }
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = .current
+  for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm"] {
+    formatter.dateFormat = format
+    if let date = formatter.date(from: text) { return date }
+  }
+  return nil
+}
+
 /// Fails validation unless each given date option parses as a date (`2026-11-01`).
 func validateDates(_ options: [(name: String, value: String?)]) throws {
   for (name, value) in options {
-    if let value, ISODate.parse(value) == nil {
+    if let value, userDate(value) == nil {
       throw ValidationError("\(name) must be a date like 2026-11-01, found '\(value)'")
     }
   }

@@ -103,3 +103,31 @@ import Testing
     #expect(try box.head() == head)
   }
 }
+
+/// Times are shown in the user's zone, labelled; a time typed without a zone is local; files
+/// keep UTC.
+@Suite struct LocalTimeTests {
+  @Test func berlinSeesBerlinTime() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Retro", "--attendee", "Ada").status == 0)
+    let berlin = ["TZ": "Europe/Berlin"]
+    var r = try box.dinger(
+      ["meet", "retro", "--record", "--date", "2026-11-19T09:00", "--duration", "10m"], env: berlin)
+    #expect(r.status == 0, "\(r.stderr)")
+    let file = try box.git("ls-files", "history").trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(try box.read(file).contains("date: 2026-11-19T08:00:00Z"), "09:00 in Berlin is 08:00 UTC")
+    r = try box.dinger(["history"], env: berlin)
+    #expect(r.stdout.contains("2026-11-19 09:00 CET") || r.stdout.contains("2026-11-19 09:00 GMT+1"), "\(r.stdout)")
+    r = try box.dinger(["history"], env: ["TZ": "UTC"])
+    #expect(r.stdout.contains("2026-11-19 08:00  Retro"), "\(r.stdout)")
+    // log: the commit's time in the zone, labelled the same way.
+    let commitTime = try box.git("log", "-1", "--date=format-local:%Y-%m-%d %H:%M", "--format=%ad")
+    r = try box.dinger(["log", "-1"], env: berlin)
+    let gitBerlin = try ProcessRunner.run(
+      "/usr/bin/git", ["log", "-1", "--date=format-local:%Y-%m-%d %H:%M", "--format=%ad"],
+      in: box.data, environment: box.environment.merging(berlin) { $1 }).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(r.stdout.contains(gitBerlin), "\(r.stdout) vs \(gitBerlin) (UTC \(commitTime))")
+  }
+}

@@ -41,11 +41,11 @@ struct History: ParsableCommand {
         let scrums = ScrumProvider.live(repository: repository)
         let stored = try scrum.map { try scrums.find($0) }
         // --until names a day: the whole day counts.
-        let until = self.until.flatMap(ISODate.parse).map {
+        let until = self.until.flatMap(userDate).map {
           self.until!.count == 10 ? $0.addingTimeInterval(86_399) : $0
         }
         var meetings = try MeetingProvider.live(repository: repository).history(
-          of: stored, since: since.flatMap(ISODate.parse), until: until)
+          of: stored, since: since.flatMap(userDate), until: until)
         if let n { meetings = Array(meetings.prefix(max(0, n))) }
         let titles = Dictionary(
           try scrums.list().scrums.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } },
@@ -61,7 +61,7 @@ struct History: ParsableCommand {
                   $0.meeting, titles[$0.meeting.scrum] ?? "(removed scrum)",
                   String($0.meeting.id?.lowercased.prefix(8) ?? "")
                 )
-              }
+              }, timeZone: .current
             ).render())
         }
       }
@@ -86,7 +86,8 @@ struct History: ParsableCommand {
         } else {
           Terminal.output(
             MeetingDetailView(
-              meeting: stored.meeting, title: title ?? "(removed scrum)", path: stored.path
+              meeting: stored.meeting, title: title ?? "(removed scrum)", path: stored.path,
+              timeZone: .current
             ).render())
         }
       }

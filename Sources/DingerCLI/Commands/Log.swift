@@ -64,8 +64,8 @@ struct Log: ParsableCommand {
       let filtered = until != nil || author != nil
       var entries = try log.log(
         scrum: scrum, record: record, limit: filtered ? nil : n,
-        since: since.flatMap(ISODate.parse))
-      if let until = until.flatMap(ISODate.parse) {
+        since: since.flatMap(userDate))
+      if let until = until.flatMap(userDate) {
         // --until names a day: the whole day counts.
         let end = self.until!.count == 10 ? until.addingTimeInterval(86_399) : until
         entries = entries.filter { Double($0.time) <= end.timeIntervalSince1970 }
@@ -77,7 +77,7 @@ struct Log: ParsableCommand {
       if output.json {
         Terminal.output(try JSONView.render(entries))
       } else {
-        Terminal.output(LogView(entries: entries).render())
+        Terminal.output(LogView(entries: entries, timeZone: .current).render())
       }
     }
   }

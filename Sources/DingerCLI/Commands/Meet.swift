@@ -34,7 +34,8 @@ struct Meet: AsyncParsableCommand {
   @Flag(help: "Record a meeting held elsewhere, without the timer.")
   var record = false
 
-  @Option(help: "When it started (ISO 8601, e.g. 2026-11-21T09:00:00Z; default: now).")
+  @Option(
+    help: "When it started: 2026-11-21T09:00 (local time) or with a zone, 2026-11-21T09:00:00Z (default: now).")
   var date: String?
 
   @Option(help: "How long it took: 12m, 90s, 1h, 10:30 or minutes (default: the planned length).")
@@ -61,7 +62,7 @@ struct Meet: AsyncParsableCommand {
     if !record && (date != nil || duration != nil || !attendees.isEmpty || transcriptFile != nil) {
       throw ValidationError("--date, --duration, --attendee and --transcript-file go with --record")
     }
-    if let date, ISODate.parse(date) == nil {
+    if let date, userDate(date) == nil {
       throw ValidationError(
         "--date must be a date and time like 2026-11-21T09:00:00Z, found '\(date)'")
     }
@@ -87,7 +88,7 @@ struct Meet: AsyncParsableCommand {
         transcript = text
       }
       let meeting = Meeting(
-        scrum: stored.scrum.id ?? UUID(), date: date.flatMap(ISODate.parse) ?? Date(),
+        scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? Date(),
         length: stored.scrum.length,
         duration: duration.flatMap(Self.seconds) ?? stored.scrum.length * 60,
         attendees: attendees.isEmpty ? stored.scrum.attendees.map(\.name) : attendees,
