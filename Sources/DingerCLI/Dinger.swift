@@ -49,7 +49,26 @@ struct Dinger: AsyncParsableCommand {
       Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + problem + "\n")
       Foundation.exit(64)
     }
-    await main(arguments)
+    // NB: parsed and run here rather than by ArgumentParser's main, so that usage errors read
+    // `error: ...` like every other dinger error (ArgumentParser says `Error:`).
+    do {
+      var command = try parseAsRoot(arguments)
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      let code = exitCode(for: error)
+      let message = fullMessage(for: error)
+      if code == .success {
+        if !message.isEmpty { Terminal.output(message + "\n") }
+      } else if !message.isEmpty {
+        let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+        Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + text + "\n")
+      }
+      Foundation.exit(code.rawValue)
+    }
   }
 
   /// git's habits for counts in `log` and `history`: `-3` and `-n3` mean `-n 3`.

@@ -103,5 +103,9 @@ import Testing
     #expect(r.stderr.contains("'nonexistent' is not a dinger command"))
     r = try box.dinger(["help", "scrum"], in: box.home.url)
     #expect(r.status == 0 && r.stdout.contains("List, show, add, edit and remove scrums"))
+    // Usage errors read like every other error: one prefix.
+    r = try box.dinger(["log", "--bogus"], in: box.home.url)
+    #expect(r.status == 64)
+    #expect(r.stderr.hasPrefix("error: Unknown option '--bogus'"), "\(r.stderr)")
   }
 }
