@@ -82,8 +82,9 @@ public struct MeetingProvider: Sendable {
     // below still apply. Ten years of meetings cost what one scrum's share costs.
     let sinceDay = since.map { String(ISODate.format($0).prefix(10)) }
     let untilDay = until.map { String(ISODate.format($0).prefix(10)) }
-    let paths = try dependencies.paths(.meeting).filter { path in
-      if let stored, !path.hasPrefix("history/\(stored.slug)/") { return false }
+    let listed = try stored.map { try dependencies.pathsIn("history/\($0.slug)") }
+      ?? dependencies.paths(.meeting)
+    let paths = listed.filter { path in
       let day = String(path.split(separator: "/").last?.prefix(10) ?? "")
       guard ISODate.parse(day) != nil else { return true }
       if let sinceDay, day < sinceDay { return false }

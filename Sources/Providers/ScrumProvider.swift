@@ -47,6 +47,8 @@ public struct ScrumProvider: Sendable {
     public var paths: @Sendable (RecordKind) throws -> [String]
     /// Reads some files of a kind (decoded, with diagnostics).
     public var read: @Sendable (RecordKind, [String]) throws -> [DecodedFile]
+    /// Lists the record paths in one folder (`history/design`), without reading them.
+    public var pathsIn: @Sendable (String) throws -> [String]
     /// Records a change as one commit; returns the commit id, or nil when the builder found
     /// nothing to do. The builder is an operation: it runs under the writer lock, against the
     /// data as committed then, so concurrent writers never undo each other.
@@ -57,11 +59,13 @@ public struct ScrumProvider: Sendable {
       load: @escaping @Sendable (RecordKind) throws -> [DecodedFile],
       paths: @escaping @Sendable (RecordKind) throws -> [String],
       read: @escaping @Sendable (RecordKind, [String]) throws -> [DecodedFile],
+      pathsIn: @escaping @Sendable (String) throws -> [String],
       commit: @escaping @Sendable (_ build: (Snapshot) throws -> Change?) throws -> String?
     ) {
       self.load = load
       self.paths = paths
       self.read = read
+      self.pathsIn = pathsIn
       self.commit = commit
     }
   }
@@ -79,6 +83,7 @@ public struct ScrumProvider: Sendable {
         load: { try repository.files(of: $0) },
         paths: { try repository.directory.recordPaths(of: $0) },
         read: { kind, paths in try repository.files(kind, at: paths) },
+        pathsIn: { folder in repository.directory.recordPaths(in: folder) },
         commit: { build in try repository.commit(build)?.hex }))
   }
 
@@ -88,6 +93,9 @@ public struct ScrumProvider: Sendable {
       Dependencies(
         load: { store.files(of: $0) }, paths: { store.paths(of: $0) },
         read: { kind, paths in store.files(of: kind).filter { Set(paths).contains($0.path) } },
+        pathsIn: { folder in
+          (store.paths(of: .meeting) + store.paths(of: .quiz)).filter { $0.hasPrefix(folder + "/") }
+        },
         commit: { build in try store.apply(build) }))
   }
 
