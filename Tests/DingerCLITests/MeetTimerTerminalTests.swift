@@ -100,6 +100,27 @@ import Testing
     #expect(try box.git("status", "--porcelain") == "")
   }
 
+  /// `n` on the last speaker asks before it ends the meeting, like q.
+  @Test func nextOnTheLastSpeakerAsksFirst() throws {
+    let box = try Sandbox()
+    let (tmux, exit) = try start(box)
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    tmux.keys("n")
+    #expect(tmux.wait(for: "Last speaker: Grace"), "\(tmux.screen())")
+    tmux.keys("n")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("r")
+    #expect(tmux.wait(for: "Last speaker: Grace"), "\(tmux.screen())")
+    #expect(!FileManager.default.fileExists(atPath: exit.path))
+    tmux.keys("n")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("s")
+    #expect(tmux.wait(for: "Notes for the transcript"), "\(tmux.screen())")
+    tmux.keys("Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(try box.git("log", "-1", "--format=%s").hasPrefix("Record meeting of Standup"))
+  }
+
   @Test func discardingRecordsNothing() throws {
     let box = try Sandbox()
     let (tmux, exit) = try start(box)

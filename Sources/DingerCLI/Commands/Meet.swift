@@ -159,7 +159,15 @@ struct Meet: AsyncParsableCommand {
         }
       } else {
         switch key {
-        case UInt8(ascii: " "), UInt8(ascii: "n"): await session.update { $0.next() }
+        case UInt8(ascii: " "), UInt8(ascii: "n"):
+          // NB: past the last speaker is the end of the meeting: asked first, like q.
+          await session.update {
+            guard !$0.isLastSpeaker else {
+              $0.requestEnd()
+              return nil
+            }
+            return $0.next()
+          }
         case UInt8(ascii: "p"):
           await session.update {
             $0.togglePause(); return nil
@@ -179,6 +187,8 @@ struct Meet: AsyncParsableCommand {
     ticking.cancel()
     drawing.cancel()
     terminal.restore()
+    // NB: keys pressed while the meeting ended are not the notes' first words.
+    tcflush(0, TCIFLUSH)
     let timer = await session.timer
     guard case .finished(saved: true) = timer.phase else {
       Terminal.output("meeting discarded; nothing recorded\n")
