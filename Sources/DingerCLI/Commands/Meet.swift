@@ -11,9 +11,10 @@ struct Meet: AsyncParsableCommand {
     abstract: "Run a stand-up with the terminal timer, or record one held elsewhere.",
     discussion: """
       The timer splits the planned length between the attendees; when a speaker's time is up \
-      it rings and moves on. Keys: space or n next speaker, p pause, q or Esc end (save, \
-      discard or resume), ? help. Afterwards it asks for notes (or takes --notes-file, or \
-      $EDITOR with --edit-notes) and records the meeting as one commit.
+      it rings and moves on. Keys: space or n next speaker (on the last one it asks to end), \
+      p pause, q or Esc end (save, discard or resume), ? help; arrow keys do nothing. \
+      Afterwards it asks for notes (or takes --notes-file, or $EDITOR with --edit-notes) and \
+      records the meeting as one commit; Ctrl-C there saves it without notes.
 
       With --record, writes a meeting held elsewhere without the timer: attendees default to \
       the scrum's, the date to now, the length to the scrum's planned length.
