@@ -202,6 +202,14 @@ import Testing
 
 /// A scrum edited in `$EDITOR` while another change lands on the same file.
 @Suite struct EditorRaceTests {
+  /// A data repository with one scrum, Shared: length 10, attendee Ann.
+  func sharedScrum() throws -> Sandbox {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
+    return box
+  }
+
   /// An editor that makes another dinger change while "the person types", then edits the file.
   func editor(_ box: Sandbox, meanwhile: String, edit: String) throws -> [String: String] {
     try box.home.write(
@@ -212,9 +220,7 @@ import Testing
   }
 
   @Test func anEditMergesWithAChangeMadeMeanwhile() throws {
-    let box = try Sandbox()
-    #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
+    let box = try sharedScrum()
     let env = try editor(
       box, meanwhile: "scrum attendee add shared Bob", edit: "s/^length: 10/length: 20/")
     let r = try box.dinger(["scrum", "edit", "shared"], env: env)
@@ -226,9 +232,7 @@ import Testing
   }
 
   @Test func aConflictingEditIsKeptNotLost() throws {
-    let box = try Sandbox()
-    #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
+    let box = try sharedScrum()
     let env = try editor(
       box, meanwhile: "scrum edit shared --length 30", edit: "s/^length: 10/length: 20/")
     let r = try box.dinger(["scrum", "edit", "shared"], env: env)
