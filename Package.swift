@@ -23,11 +23,13 @@ let package = Package(
       name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
     // The activity index reads packs itself (Git/Objects): zlib inflates them.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // http(s) remotes go through libcurl, loaded with dlopen on first use (headers only here).
+    .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // Core
     .target(name: "Models", swiftSettings: strict),
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
-    .target(name: "Git", dependencies: ["CGit2", "CZlib"], swiftSettings: strict),
+    .target(name: "Git", dependencies: ["CGit2", "CZlib", "CCurl"], swiftSettings: strict),
     .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
     .target(
       name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage"], swiftSettings: strict),

@@ -1,5 +1,7 @@
 #include <git2.h>
 #include <git2/sys/transport.h>
+#include <git2/sys/credential.h>
+#include <git2/sys/remote.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one fixed-signature wrapper per option used. */
 

@@ -31,6 +31,7 @@ enum Check {
     _ = git_libgit2_init()
     _ = dinger_git_verify_object_hashes(0)
     _ = SSHTransport.registered
+    _ = HTTPTransport.registered
   }()
 
   /// Throws when `rc` is negative, with the message libgit2 left for this thread.

@@ -19,6 +19,8 @@ public struct TransferProgress: Sendable, Equatable {
     case receiving = "Receiving objects", resolving = "Resolving deltas"
     case counting = "Counting objects", compressing = "Compressing objects"
     case writing = "Writing objects"
+    /// An http push's request going out (bytes of bytes).
+    case sending = "Sending pack"
   }
 
   /// Objects received so far, and how many there will be.
@@ -87,6 +89,28 @@ extension Repository {
   public func config(_ key: String) -> String? {
     var config: OpaquePointer?
     guard git_repository_config_snapshot(&config, raw) == 0 else { return nil }
+    defer { git_config_free(config) }
+    var out: UnsafePointer<CChar>?
+    guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
+    return String(cString: out)
+  }
+
+  /// A value of the user's and the system's config (no repository), or nil.
+  static func userConfig(_ key: String) -> String? {
+    _ = Check.initialized
+    var config: OpaquePointer?
+    guard git_config_open_default(&config) == 0 else { return nil }
+    defer { git_config_free(config) }
+    var out: UnsafePointer<CChar>?
+    guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
+    return String(cString: out)
+  }
+
+  /// A value of the effective config of a libgit2 repository handle (nil: the user's).
+  static func config(_ key: String, of repository: OpaquePointer?) -> String? {
+    guard let repository else { return userConfig(key) }
+    var config: OpaquePointer?
+    guard git_repository_config_snapshot(&config, repository) == 0 else { return nil }
     defer { git_config_free(config) }
     var out: UnsafePointer<CChar>?
     guard git_config_get_string(&out, config, key) == 0, let out else { return nil }

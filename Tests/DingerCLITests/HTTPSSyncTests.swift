@@ -19,6 +19,8 @@ final class GitHTTPSServer: @unchecked Sendable {
     TLS = len(sys.argv) < 6 or sys.argv[5] != "plain"
     class H(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # A kept-alive connection idle this long is closed (as many hosts do).
+        timeout = float(sys.argv[6]) if len(sys.argv) > 6 and sys.argv[6] != "-" else None
         def log_message(self, *a): pass
         def body(self):
             if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -71,25 +73,34 @@ final class GitHTTPSServer: @unchecked Sendable {
     """#
 
   let tls: Bool
+  let host: String
 
   /// Serves the bare repositories under `root` (over plain http without `tls`); pushes need
-  /// `user:password` = `auth`.
-  init(root: URL, auth: String = "dan:danpw", tls: Bool = true) throws {
+  /// `user:password` = `auth`. The certificate names `names` (subjectAltName); URLs use
+  /// `host`. A connection idle for `idle` seconds is closed.
+  init(
+    root: URL, auth: String = "dan:danpw", tls: Bool = true, host: String = "localhost",
+    names: String = "DNS:localhost", idle: Double? = nil
+  ) throws {
     self.tls = tls
+    self.host = host
     folder = try TemporaryDirectory("dinger-https")
     try folder.write("server.py", Self.script)
     let made = try ProcessRunner.run(
       ProcessRunner.which("openssl") ?? "/usr/bin/openssl",
       [
         "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-        "-addext", "subjectAltName=DNS:localhost", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "subjectAltName=\(names)", "-addext", "basicConstraints=critical,CA:TRUE",
         "-keyout", folder.path("key.pem"), "-out", folder.path("cert.pem"),
       ])
     guard made.status == 0 else { throw CancellationError() }
     let ready = folder.path("port")
     pid = try ProcessRunner.start(
       ProcessRunner.which("python3") ?? "/usr/bin/python3",
-      [folder.path("server.py"), root.path, ready, folder.url.path, auth, tls ? "tls" : "plain"])
+      [
+        folder.path("server.py"), root.path, ready, folder.url.path, auth, tls ? "tls" : "plain",
+        idle.map { String($0) } ?? "-",
+      ])
     var text = ""
     for _ in 0..<300 {
       text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
@@ -103,7 +114,7 @@ final class GitHTTPSServer: @unchecked Sendable {
     self.port = port
   }
 
-  func url(_ name: String) -> String { "\(tls ? "https" : "http")://localhost:\(port)/\(name)" }
+  func url(_ name: String) -> String { "\(tls ? "https" : "http")://\(host):\(port)/\(name)" }
 
   deinit { ProcessRunner.stop(pid) }
 }

@@ -14,15 +14,14 @@ struct TLSSettings: Equatable {
   static func current(
     _ repository: Repository?, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> TLSSettings {
-    func config(_ key: String) -> String? {
+    read(config: { key in
       if let repository { return repository.config(key) }
-      var config: OpaquePointer?
-      guard git_config_open_default(&config) == 0 else { return nil }
-      defer { git_config_free(config) }
-      var out: UnsafePointer<CChar>?
-      guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
-      return String(cString: out)
-    }
+      return Repository.userConfig(key)
+    }, environment: environment)
+  }
+
+  /// The settings from `config` and the environment.
+  static func read(config: (String) -> String?, environment: [String: String]) -> TLSSettings {
     var settings = TLSSettings()
     settings.caFile = environment["GIT_SSL_CAINFO"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config("http.sslCAInfo")

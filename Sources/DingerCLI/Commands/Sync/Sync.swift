@@ -98,7 +98,9 @@ final class ProgressLine: @unchecked Sendable {
     if let stage, stage != p.stage, shown { Terminal.status("\n") }
     stage = p.stage
     var text = "\r\(p.stage.rawValue): "
-    if p.total > 0 {
+    if p.stage == .sending, p.total > 0 {
+      text += "\(p.received * 100 / p.total)% (\(p.received / 1024)/\(p.total / 1024) KiB)"
+    } else if p.total > 0 {
       text += "\(p.received * 100 / p.total)% (\(p.received)/\(p.total))"
     } else {
       text += "\(p.received)"
@@ -107,7 +109,7 @@ final class ProgressLine: @unchecked Sendable {
     let key = p.total > 0 ? "\(p.stage)\(p.received * 100 / p.total)" : "\(p.stage)\(p.received / 1000)"
     guard key != last else { return }
     last = key
-    if p.bytes > 0 { text += ", \(p.bytes / 1024) KiB" }
+    if p.bytes > 0, p.stage != .sending { text += ", \(p.bytes / 1024) KiB" }
     shown = true
     Terminal.status(text)
   }

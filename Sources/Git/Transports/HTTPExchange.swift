@@ -1,0 +1,269 @@
+internal import CCurl
+import Foundation
+
+/// One http request of the smart protocol, made by libcurl on a thread of its own: the response
+/// body flows through a pipe to whoever reads it, so a large pack is never held in memory and a
+/// slow reader slows the download. The request body, if any, is complete before the request
+/// starts (a push's pack is prepared before the connection is used, so a server that closes idle
+/// connections never sees one sit idle).
+///
+/// A server that sends nothing for the low-speed time, or cannot be reached within it, ends the
+/// exchange with an error instead of a wait that never ends.
+final class HTTPExchange: @unchecked Sendable {
+  /// How the server answered, once it has.
+  struct Answer {
+    /// The HTTP status (0 when no answer came).
+    var status: Int
+    var contentType: String?
+    /// Where a redirect points (never followed by curl: the transport checks it first).
+    var location: String?
+    /// curl's error, when the exchange failed below HTTP.
+    var failure: HTTPFailure?
+    /// The first bytes of a body that was not passed on (an error page).
+    var errorBody: String
+  }
+
+  private let api: UnsafePointer<dinger_curl_api>
+  private let condition = NSCondition()
+  private var answer: Answer?
+  private var finished = false
+  private var cancelled = false
+  private var readFD: Int32 = -1
+  private var writeFD: Int32 = -1
+  private var errorBody: [UInt8] = []
+  private var sent: (Int, Int) = (0, 0)
+  private let onUpload: ((Int, Int) -> Void)?
+  private let request: HTTPRequest
+
+  /// Starts `request`: its answer comes from `answered()`, its body from `read(into:size:)`.
+  init(_ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil) throws(HTTPFailure) {
+    guard let api = HTTPExchange.api else { throw HTTPFailure.noCurl(String(cString: dlerror())) }
+    self.api = api
+    self.request = request
+    self.onUpload = onUpload
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw HTTPFailure.local(String(cString: strerror(errno))) }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    (readFD, writeFD) = (fds[0], fds[1])
+    let thread = Thread { [self] in perform() }
+    thread.name = "dinger-http"
+    thread.start()
+  }
+
+  deinit {
+    cancel()
+    if readFD >= 0 { close(readFD) }
+  }
+
+  /// libcurl, loaded on first use.
+  nonisolated(unsafe) private static let api: UnsafePointer<dinger_curl_api>? = {
+    dinger_curl_load().map { UnsafePointer($0) }
+  }()
+
+  /// Waits until the server has answered (the body is starting) or the exchange has ended.
+  func answered() -> Answer {
+    condition.lock()
+    defer { condition.unlock() }
+    while answer == nil { condition.wait() }
+    return answer!
+  }
+
+  /// Up to `size` bytes of the body; 0 at its end. Throws when the transfer failed midway.
+  func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(HTTPFailure) -> Int {
+    while true {
+      let n = Glibc.read(readFD, buffer, size)
+      if n > 0 { return n }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { throw HTTPFailure.local(String(cString: strerror(errno))) }
+      condition.lock()
+      while !finished { condition.wait() }
+      let failure = answer?.failure
+      condition.unlock()
+      if let failure { throw failure }
+      return 0
+    }
+  }
+
+  /// Stops the transfer (within about a second) and waits for its thread to end.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.unlock()
+    // NB: a writer blocked on a full pipe is freed by EPIPE.
+    if readFD >= 0 {
+      close(readFD)
+      readFD = -1
+    }
+    condition.lock()
+    while !finished { condition.wait() }
+    condition.unlock()
+  }
+
+  // MARK: The transfer thread
+
+  private func perform() {
+    let failure = transfer()
+    condition.lock()
+    if answer == nil {
+      answer = Answer(
+        status: 0, contentType: nil, location: nil, failure: nil,
+        errorBody: String(decoding: errorBody, as: UTF8.self))
+    }
+    answer?.failure = failure
+    if answer?.status == 0 {
+      // No body came (a 401 or a redirect without one): the last response's headers.
+      answer?.status = lastStatus
+      answer?.contentType = lastContentType
+      answer?.location = lastURL
+    }
+    answer?.errorBody = String(decoding: errorBody, as: UTF8.self)
+    finished = true
+    condition.broadcast()
+    condition.unlock()
+    close(writeFD)
+  }
+
+  private var lastStatus = 0
+  private var lastContentType: String?
+  private var lastURL: String?
+
+  private func transfer() -> HTTPFailure? {
+    guard let curl = api.pointee.easy_init() else { return .local("curl could not start") }
+    defer { api.pointee.easy_cleanup(curl) }
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    defer { errorBuffer.deallocate() }
+    var headers: UnsafeMutablePointer<curl_slist>?
+    defer { if let headers { api.pointee.slist_free_all(headers) } }
+    var strings: [UnsafeMutablePointer<CChar>] = []
+    defer { strings.forEach { free($0) } }
+    func text(_ option: CURLoption, _ value: String) {
+      let copy = strdup(value)!
+      strings.append(copy)
+      _ = dinger_curl_set_pointer(api, curl, option, copy)
+    }
+    func number(_ option: CURLoption, _ value: Int) {
+      _ = dinger_curl_set_long(api, curl, option, value)
+    }
+    let settings = request.settings
+    text(CURLOPT_URL, request.url)
+    text(CURLOPT_USERAGENT, "git/2.0 (dinger; libgit2 1.5)")
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_ERRORBUFFER, errorBuffer)
+    number(CURLOPT_NOSIGNAL, 1)
+    number(CURLOPT_CONNECTTIMEOUT, settings.lowSpeedTime)
+    number(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
+    number(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+    text(CURLOPT_ACCEPT_ENCODING, "")
+    text(CURLOPT_PROTOCOLS_STR, "http,https")
+    if let proxy = settings.proxy { text(CURLOPT_PROXY, proxy) }
+    // TLS as git configures it.
+    if let file = settings.tls.caFile { text(CURLOPT_CAINFO, file) }
+    if let path = settings.tls.caPath { text(CURLOPT_CAPATH, path) }
+    if !settings.tls.verify || request.skipVerification {
+      number(CURLOPT_SSL_VERIFYPEER, 0)
+      number(CURLOPT_SSL_VERIFYHOST, 0)
+    }
+    if let (user, password) = request.credentials {
+      text(CURLOPT_USERNAME, user)
+      text(CURLOPT_PASSWORD, password)
+      number(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift cannot see)
+    }
+    var lines = ["Expect:"]  // no 100-continue round trip before a pack
+    if let accept = request.accept { lines.append("Accept: \(accept)") }
+    if let body = request.body {
+      lines.append("Content-Type: \(body.contentType)")
+      number(CURLOPT_POST, 1)
+      _ = dinger_curl_set_size(api, curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.bytes.count))
+      _ = dinger_curl_set_pointer(api, curl, CURLOPT_POSTFIELDS, body.bytes.baseAddress)
+    }
+    for line in lines { headers = api.pointee.slist_append(headers, line) }
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_HTTPHEADER, headers)
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    _ = dinger_curl_set_write(api, curl, CURLOPT_WRITEFUNCTION, HTTPExchange.received)
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_WRITEDATA, me)
+    number(CURLOPT_NOPROGRESS, 0)
+    _ = dinger_curl_set_progress(api, curl, HTTPExchange.progressed)
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_XFERINFODATA, me)
+
+    handle = curl
+    let rc = api.pointee.easy_perform(curl)
+    (lastStatus, lastContentType, lastURL) = currentHandleStatus()
+    if rc == CURLE_OK { return nil }
+    let detail = errorBuffer.pointee != 0
+      ? String(cString: errorBuffer) : (api.pointee.easy_strerror(rc).map { String(cString: $0) } ?? "curl error \(rc.rawValue)")
+    switch rc {
+    case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+      return .certificate(detail)
+    case CURLE_OPERATION_TIMEDOUT:
+      return .timedOut(detail, seconds: settings.lowSpeedTime)
+    case CURLE_WRITE_ERROR, CURLE_ABORTED_BY_CALLBACK:
+      return .cancelled
+    default:
+      return .network(detail)
+    }
+  }
+
+  /// curl's body callback: the first call fixes the answer; a 2xx body flows to the reader,
+  /// another status's body is kept (4 KiB) for the message.
+  private static let received: curl_write_callback = { data, size, count, me in
+    guard let data, let me else { return 0 }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(me).takeUnretainedValue()
+    return exchange.deliver(UnsafeRawPointer(data), size * count)
+  }
+
+  private func deliver(_ data: UnsafeRawPointer, _ count: Int) -> Int {
+    condition.lock()
+    if answer == nil {
+      let curl = currentHandleStatus()
+      answer = Answer(
+        status: curl.status, contentType: curl.contentType, location: curl.url,
+        failure: nil, errorBody: "")
+      condition.broadcast()
+    }
+    let status = answer!.status
+    let stop = cancelled
+    condition.unlock()
+    if stop { return 0 }
+    guard (200..<300).contains(status) else {
+      errorBody += UnsafeRawBufferPointer(start: data, count: min(count, max(0, 4096 - errorBody.count)))
+      return count
+    }
+    var offset = 0
+    while offset < count {
+      let n = write(writeFD, data + offset, count - offset)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return 0 }  // the reader went away: curl stops
+      offset += n
+    }
+    return count
+  }
+
+  /// The status, content type and address of the response curl is delivering.
+  private var handle: UnsafeMutableRawPointer?
+  private func currentHandleStatus() -> (status: Int, contentType: String?, url: String?) {
+    guard let handle else { return (0, nil, nil) }
+    return (
+      dinger_curl_status(api, handle),
+      dinger_curl_string_info(api, handle, CURLINFO_CONTENT_TYPE).map { String(cString: $0) },
+      dinger_curl_string_info(api, handle, CURLINFO_REDIRECT_URL).map { String(cString: $0) }
+    )
+  }
+
+  private static let progressed: curl_xferinfo_callback = { me, _, _, ultotal, ulnow in
+    guard let me else { return 1 }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(me).takeUnretainedValue()
+    return exchange.progress(sent: Int(ulnow), of: Int(ultotal))
+  }
+
+  private func progress(sent now: Int, of total: Int) -> Int32 {
+    condition.lock()
+    let stop = cancelled
+    condition.unlock()
+    if stop { return 1 }
+    if total > 0, now != sent.0 {
+      sent = (now, total)
+      onUpload?(now, total)
+    }
+    return 0
+  }
+}

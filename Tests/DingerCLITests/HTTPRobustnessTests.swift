@@ -1,0 +1,182 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// http(s) remotes that behave as real hosts and real networks do: a certificate for an IP
+/// address, a host that closes idle connections while a long history is packed, a server that
+/// stops answering, a redirect to another host.
+@Suite struct HTTPRobustnessTests {
+  let env = ["GIT_SSL_CAINFO": ""]
+
+  func team(_ server: (URL) throws -> GitHTTPSServer) throws -> (Sandbox, GitHTTPSServer) {
+    let box = try Sandbox()
+    try box.git("init", "-q", "--bare", "-b", "main", box.home.path("remote.git"), in: box.home.url)
+    let made = try server(box.home.url)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.git(
+      "config", "--global", "credential.helper",
+      "!f() { test \"$1\" = get && echo username=dan && echo password=danpw; true; }; f")
+    #expect(try box.dinger("remote", "add", "origin", made.url("remote.git")).status == 0)
+    if made.tls { try box.git("config", "http.sslCAInfo", made.caFile) }
+    return (box, made)
+  }
+
+  /// `https://127.0.0.1:PORT` with a certificate that names the address as an IP SAN (libgit2's
+  /// own TLS refused it: it only reads DNS names).
+  @Test func anIPAddressHostIsCheckedAgainstItsCertificate() throws {
+    let (box, server) = try team {
+      try GitHTTPSServer(root: $0, host: "127.0.0.1", names: "IP:127.0.0.1")
+    }
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      try box.git("--git-dir", box.home.path("remote.git"), "rev-parse", "main", in: box.home.url)
+        == box.git("rev-parse", "main"))
+    // The same certificate does not vouch for another name of the host.
+    try box.git("remote", "set-url", "origin", "https://localhost:\(server.port)/remote.git")
+    let other = try box.dinger(["sync"], env: env)
+    #expect(other.status == 1)
+    #expect(other.stderr.contains("certificate"), "\(other.stderr)")
+  }
+
+  /// A 5,000-commit history pushed to an empty remote whose server closes any connection idle
+  /// for a second: the pack is ready before the request that carries it starts, so the push
+  /// goes through (libgit2's own client died silently here, as the listing's connection was
+  /// closed while the pack was prepared).
+  @Test func aLongPushSurvivesAServerThatClosesIdleConnections() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0, idle: 1) }
+    defer { withExtendedLifetime(server) {} }
+    try Self.addMeetings(5_000, to: box)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      try box.git("--git-dir", box.home.path("remote.git"), "rev-parse", "main", in: box.home.url)
+        == box.git("rev-parse", "main"))
+    #expect(
+      try box.git("--git-dir", box.home.path("remote.git"), "rev-list", "--count", "main", in: box.home.url)
+        .trimmingCharacters(in: .whitespacesAndNewlines) == "5002")
+  }
+
+  /// A server that accepts the request and then sends nothing, or stops halfway through its
+  /// answer: the sync gives up after the low-speed time with a message, not a wait forever.
+  @Test(arguments: ["silent", "stalled"]) func aServerThatStopsAnsweringFailsInTime(mode: String)
+    throws
+  {
+    let box = try Sandbox()
+    let server = try MisbehavingServer(mode: mode)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("remote", "add", "origin", "http://127.0.0.1:\(server.port)/team.git").status == 0)
+    let started = Date()
+    let r = try ProcessRunner.run(
+      "/usr/bin/timeout", ["120", dingerBinary, "sync"], in: box.data,
+      environment: box.environment.merging(["GIT_HTTP_LOW_SPEED_TIME": "2"]) { $1 })
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stderr.contains("stopped answering"), "\(r.stderr)")
+    #expect(r.stderr.contains("http.lowSpeedTime"), "\(r.stderr)")
+    #expect(Date().timeIntervalSince(started) < 60, "gave up long after the low-speed time")
+  }
+
+  /// A redirect of the first request to another host is refused before anything (a password
+  /// above all) is sent there.
+  @Test func aRedirectToAnotherHostIsRefused() throws {
+    let box = try Sandbox()
+    let server = try MisbehavingServer(mode: "redirect")
+    #expect(try box.dinger("init").status == 0)
+    let url = "http://localhost:\(server.port)/team.git"
+    #expect(try box.dinger("remote", "add", "origin", url).status == 0)
+    let r = try box.dinger(["sync"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("redirected to another host"), "\(r.stderr)")
+    #expect(r.stderr.contains("http://127.0.0.1:\(server.port)/elsewhere.git"), "\(r.stderr)")
+    let log = (try? String(contentsOfFile: server.log, encoding: .utf8)) ?? ""
+    #expect(!log.contains("elsewhere"), "a request went to the other host: \(log)")
+  }
+
+  /// Commits `count` meetings of the sandbox's Design scrum on top of main (git fast-import).
+  static func addMeetings(_ count: Int, to box: Sandbox) throws {
+    let scrum = try box.read("scrums/design.yaml")
+    let id = scrum.split(separator: "\n").first { $0.hasPrefix("id: ") }!.dropFirst(4)
+    var stream = ""
+    for m in 0..<count {
+      let day = Date(timeIntervalSince1970: 1_420_070_400 + Double(m) * 86_400)
+      let date = ISO8601DateFormatter().string(from: day)
+      let meeting = String(format: "%08x-0000-4000-8000-000000000000", m)
+      let text =
+        "id: \(meeting)\nscrum: \(id)\ndate: \(date)\nlength: 15\nduration: \(600 + m % 300)\nattendees: [Ada]\nspeakers:\n  - {name: Ada, seconds: \(600 + m % 300)}\n"
+      let message = "Record meeting of Design\n"
+      stream += "commit refs/heads/main\ncommitter Ada <ada@example.com> \(1_420_070_400 + m * 86_400) +0000\n"
+      stream += "data \(message.utf8.count)\n\(message)"
+      if m == 0 { stream += "from refs/heads/main^0\n" }
+      let path = "history/design/\(date.prefix(10))-\(meeting.prefix(8)).yaml"
+      stream += "M 100644 inline \(path)\ndata \(text.utf8.count)\n\(text)\n"
+    }
+    let r = try ProcessRunner.run(
+      "/usr/bin/git", ["fast-import", "--quiet", "--force"], in: box.data,
+      environment: box.environment, input: stream)
+    #expect(r.status == 0, "\(r.stderr)")
+    try box.git("reset", "-q", "--hard", "main")
+  }
+}
+
+/// An http server on 127.0.0.1 that misbehaves on purpose: `silent` reads the request and
+/// never answers, `stalled` sends the headers and a little of the body, then nothing,
+/// `redirect` sends every request to another host's `elsewhere.git`. Every request line is
+/// logged.
+final class MisbehavingServer: @unchecked Sendable {
+  let folder: TemporaryDirectory
+  let port: Int
+  let pid: pid_t
+  var log: String { folder.path("requests.log") }
+
+  static let script = #"""
+    import os, socket, sys, threading, time
+    MODE, READY, LOG = sys.argv[1], sys.argv[2], sys.argv[3]
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0)); s.listen(16)
+    port = s.getsockname()[1]
+    def serve(c):
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = c.recv(65536)
+            if not chunk: return
+            data += chunk
+        with open(LOG, "a") as f: f.write(data.split(b"\r\n")[0].decode() + "\n")
+        if MODE == "silent":
+            time.sleep(3600)
+        elif MODE == "stalled":
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 100000\r\n\r\n001e# service=git-upload-pack\n0000")
+            time.sleep(3600)
+        else:
+            where = "http://127.0.0.1:%d/elsewhere.git/info/refs?service=git-upload-pack" % port
+            c.sendall(("HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % where).encode())
+            c.close()
+    with open(READY + ".tmp", "w") as f: f.write("%d\n" % port)
+    os.rename(READY + ".tmp", READY)
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=serve, args=(c,), daemon=True).start()
+    """#
+
+  init(mode: String) throws {
+    folder = try TemporaryDirectory("dinger-misbehaving")
+    try folder.write("server.py", Self.script)
+    let ready = folder.path("port")
+    pid = try ProcessRunner.start(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3",
+      [folder.path("server.py"), mode, ready, folder.path("requests.log")])
+    var text = ""
+    for _ in 0..<300 {
+      text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
+      if text.hasSuffix("\n") { break }
+      usleep(50_000)
+    }
+    guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      ProcessRunner.stop(pid)
+      throw CancellationError()
+    }
+    self.port = port
+  }
+
+  deinit { ProcessRunner.stop(pid) }
+}
