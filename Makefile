@@ -11,14 +11,15 @@ DEMO_DIR ?= /tmp/dinger-demo
 
 all: build
 
-## deps: install libgit2-dev, libyaml-dev, zlib1g-dev and pkg-config when pkg-config cannot find them,
+## deps: install libgit2-dev, libyaml-dev, zlib1g-dev, libcurl4-openssl-dev (http(s) remotes; dinger
+## loads libcurl only when it talks to one) and pkg-config when pkg-config cannot find them,
 ## tmux (for the meeting timer's terminal test), curl and openssl (https look-ups, their test)
 ## and PyYAML (the independent parser the tests
 ## compare against) when missing.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib; then \
-	  echo "installing libgit2-dev libyaml-dev zlib1g-dev pkg-config"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev zlib1g-dev pkg-config; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib libcurl; then \
+	  echo "installing libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config; \
 	fi
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1; then \
 	  echo "installing tmux curl openssl (the timer's terminal test; https look-ups and their test)"; \

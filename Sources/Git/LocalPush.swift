@@ -156,32 +156,31 @@ extension Repository {
     }
   }
 
-  /// Packs `objects` and streams the pack into `odb`, which indexes it.
+  /// Packs `objects` (reusing the local packs' entries, `PackWriter`) and streams the pack
+  /// into `odb`, which indexes it.
   func send(_ objects: [ObjectID], into odb: OpaquePointer?) throws(GitError) {
     guard !objects.isEmpty else { return }
-    var pb: OpaquePointer?
-    try Check.rc(git_packbuilder_new(&pb, raw), "start a pack")
-    defer { git_packbuilder_free(pb) }
-    git_packbuilder_set_threads(pb, 0)
-    for object in objects {
-      var oid = object.oid
-      try Check.rc(git_packbuilder_insert(pb, &oid, nil), "pack \(object.short)")
-    }
     var writer: UnsafeMutablePointer<git_odb_writepack>?
     try Check.rc(git_odb_write_pack(&writer, odb, nil, nil), "write a pack into the remote")
     defer { writer?.pointee.free(writer) }
-    var stats = git_indexer_progress()
     let sink = PackSink(writer: writer!)
-    let rc = withExtendedLifetime(sink) {
-      git_packbuilder_foreach(
-        pb,
-        { buffer, size, payload in
-          let sink = Unmanaged<PackSink>.fromOpaque(payload!).takeUnretainedValue()
-          return sink.writer.pointee.append(sink.writer, buffer, size, &sink.stats)
-        }, Unmanaged.passUnretained(sink).toOpaque())
+    // NB: the indexer takes pieces of any size; a few hundred KiB at a time keeps calls few.
+    var pending: [UInt8] = []
+    pending.reserveCapacity(1 << 19)
+    func flush() throws(GitError) {
+      guard !pending.isEmpty else { return }
+      let rc = pending.withUnsafeBytes {
+        sink.writer.pointee.append(sink.writer, $0.baseAddress, $0.count, &sink.stats)
+      }
+      pending.removeAll(keepingCapacity: true)
+      try Check.rc(rc, "send objects")
     }
-    try Check.rc(rc, "send objects")
-    stats = sink.stats
+    try PackWriter(self).write(objects) { (bytes) throws(GitError) in
+      pending.append(contentsOf: bytes)
+      if pending.count >= 1 << 19 { try flush() }
+    }
+    try flush()
+    var stats = sink.stats
     try Check.rc(writer!.pointee.commit(writer, &stats), "index the pack in the remote")
   }
 }

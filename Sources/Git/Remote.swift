@@ -143,6 +143,9 @@ extension Repository {
     session.install(&options.callbacks)
     options.proxy_opts.type = GIT_PROXY_AUTO  // http.proxy and the proxy variables, as git
     options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+    // A branch the remote no longer has (or a remote replaced by an empty one) drops its
+    // tracking ref: a stale one made the sync say "up to date" and push nothing.
+    options.prune = GIT_FETCH_PRUNE
     let tracking = "refs/remotes/\(remote)/\(branch)"
     let spec = strdup("+refs/heads/\(branch):\(tracking)")
     defer { free(spec) }
@@ -155,7 +158,6 @@ extension Repository {
     }
     session.settle(url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0)
     try session.check(rc, "fetch from \(remote)")
-    // NB: a branch that vanished on the remote would leave a stale tracking ref; ask the remote.
     return try resolve(tracking)
   }
 

@@ -175,5 +175,5 @@ public final class ObjectReader {
 }
 
 extension Array {
-  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+  subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

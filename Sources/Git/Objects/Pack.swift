@@ -121,6 +121,36 @@ final class Pack: @unchecked Sendable {
     return entry
   }
 
+  /// Every entry's offset in pack order, each with its position in the index (built on first
+  /// use: where an entry ends, and which object sits at an offset).
+  private lazy var layout: [(offset: Int, position: Int)] = {
+    (0..<count).compactMap { n in offset(at: n).map { ($0, n) } }.sorted { $0.offset < $1.offset }
+  }()
+
+  private func layoutIndex(of offset: Int) -> Int? {
+    var low = 0
+    var high = layout.count
+    while low < high {
+      let mid = (low + high) / 2
+      if layout[mid].offset == offset { return mid }
+      if layout[mid].offset < offset { low = mid + 1 } else { high = mid }
+    }
+    return nil
+  }
+
+  /// Where the entry at `offset` ends (the next entry, or the trailing checksum).
+  func end(of offset: Int) -> Int? {
+    guard let i = layoutIndex(of: offset) else { return nil }
+    return i + 1 < layout.count ? layout[i + 1].offset : pack.bytes.count - 20
+  }
+
+  /// The 20 bytes naming the object whose entry starts at `offset`.
+  func name(at offset: Int) -> [UInt8]? {
+    guard let i = layoutIndex(of: offset) else { return nil }
+    let start = namesStart + layout[i].position * 20
+    return Array(index.bytes[start..<start + 20])
+  }
+
   /// The `.idx` files in a repository's `objects/pack` folder.
   static func indexPaths(in gitDirectory: URL) -> [String] {
     let folder = gitDirectory.appendingPathComponent("objects/pack")

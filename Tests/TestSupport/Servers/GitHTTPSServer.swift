@@ -1,0 +1,118 @@
+import Foundation
+
+/// git's smart HTTP over TLS on 127.0.0.1: `git http-backend` run as CGI by a small Python
+/// server with a certificate made for the test (for `localhost`) and basic auth for pushes.
+public final class GitHTTPSServer: @unchecked Sendable {
+  public let folder: TemporaryDirectory
+  public let port: Int
+  public let pid: pid_t
+  /// The certificate to trust.
+  public var caFile: String { folder.path("cert.pem") }
+
+  public static let script = #"""
+    import base64, os, ssl, subprocess, sys
+    os.closerange(3, 4096)
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    ROOT, READY, CERTS, AUTH = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    TLS = len(sys.argv) < 6 or sys.argv[5] != "plain"
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        # A kept-alive connection idle this long is closed (as many hosts do).
+        timeout = float(sys.argv[6]) if len(sys.argv) > 6 and sys.argv[6] != "-" else None
+        def log_message(self, *a): pass
+        def body(self):
+            if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                out = b""
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+                    if size == 0:
+                        while self.rfile.readline() not in (b"\r\n", b"\n", b""): pass
+                        return out
+                    out += self.rfile.read(size); self.rfile.readline()
+            return self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
+        def run(self):
+            path, _, query = self.path.partition("?")
+            push = "git-receive-pack" in path or "git-receive-pack" in query
+            user = ""
+            if push:
+                if self.headers.get("Authorization", "") != "Basic " + base64.b64encode(AUTH.encode()).decode():
+                    self.send_response(401)
+                    self.send_header("WWW-Authenticate", 'Basic realm="git"')
+                    self.send_header("Content-Length", "0"); self.end_headers(); return
+                user = AUTH.split(":")[0]
+            data = self.body() if self.command == "POST" else b""
+            env = dict(os.environ, GIT_PROJECT_ROOT=ROOT, GIT_HTTP_EXPORT_ALL="1", PATH_INFO=path,
+                       QUERY_STRING=query, REQUEST_METHOD=self.command, REMOTE_USER=user,
+                       REMOTE_ADDR="127.0.0.1", CONTENT_TYPE=self.headers.get("Content-Type", ""),
+                       CONTENT_LENGTH=str(len(data)), GIT_HTTP_MAX_REQUEST_BUFFER="100M")
+            out = subprocess.run(["git", "http-backend"], input=data, env=env, capture_output=True).stdout
+            head, _, rest = out.partition(b"\r\n\r\n")
+            if not _: head, _, rest = out.partition(b"\n\n")
+            status = 200
+            headers = []
+            for line in head.decode().splitlines():
+                k, _, v = line.partition(":")
+                if k.lower() == "status": status = int(v.strip().split()[0])
+                else: headers.append((k, v.strip()))
+            self.send_response(status)
+            for k, v in headers: self.send_header(k, v)
+            self.send_header("Content-Length", str(len(rest))); self.end_headers()
+            self.wfile.write(rest)
+        do_GET = run
+        do_POST = run
+    s = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    if TLS:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(CERTS + "/cert.pem", CERTS + "/key.pem")
+        s.socket = ctx.wrap_socket(s.socket, server_side=True)
+    with open(READY + ".tmp", "w") as f: f.write("%d\n" % s.server_address[1])
+    os.rename(READY + ".tmp", READY)
+    s.serve_forever()
+    """#
+
+  public let tls: Bool
+  public let host: String
+
+  /// Serves the bare repositories under `root` (over plain http without `tls`); pushes need
+  /// `user:password` = `auth`. The certificate names `names` (subjectAltName); URLs use
+  /// `host`. A connection idle for `idle` seconds is closed.
+  public init(
+    root: URL, auth: String = "dan:danpw", tls: Bool = true, host: String = "localhost",
+    names: String = "DNS:localhost", idle: Double? = nil
+  ) throws {
+    self.tls = tls
+    self.host = host
+    folder = try TemporaryDirectory("dinger-https")
+    try folder.write("server.py", Self.script)
+    let made = try ProcessRunner.run(
+      ProcessRunner.which("openssl") ?? "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+        "-addext", "subjectAltName=\(names)", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-keyout", folder.path("key.pem"), "-out", folder.path("cert.pem"),
+      ])
+    guard made.status == 0 else { throw CancellationError() }
+    let ready = folder.path("port")
+    pid = try ProcessRunner.start(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3",
+      [
+        folder.path("server.py"), root.path, ready, folder.url.path, auth, tls ? "tls" : "plain",
+        idle.map { String($0) } ?? "-",
+      ])
+    var text = ""
+    for _ in 0..<300 {
+      text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
+      if text.hasSuffix("\n") { break }
+      usleep(50_000)
+    }
+    guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      ProcessRunner.stop(pid)
+      throw CancellationError()
+    }
+    self.port = port
+  }
+
+  public func url(_ name: String) -> String { "\(tls ? "https" : "http")://\(host):\(port)/\(name)" }
+
+  deinit { ProcessRunner.stop(pid) }
+}
