@@ -61,8 +61,8 @@ enum TransportBench {
           try addMeetings(50, side: 1, in: second)
           let command =
             tool == "dinger"
-            ? "'\(dinger)' sync >/dev/null 2>&1"
-            : "git pull -q --no-rebase --no-edit >/dev/null 2>&1 && git push -q >/dev/null 2>&1"
+            ? "'\(dinger)' sync >/dev/null"
+            : "git pull -q --no-rebase --no-edit >/dev/null && git push -q >/dev/null"
           times[tool, default: []].append(try Shell.time(command, in: second, env: env))
           let theirs = try Shell.run("/usr/bin/git", ["rev-list", "--count", "main"], in: remote)
           guard theirs.trimmingCharacters(in: .whitespacesAndNewlines) == "2102" else {

@@ -83,10 +83,12 @@ extension Repository {
     // what differs is visited, which is complete only if the parent's tree was visited before
     // (an undo brings back an older tree: visited newest first, each side trusted the other).
     let commits = try self.commits(from: [head], hiding: hidden, oldestFirst: true)
+    let reader = ObjectReader(self)
     var out: [ObjectID] = []
     var seen: Set<ObjectID> = []
     func missing(_ id: ObjectID) -> Bool {
       guard seen.insert(id).inserted else { return false }
+      guard let remoteODB else { return true }  // a network remote: the walk alone decides
       var oid = id.oid
       // NB: without NO_REFRESH every object the remote lacks re-reads its pack folder.
       return git_odb_exists_ext(remoteODB, &oid, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) != 1
@@ -97,63 +99,89 @@ extension Repository {
       let info = try commitInfo(commit)
       let tree = try treeID(of: commit)
       let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
-      try collect(tree, against: parentTree, missing: missing, into: &out)
+      try collect(tree, against: parentTree, reader: reader, missing: missing, into: &out)
     }
     return out
   }
 
   /// A tree and what under it differs from the parent's tree at the same place (which is
-  /// already sent, or in the remote). Both trees' entries are sorted by name, so they are walked
-  /// side by side, comparing ids in place.
+  /// already sent, or in the remote). Trees are read raw from the packs (`ObjectReader`: the
+  /// history folders' trees are long delta chains, which libgit2 re-applies on every read) and
+  /// both trees' entries, in git's order, are walked side by side, comparing ids in place.
   private func collect(
-    _ tree: ObjectID, against old: ObjectID?, missing: (ObjectID) -> Bool,
+    _ tree: ObjectID, against old: ObjectID?, reader: ObjectReader, missing: (ObjectID) -> Bool,
     into out: inout [ObjectID]
   ) throws(GitError) {
     guard tree != old, missing(tree) else { return }
     out.append(tree)
-    var t: OpaquePointer?
-    var id = tree.oid
-    try Check.rc(git_tree_lookup(&t, raw, &id), "read tree \(tree.short)")
-    defer { git_tree_free(t) }
-    var o: OpaquePointer?
-    if let old {
-      var oldID = old.oid
-      try Check.rc(git_tree_lookup(&o, raw, &oldID), "read tree \(old.short)")
-    }
-    defer { if let o { git_tree_free(o) } }
-    let count = git_tree_entrycount(t)
-    let oldCount = o.map { git_tree_entrycount($0) } ?? 0
-    var j = 0
-    for i in 0..<count {
-      let entry = git_tree_entry_byindex(t, i)!
-      let name = git_tree_entry_name(entry)!
-      var previous: OpaquePointer?
-      while j < oldCount {
-        let candidate = git_tree_entry_byindex(o, j)!
-        let c = strcmp(git_tree_entry_name(candidate), name)
-        if c < 0 {
-          j += 1
-          continue
-        }
-        if c == 0 { previous = candidate }
-        break
-      }
-      if let previous, git_oid_equal(git_tree_entry_id(previous), git_tree_entry_id(entry)) != 0 {
-        continue
-      }
-      let entryID = ObjectID(git_tree_entry_id(entry).pointee)
-      switch git_tree_entry_type(entry) {
-      case GIT_OBJECT_TREE:
-        let oldSub = previous.flatMap {
-          git_tree_entry_type($0) == GIT_OBJECT_TREE ? ObjectID(git_tree_entry_id($0).pointee) : nil
-        }
-        try collect(entryID, against: oldSub, missing: missing, into: &out)
-      case GIT_OBJECT_BLOB:
-        if missing(entryID) { out.append(entryID) }
-      default:
-        continue  // submodules: not ours to send
+    let new = try reader.read(tree).bytes
+    let previous = try old.map { (id) throws(GitError) in try reader.read(id).bytes } ?? []
+    for (kind, id, before) in try Self.changedEntries(new, against: previous) {
+      switch kind {
+      case .tree: try collect(id, against: before, reader: reader, missing: missing, into: &out)
+      case .blob: if missing(id) { out.append(id) }
+      case .submodule: continue  // not ours to send
       }
     }
+  }
+
+  /// The entries of raw tree `new` whose id differs from the entry of the same name and kind in
+  /// raw tree `old` (with that entry's id), in order.
+  static func changedEntries(_ new: [UInt8], against old: [UInt8]) throws(GitError)
+    -> [(RawTreeEntry.Kind, ObjectID, ObjectID?)]
+  {
+    var changed: [(RawTreeEntry.Kind, ObjectID, ObjectID?)] = []
+    var failure: GitError?
+    new.withUnsafeBufferPointer { n in
+      old.withUnsafeBufferPointer { o in
+        do throws(GitError) {
+          var i = 0
+          var j = 0
+          var previous: RawTreeEntry? = j < o.count ? try RawTreeEntry(o, at: j) : nil
+          while i < n.count {
+            let entry = try RawTreeEntry(n, at: i)
+            var same: RawTreeEntry?
+            while let candidate = previous {
+              let order = Self.gitOrder(n, entry, o, candidate)
+              if order > 0 {
+                j = candidate.end
+                previous = j < o.count ? try RawTreeEntry(o, at: j) : nil
+                continue
+              }
+              if order == 0 { same = candidate }
+              break
+            }
+            if let same, memcmp(n.baseAddress! + entry.nameEnd + 1, o.baseAddress! + same.nameEnd + 1, 20) == 0 {
+              i = entry.end
+              continue
+            }
+            changed.append(
+              (entry.kind, entry.id(in: n), same.flatMap { $0.kind == entry.kind ? $0.id(in: o) : nil }))
+            i = entry.end
+          }
+        } catch {
+          failure = error
+        }
+      }
+    }
+    if let failure { throw failure }
+    return changed
+  }
+
+  /// git's tree order of two entries: names compared as bytes, a folder's as if it ended in
+  /// `/`; negative when `a` comes first, 0 for the same name and kind.
+  static func gitOrder(
+    _ ta: UnsafeBufferPointer<UInt8>, _ a: RawTreeEntry, _ tb: UnsafeBufferPointer<UInt8>,
+    _ b: RawTreeEntry
+  ) -> Int {
+    let la = a.nameEnd - a.nameStart
+    let lb = b.nameEnd - b.nameStart
+    let common = min(la, lb)
+    let c = memcmp(ta.baseAddress! + a.nameStart, tb.baseAddress! + b.nameStart, common)
+    if c != 0 { return Int(c) }
+    let ca: UInt8 = la > common ? ta[a.nameStart + common] : (a.kind == .tree ? 0x2f : 0)
+    let cb: UInt8 = lb > common ? tb[b.nameStart + common] : (b.kind == .tree ? 0x2f : 0)
+    return Int(ca) - Int(cb)
   }
 
   /// Packs `objects` (reusing the local packs' entries, `PackWriter`) and streams the pack

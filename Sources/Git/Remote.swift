@@ -39,6 +39,19 @@ public struct TransferProgress: Sendable, Equatable {
 
 /// What a push did to the remote branch.
 public enum PushOutcome: Sendable, Equatable {
+  /// The remote's refusal `reason` of a branch: `.rejected` when the branch moved meanwhile
+  /// (merge again and retry); an error when the server said no for another reason (a hook, a
+  /// protected branch, a full disk), which retrying cannot fix.
+  static func refusal(_ reason: String, remote: String) throws(GitError) -> PushOutcome {
+    let lower = reason.lowercased()
+    let moved = ["fetch first", "non-fast-forward", "not fast-forward", "failed to lock", "stale info",
+      "failed to update ref", "cannot lock ref"]
+    if moved.contains(where: { lower.contains($0) }) { return .rejected(reason) }
+    throw GitError(
+      code: -1, operation: "push to \(remote)",
+      message: "the remote refused the push (\(reason)); your commits are safe here, and the next 'dinger sync' tries again")
+  }
+
   case pushed
   /// The remote refused the update (it moved since we fetched, or a hook said no).
   case rejected(String)
@@ -168,7 +181,11 @@ extension Repository {
     var handle: OpaquePointer?
     try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
     defer { git_remote_free(handle) }
-    try RemoteURL.check(git_remote_url(handle).map { String(cString: $0) } ?? "")
+    let url = git_remote_url(handle).map { String(cString: $0) } ?? ""
+    try RemoteURL.check(url)
+    if Self.pushesItself(url) {
+      return try pushOverNetwork(url: url, remote: remote, branch: branch, session: session)
+    }
     var options = git_push_options()
     git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
     options.pb_parallelism = 0  // delta search on every core
@@ -191,7 +208,7 @@ extension Repository {
     }
     session.settle(url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0)
     try session.check(rc, "push to \(remote)")
-    if let refused = session.refused { return .rejected(refused) }
+    if let refused = session.refused { return try PushOutcome.refusal(refused, remote: remote) }
     // Keep the remote-tracking branch in step, as git push does.
     if let head = try resolve("refs/heads/\(branch)") {
       var ref: OpaquePointer?

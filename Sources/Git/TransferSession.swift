@@ -87,7 +87,7 @@ public final class TransferSession: @unchecked Sendable {
 
   /// https: libgit2's verdict stands. (ssh goes through OpenSSH, which checks known_hosts
   /// itself; see `SSHTransport`.)
-  private func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>?, valid: Bool, host: String)
+  func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>?, valid: Bool, host: String)
     -> Int32
   {
     if valid { return 0 }
@@ -104,7 +104,7 @@ public final class TransferSession: @unchecked Sendable {
     return GIT_ECERTIFICATE.rawValue
   }
 
-  private func credentials(
+  func credentials(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, url: String,
     user: String?, allowed: UInt32
   ) -> Int32 {

@@ -93,6 +93,38 @@ import Testing
     #expect(!log.contains("elsewhere"), "a request went to the other host: \(log)")
   }
 
+  /// A remote emptied (or replaced by a new, empty repository) gets the whole history again:
+  /// the stale tracking branch is dropped by the fetch, not taken for "up to date".
+  @Test func anEmptiedRemoteGetsEverythingAgain() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    #expect(try box.dinger(["sync"], env: env).status == 0)
+    let remote = box.home.path("remote.git")
+    try FileManager.default.removeItem(atPath: remote)
+    try box.git("init", "-q", "--bare", "-b", "main", remote, in: box.home.url)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      try box.git("--git-dir", remote, "rev-parse", "main", in: box.home.url) == box.git("rev-parse", "main"))
+  }
+
+  /// The server's refusal of the branch (a hook saying no) reaches the user in its own words,
+  /// and nothing local changes.
+  @Test func aRefusalByTheServerIsShown() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    let hook = box.home.path("remote.git/hooks/pre-receive")
+    try "#!/bin/sh\necho 'main is frozen for the release' >&2\nexit 1\n".write(
+      toFile: hook, atomically: true, encoding: .utf8)
+    chmod(hook, 0o755)
+    let head = try box.git("rev-parse", "HEAD")
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("the remote refused the push (refs/heads/main: pre-receive hook declined)"), "\(r.stderr)")
+    #expect(!r.stderr.contains("kept changing"), "\(r.stderr)")
+    #expect(try box.git("rev-parse", "HEAD") == head)
+  }
+
   /// Commits `count` meetings of the sandbox's Design scrum on top of main (git fast-import).
   static func addMeetings(_ count: Int, to box: Sandbox) throws {
     let scrum = try box.read("scrums/design.yaml")

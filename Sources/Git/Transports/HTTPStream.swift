@@ -2,25 +2,64 @@ internal import CGit2
 import Foundation
 
 /// What the requests of one transfer share: the settings, the address after the first request's
-/// redirect, the credentials that worked, and the verdict on the certificate.
+/// redirect, the credentials that worked, the verdict on the certificate, and the transfer's
+/// callbacks (libgit2's, through its smart transport, or a `TransferSession`'s directly).
 final class HTTPSession: @unchecked Sendable {
-  let owner: UnsafeMutablePointer<git_transport>?
   let settings: HTTPSettings
   /// The repository's address (no user or password in it), once known.
   var base: String?
   var credentials: (String, String)?
   var skipVerification = false
   var warned = false
+  /// A user name and password for the URL's user (or none); throws when there are none.
+  let askCredentials: (String?) throws(TransportFailure) -> (String, String)
+  /// Whether the transfer accepts a certificate that was not trusted (or not checked).
+  let certificateAccepted: (_ host: String, _ detail: String) throws(TransportFailure) -> Bool
+  /// Bytes of a request sent so far, of how many.
+  let uploaded: (Int, Int) -> Void
 
-  init(owner: UnsafeMutablePointer<git_transport>?, settings: HTTPSettings) {
-    (self.owner, self.settings) = (owner, settings)
+  init(
+    settings: HTTPSettings,
+    askCredentials: @escaping (String?) throws(TransportFailure) -> (String, String),
+    certificateAccepted: @escaping (String, String) throws(TransportFailure) -> Bool,
+    uploaded: @escaping (Int, Int) -> Void
+  ) {
+    self.settings = settings
+    self.askCredentials = askCredentials
+    self.certificateAccepted = certificateAccepted
+    self.uploaded = uploaded
   }
 
-  /// Asks the transfer's credential callback for a user name and password.
-  func askCredentials(user: String?) throws(TransportFailure) -> (String, String) {
-    var credential: UnsafeMutablePointer<git_credential>?
-    let rc = git_transport_smart_credentials(
-      &credential, owner, user, Int32(GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue))
+  /// A session whose callbacks are those of libgit2's smart transport `owner`.
+  convenience init(owner: UnsafeMutablePointer<git_transport>?, settings: HTTPSettings) {
+    self.init(
+      settings: settings,
+      askCredentials: { (user) throws(TransportFailure) in
+        var credential: UnsafeMutablePointer<git_credential>?
+        let rc = git_transport_smart_credentials(
+          &credential, owner, user, Int32(GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue))
+        return try HTTPSession.userAndPassword(rc, credential)
+      },
+      certificateAccepted: { (host, detail) throws(TransportFailure) in
+        var cert = git_cert(cert_type: GIT_CERT_NONE)
+        let rc = git_transport_smart_certificate_check(owner, &cert, 0, host)
+        return try HTTPSession.verdict(rc, host: host, detail: detail)
+      },
+      uploaded: { sent, total in
+        var options = git_remote_connect_options()
+        guard git_transport_remote_connect_options(&options, owner) == 0 else { return }
+        defer { git_remote_connect_options_dispose(&options) }
+        if let payload = options.callbacks.payload, options.callbacks.push_transfer_progress != nil {
+          Unmanaged<TransferSession>.fromOpaque(payload).takeUnretainedValue().onProgress?(
+            TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
+        }
+      })
+  }
+
+  /// The user name and password of a credential callback's answer (`rc`, `credential`).
+  static func userAndPassword(_ rc: Int32, _ credential: UnsafeMutablePointer<git_credential>?)
+    throws(TransportFailure) -> (String, String)
+  {
     if rc == GIT_PASSTHROUGH.rawValue {
       throw TransportFailure(
         code: GIT_EAUTH.rawValue, message: "the server asks for a user name and password")
@@ -38,11 +77,8 @@ final class HTTPSession: @unchecked Sendable {
     )
   }
 
-  /// Lets the transfer's certificate callback rule on a certificate that is not trusted (or
-  /// that is not checked at all); true when it accepts it.
-  func certificateAccepted(host: String, detail: String) throws(TransportFailure) -> Bool {
-    var cert = git_cert(cert_type: GIT_CERT_NONE)
-    let rc = git_transport_smart_certificate_check(owner, &cert, 0, host)
+  /// A certificate callback's answer `rc` as accepted (true) or a failure.
+  static func verdict(_ rc: Int32, host: String, detail: String) throws(TransportFailure) -> Bool {
     if rc == 0 { return true }
     if rc == GIT_PASSTHROUGH.rawValue {
       throw TransportFailure(
@@ -50,17 +86,6 @@ final class HTTPSession: @unchecked Sendable {
         message: "the TLS certificate of \(host) is not trusted (\(detail))")
     }
     throw TransportFailure(code: rc, message: nil)
-  }
-
-  /// Reports bytes sent to the transfer's progress callback (as `TransferSession` installs it).
-  func uploaded(_ sent: Int, of total: Int) {
-    var options = git_remote_connect_options()
-    guard git_transport_remote_connect_options(&options, owner) == 0 else { return }
-    defer { git_remote_connect_options_dispose(&options) }
-    if let payload = options.callbacks.payload, options.callbacks.push_transfer_progress != nil {
-      Unmanaged<TransferSession>.fromOpaque(payload).takeUnretainedValue().onProgress?(
-        TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
-    }
   }
 }
 
@@ -111,7 +136,7 @@ final class HTTPStream: @unchecked Sendable {
     }
     if !session.settings.tls.verify && address.secure && !session.warned {
       session.warned = true
-      _ = try session.certificateAccepted(host: address.host, detail: "not checked")
+      _ = try session.certificateAccepted(address.host, "not checked")
     }
     var target = listing ? "\(base)/info/refs?service=\(service)" : "\(base)/\(service)"
     var redirects = 0
@@ -131,14 +156,14 @@ final class HTTPStream: @unchecked Sendable {
       }
       let exchange: HTTPExchange
       do {
-        exchange = try HTTPExchange(request, onUpload: listing ? nil : { [session] in session.uploaded($0, of: $1) })
+        exchange = try HTTPExchange(request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) })
       } catch {
         throw TransportFailure(message(for: error))
       }
       let answer = exchange.answered()
       if case .certificate(let detail)? = answer.failure, !session.skipVerification {
         exchange.cancel()
-        if try session.certificateAccepted(host: address.host, detail: detail) {
+        if try session.certificateAccepted(address.host, detail) {
           session.skipVerification = true
           continue
         }
@@ -169,7 +194,7 @@ final class HTTPStream: @unchecked Sendable {
       case 401:
         exchange.cancel()
         // A refused password: the callback forgets it and may ask once more (TransferSession).
-        session.credentials = try session.askCredentials(user: address.user ?? session.credentials?.0)
+        session.credentials = try session.askCredentials(address.user ?? session.credentials?.0)
       case 404:
         exchange.cancel()
         throw TransportFailure("could not find repository at \(address.redacted) (HTTP 404)")

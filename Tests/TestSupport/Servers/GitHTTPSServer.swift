@@ -44,7 +44,9 @@ public final class GitHTTPSServer: @unchecked Sendable {
             env = dict(os.environ, GIT_PROJECT_ROOT=ROOT, GIT_HTTP_EXPORT_ALL="1", PATH_INFO=path,
                        QUERY_STRING=query, REQUEST_METHOD=self.command, REMOTE_USER=user,
                        REMOTE_ADDR="127.0.0.1", CONTENT_TYPE=self.headers.get("Content-Type", ""),
-                       CONTENT_LENGTH=str(len(data)), GIT_HTTP_MAX_REQUEST_BUFFER="100M")
+                       CONTENT_LENGTH=str(len(data)), GIT_HTTP_MAX_REQUEST_BUFFER="100M",
+                       HTTP_CONTENT_ENCODING=self.headers.get("Content-Encoding", ""),
+                       GIT_PROTOCOL=self.headers.get("Git-Protocol", ""))
             out = subprocess.run(["git", "http-backend"], input=data, env=env, capture_output=True).stdout
             head, _, rest = out.partition(b"\r\n\r\n")
             if not _: head, _, rest = out.partition(b"\n\n")
