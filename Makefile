@@ -25,9 +25,10 @@ deps:
 	  echo "installing tmux curl openssl (the timer's terminal test; https look-ups and their test)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux curl openssl; \
 	fi
-	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh-keygen >/dev/null 2>&1; then \
-	  echo "installing openssh-server openssh-client (the ssh sync tests run their own sshd on 127.0.0.1)"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client; \
+	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh-keygen >/dev/null 2>&1 || [ ! -x /usr/sbin/apache2 ]; then \
+	  echo "installing openssh-server openssh-client apache2 (the sync tests run their own sshd and apache with git-http-backend on 127.0.0.1)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client apache2; \
+	  $(SUDO) service apache2 stop >/dev/null 2>&1 || true; \
 	fi
 	@if ! python3 -c 'import yaml' >/dev/null 2>&1; then \
 	  echo "installing PyYAML"; \

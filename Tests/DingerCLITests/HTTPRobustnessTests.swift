@@ -102,6 +102,7 @@ import Testing
     let remote = box.home.path("remote.git")
     try FileManager.default.removeItem(atPath: remote)
     try box.git("init", "-q", "--bare", "-b", "main", remote, in: box.home.url)
+    server.share()
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(

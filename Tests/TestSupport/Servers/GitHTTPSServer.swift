@@ -1,7 +1,8 @@
 import Foundation
 
-/// git's smart HTTP over TLS on 127.0.0.1: `git http-backend` run as CGI by a small Python
-/// server with a certificate made for the test (for `localhost`) and basic auth for pushes.
+/// git's smart HTTP over TLS on 127.0.0.1: `git http-backend` run as CGI by apache (mod_ssl,
+/// basic auth for pushes, as git's documentation sets it up), with a certificate made for the
+/// test. Where apache2 is not installed, a small Python server plays apache's part.
 public final class GitHTTPSServer: @unchecked Sendable {
   public let folder: TemporaryDirectory
   public let port: Int
@@ -94,6 +95,15 @@ public final class GitHTTPSServer: @unchecked Sendable {
         "-keyout", folder.path("key.pem"), "-out", folder.path("cert.pem"),
       ])
     guard made.status == 0 else { throw CancellationError() }
+    self.root = root
+    if Self.apacheAvailable {
+      (port, pid) = try Self.startApache(
+        folder: folder, root: root, auth: auth, tls: tls, idle: idle)
+      usesApache = true
+      share()
+      return
+    }
+    usesApache = false
     let ready = folder.path("port")
     pid = try ProcessRunner.start(
       ProcessRunner.which("python3") ?? "/usr/bin/python3",
@@ -114,7 +124,109 @@ public final class GitHTTPSServer: @unchecked Sendable {
     self.port = port
   }
 
-  public func url(_ name: String) -> String { "\(tls ? "https" : "http")://\(host):\(port)/\(name)" }
+  /// The folder of served repositories.
+  public let root: URL
+  /// Whether apache serves (else the Python stand-in, where apache2 is not installed).
+  public let usesApache: Bool
 
-  deinit { ProcessRunner.stop(pid) }
+  public static var apacheAvailable: Bool {
+    FileManager.default.isExecutableFile(atPath: "/usr/sbin/apache2")
+      && FileManager.default.fileExists(atPath: "/usr/lib/apache2/modules/mod_cgi.so")
+      && FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-http-backend")
+  }
+
+  /// apache's workers run as `nobody` (apache will not run them as root): the served
+  /// repositories are opened to them. Called again by `url` for repositories made later.
+  public func share() {
+    guard usesApache else { return }
+    _ = try? ProcessRunner.run("/bin/chmod", ["-R", "a+rwX", root.path])
+  }
+
+  /// apache 2.4 with mod_ssl and git-http-backend as CGI, as git's documentation sets it up:
+  /// anonymous reads, basic auth (an htpasswd file) for anything that pushes.
+  static func startApache(
+    folder: TemporaryDirectory, root: URL, auth: String, tls: Bool, idle: Double?
+  ) throws -> (Int, pid_t) {
+    let parts = auth.split(separator: ":", maxSplits: 1).map(String.init)
+    let hashed = try ProcessRunner.run("/usr/bin/openssl", ["passwd", "-apr1", parts[1]])
+    try folder.write("htpasswd", "\(parts[0]):\(hashed.stdout)")
+    _ = try ProcessRunner.run("/bin/chmod", ["-R", "a+rX", folder.url.path])
+    let modules = "/usr/lib/apache2/modules"
+    let keepAlive = idle.map { "KeepAliveTimeout \(Int($0 * 1000))ms" } ?? "KeepAliveTimeout 5"
+    for _ in 0..<5 {
+      let port = GitDaemon.freePort()
+      var config = """
+        ServerRoot "\(folder.url.path)"
+        PidFile \(folder.path("httpd.pid"))
+        DefaultRuntimeDir \(folder.url.path)
+        Mutex file:\(folder.url.path) default
+        Listen 127.0.0.1:\(port)
+        ServerName localhost
+        ErrorLog \(folder.path("error.log"))
+        LogLevel error
+        User nobody
+        Group nogroup
+        \(keepAlive)
+
+        """
+      for module in [
+        "mpm_prefork", "authz_core", "authz_user", "authn_core", "authn_file", "auth_basic", "alias",
+        "cgi", "env",
+      ] + (tls ? ["ssl"] : []) {
+        config += "LoadModule \(module)_module \(modules)/mod_\(module).so\n"
+      }
+      if tls {
+        config += """
+          SSLEngine on
+          SSLCertificateFile \(folder.path("cert.pem"))
+          SSLCertificateKeyFile \(folder.path("key.pem"))
+
+          """
+      }
+      config += """
+        SetEnv GIT_PROJECT_ROOT \(root.path)
+        SetEnv GIT_HTTP_EXPORT_ALL 1
+        SetEnv GIT_CONFIG_COUNT 1
+        SetEnv GIT_CONFIG_KEY_0 safe.directory
+        SetEnv GIT_CONFIG_VALUE_0 *
+        ScriptAlias / /usr/lib/git-core/git-http-backend/
+        <Directory "/usr/lib/git-core">
+          Require all granted
+        </Directory>
+        <If "%{QUERY_STRING} =~ /service=git-receive-pack/ || %{REQUEST_URI} =~ m#/git-receive-pack$#">
+          AuthType Basic
+          AuthName "git"
+          AuthUserFile \(folder.path("htpasswd"))
+          Require valid-user
+        </If>
+
+        """
+      try folder.write("httpd.conf", config)
+      let pid = try ProcessRunner.start(
+        "/usr/sbin/apache2", ["-f", folder.path("httpd.conf"), "-DFOREGROUND"])
+      if GitDaemon.waitListening(port) { return (port, pid) }
+      stopGroup(pid)
+    }
+    throw CancellationError()
+  }
+
+  /// Stops a server started in its own session and every process in it: SIGTERM first, so
+  /// that apache reaps its own workers (killed outright, they are left as zombies).
+  static func stopGroup(_ pid: pid_t) {
+    kill(pid, SIGTERM)
+    for _ in 0..<100 {
+      var status: Int32 = 0
+      if waitpid(pid, &status, WNOHANG) == pid { return }
+      usleep(30_000)
+    }
+    kill(-pid, SIGKILL)
+    ProcessRunner.stop(pid)
+  }
+
+  public func url(_ name: String) -> String {
+    share()
+    return "\(tls ? "https" : "http")://\(host):\(port)/\(name)"
+  }
+
+  deinit { Self.stopGroup(pid) }
 }
