@@ -126,6 +126,23 @@ import Testing
     #expect(try box.git("rev-parse", "HEAD") == head)
   }
 
+  /// A push over https shows its stages on a terminal, the request going out included.
+  @Test func aPushShowsItsProgressOnATerminal() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    try Self.addMeetings(300, to: box)
+    let typescript = box.home.path("typescript")
+    let r = try ProcessRunner.run(
+      "/usr/bin/script", ["-qec", "\(dingerBinary) sync", typescript], in: box.data,
+      environment: box.environment.merging(env.merging(["TERM": "xterm"]) { $1 }) { $1 })
+    #expect(r.status == 0, "\(r.stdout)")
+    let shown = try String(contentsOfFile: typescript, encoding: .utf8)
+    #expect(shown.contains("Counting objects: 100%"), "\(shown)")
+    #expect(shown.contains("Sending pack: 100%"), "\(shown)")
+    #expect(shown.contains("KiB)\r\n") || shown.contains("KiB)\n"), "progress not ended before the next line: \(shown)")
+    #expect(shown.contains("pushed to origin/main"), "\(shown)")
+  }
+
   /// Commits `count` meetings of the sandbox's Design scrum on top of main (git fast-import).
   static func addMeetings(_ count: Int, to box: Sandbox) throws {
     let scrum = try box.read("scrums/design.yaml")

@@ -58,7 +58,9 @@ extension Repository {
       } catch {
         throw TransportFailure(code: error.code, message: error.message)
       }
-      let answer = try channel.send(request, reports: advertised.reportsStatus)
+      let answer = try channel.send(request, reports: advertised.reportsStatus) { sent, total in
+        session.onProgress?(TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
+      }
       refused = try ReceivePackAdvertisement.refusal(in: answer, for: ref, reports: advertised.reportsStatus)
     } catch {
       channel.close()
@@ -148,11 +150,22 @@ enum ReceivePackChannel {
 
   /// Sends the request (commands, flush, pack) and returns the server's answer (its report,
   /// up to the flush, when it `reports`).
-  func send(_ request: [UInt8], reports: Bool) throws(TransportFailure) -> [UInt8] {
+  func send(_ request: [UInt8], reports: Bool, progress: (Int, Int) -> Void) throws(TransportFailure)
+    -> [UInt8]
+  {
     switch self {
     case .ssh(let connection):
       do {
-        try withRawBytes(request) { (bytes) throws(SSHError) in try connection.write(bytes) }
+        // In pieces, so that progress can be shown (http's comes from curl).
+        try withRawBytes(request) { (bytes) throws(SSHError) in
+          var sent = 0
+          while sent < bytes.count {
+            let piece = min(1 << 18, bytes.count - sent)
+            try connection.write(UnsafeRawBufferPointer(rebasing: bytes[sent..<sent + piece]))
+            sent += piece
+            progress(sent, bytes.count)
+          }
+        }
       } catch {
         throw TransportFailure(SSHError.describe(error))
       }
