@@ -22,6 +22,13 @@ enum ScaleBench {
           "cat history/\(scrum)/*.yaml >/dev/null"),
         ("log S warm / git log -- S", "'\(dinger)' log \(scrum) >/dev/null",
           "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null"),
+        // NB: each clone goes to a fresh folder beside the repository, removed first.
+        ("clone file:// / git clone file://",
+          "rm -rf ../clone-d && '\(dinger)' clone file://\(repo.path) ../clone-d >/dev/null",
+          "rm -rf ../clone-g && git clone -q file://\(repo.path) ../clone-g"),
+        ("clone PATH / git clone PATH",
+          "rm -rf ../clone-d && '\(dinger)' clone \(repo.path) ../clone-d >/dev/null",
+          "rm -rf ../clone-g && git clone -q \(repo.path) ../clone-g"),
       ]
       print("  \(size) meetings:")
       // The cold log first, from no index.
@@ -38,7 +45,7 @@ enum ScaleBench {
           b.append(try Shell.time(theirs, in: repo, env: env))
         }
         let target: Double =
-          name.hasPrefix("check") ? 5 : name.hasPrefix("history") ? 3 : 0.25
+          name.hasPrefix("check") ? 5 : name.hasPrefix("history") ? 3 : name.hasPrefix("clone") ? 1.5 : 0.25
         report(name, size, Shell.median(a), Shell.median(b), target: target, into: &ratios)
       }
     }
@@ -49,6 +56,12 @@ enum ScaleBench {
         print(
           "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
             + String(format: "dinger %.1fx, baseline %.1fx", last.dinger / first.dinger, last.base / first.base))
+      }
+    }
+    for size in sizes {
+      let folder = root.appendingPathComponent("bench-scale-\(size)")
+      for name in ["clone-d", "clone-g"] {
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
       }
     }
     print("")

@@ -249,6 +249,10 @@ extension Repository {
     session.configure(for: nil)
     session.install(&options.fetch_opts.callbacks)
     options.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
+    // A file:// URL is a folder on this machine too: its objects are linked or copied as for
+    // a plain path. libgit2's local transport re-packed every object, recomputing each delta
+    // (16x git clone at 130,000 commits, killed after 20 min with a 3.6 GB temporary pack).
+    if url.lowercased().hasPrefix("file://") { options.local = GIT_CLONE_LOCAL }
     var out: OpaquePointer?
     let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }
     session.settle(url: url, worked: rc >= 0)
