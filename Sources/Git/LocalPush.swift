@@ -142,7 +142,7 @@ extension Repository {
             let entry = try RawTreeEntry(n, at: i)
             var same: RawTreeEntry?
             while let candidate = previous {
-              let order = Self.gitOrder(n, entry, o, candidate)
+              let order = RawTreeEntry.order(entry, in: n, candidate, in: o)
               if order > 0 {
                 j = candidate.end
                 previous = j < o.count ? try RawTreeEntry(o, at: j) : nil
@@ -166,22 +166,6 @@ extension Repository {
     }
     if let failure { throw failure }
     return changed
-  }
-
-  /// git's tree order of two entries: names compared as bytes, a folder's as if it ended in
-  /// `/`; negative when `a` comes first, 0 for the same name and kind.
-  static func gitOrder(
-    _ ta: UnsafeBufferPointer<UInt8>, _ a: RawTreeEntry, _ tb: UnsafeBufferPointer<UInt8>,
-    _ b: RawTreeEntry
-  ) -> Int {
-    let la = a.nameEnd - a.nameStart
-    let lb = b.nameEnd - b.nameStart
-    let common = min(la, lb)
-    let c = memcmp(ta.baseAddress! + a.nameStart, tb.baseAddress! + b.nameStart, common)
-    if c != 0 { return Int(c) }
-    let ca: UInt8 = la > common ? ta[a.nameStart + common] : (a.kind == .tree ? 0x2f : 0)
-    let cb: UInt8 = lb > common ? tb[b.nameStart + common] : (b.kind == .tree ? 0x2f : 0)
-    return Int(ca) - Int(cb)
   }
 
   /// Packs `objects` (reusing the local packs' entries, `PackWriter`) and streams the pack

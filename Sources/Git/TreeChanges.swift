@@ -65,6 +65,119 @@ public final class ChangeWalker {
     return out.sorted { $0.path < $1.path }
   }
 
+  /// The files `commit` changed against its first parent at or under `paths` (folders or
+  /// files, from the root), sorted by path: only the trees on the way to each path are read,
+  /// as `git log -- PATH` prunes its walk.
+  public func changes(in commit: ObjectID, parent: ObjectID?, limitedTo paths: [String])
+    throws(GitError) -> [ChangedFile]
+  {
+    let newRoot = try rootTree(commit)
+    let oldRoot = try parent.map { p throws(GitError) in try rootTree(p) }
+    if newRoot == oldRoot { return [] }
+    var out: [ChangedFile] = []
+    for path in paths {
+      let x = try oldRoot.flatMap { r throws(GitError) in try entry(at: path, under: r) }
+      let y = try entry(at: path, under: newRoot)
+      if x?.id == y?.id && x?.isTree == y?.isTree { continue }
+      let left = try x.flatMap { e throws(GitError) in e.isTree ? try tree(e.id, at: path) : nil }
+      let right = try y.flatMap { e throws(GitError) in e.isTree ? try tree(e.id, at: path) : nil }
+      if left != nil || right != nil { try compare(left, right, prefix: path + "/", into: &out) }
+      let old = x.flatMap { $0.isTree ? nil : $0.id }
+      let new = y.flatMap { $0.isTree ? nil : $0.id }
+      if old != nil || new != nil { out.append(ChangedFile(path: path, old: old, new: new)) }
+    }
+    return out.sorted { $0.path < $1.path }
+  }
+
+  /// The first parent of `commit` (nil for a root commit) and whether it has others, read raw.
+  public func parents(of commit: ObjectID) throws(GitError) -> [ObjectID] {
+    let object = try reader.read(commit)
+    guard object.kind == .commit else { throw GitError.damaged("\(commit.short) is not a commit") }
+    var out: [ObjectID] = []
+    // NB: "tree <hex>\n" then one "parent <hex>\n" line per parent.
+    var i = 46
+    let prefix = Array("parent ".utf8)
+    let bytes = object.bytes
+    while i + 48 <= bytes.count, bytes[i..<i + 7].elementsEqual(prefix) {
+      guard let id = ObjectID(hex: String(decoding: bytes[(i + 7)..<(i + 47)], as: UTF8.self)) else {
+        throw GitError.damaged("commit \(commit.short) names a parent that is not an id")
+      }
+      out.append(id)
+      i += 48
+    }
+    return out
+  }
+
+  /// The entry at `path` (components split by "/") under root tree `root`, or nil. The last
+  /// two answers at each folder are kept: walking a history, a commit's trees are mostly the
+  /// ones its child's parent had.
+  private func entry(at path: String, under root: ObjectID) throws(GitError)
+    -> (id: ObjectID, isTree: Bool)?
+  {
+    let steps = try steps(of: path)
+    var current = root
+    for (n, step) in steps.enumerated() {
+      let found: (id: ObjectID, isTree: Bool)?
+      if let hit = lookups[step.key]?.first(where: { $0.tree == current }) {
+        found = hit.found
+      } else {
+        found = try Self.find(step.name, in: try tree(current, at: step.folder))
+        var kept = lookups[step.key] ?? []
+        if kept.count == 2 { kept.removeFirst() }
+        kept.append((current, found))
+        lookups[step.key] = kept
+      }
+      guard let found else { return nil }
+      if n == steps.count - 1 { return found }
+      guard found.isTree else { return nil }
+      current = found.id
+    }
+    return (root, true)
+  }
+
+  /// The steps down to `path`: each component's name, the folder it is in, and its own path.
+  private func steps(of path: String) throws(GitError) -> [(name: [UInt8], folder: String, key: String)] {
+    if let known = stepCache[path] { return known }
+    var out: [(name: [UInt8], folder: String, key: String)] = []
+    var folder = ""
+    for part in path.split(separator: "/") {
+      let key = folder.isEmpty ? String(part) : folder + "/" + part
+      out.append((Array(part.utf8), folder, key))
+      folder = key
+    }
+    stepCache[path] = out
+    return out
+  }
+
+  private var stepCache: [String: [(name: [UInt8], folder: String, key: String)]] = [:]
+  private var lookups: [String: [(tree: ObjectID, found: (id: ObjectID, isTree: Bool)?)]] = [:]
+
+  /// The entry named `name` in raw tree `bytes`.
+  static func find(_ name: [UInt8], in bytes: [UInt8]) throws(GitError) -> (id: ObjectID, isTree: Bool)? {
+    var result: (ObjectID, Bool)?
+    var failure: GitError?
+    bytes.withUnsafeBufferPointer { tree in
+      var i = 0
+      while i < tree.count {
+        do throws(GitError) {
+          let e = try RawTreeEntry(tree, at: i)
+          if e.nameEnd - e.nameStart == name.count,
+            memcmp(tree.baseAddress! + e.nameStart, name, name.count) == 0
+          {
+            result = (e.id(in: tree), e.kind == .tree)
+            return
+          }
+          i = e.end
+        } catch {
+          failure = error
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+    return result.map { (id: $0.0, isTree: $0.1) }
+  }
+
   private func rootTree(_ commit: ObjectID) throws(GitError) -> ObjectID {
     if let last = lastCommit, last.id == commit { return last.tree }
     let object = try reader.read(commit)

@@ -15,6 +15,9 @@ public enum ActivityIndex {
   public static func entries(_ repository: DataRepository, matching filter: ActivityFilter = .all)
     throws -> [ActivityEntry]
   {
+    if case .scrum(_, let path) = filter, let slug = RecordLayout.slug(ofScrumPath: path) {
+      return try scrumEntries(repository, matching: filter, slug: slug)
+    }
     let folder = repository.git.gitDirectory.appendingPathComponent("dinger")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("activity-v1.tsv")
@@ -55,6 +58,53 @@ public enum ActivityIndex {
     return index.entries(matching: filter) ?? []
   }
 
+  /// One scrum's entries, from an index of its own (`activity-v1/<slug>.tsv`) brought up to
+  /// date by a walk that reads only the trees on the way to `scrums/<slug>.yaml` and
+  /// `history/<slug>/`, as `git log -- PATH` does: a cold `log S` no longer describes every
+  /// commit of the repository. (Its meetings are the ones in the scrum's folder.)
+  static func scrumEntries(_ repository: DataRepository, matching filter: ActivityFilter, slug: String)
+    throws -> [ActivityEntry]
+  {
+    let folder = repository.git.gitDirectory.appendingPathComponent("dinger/activity-v1")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("\(slug).tsv")
+    let lock = try WriterLock(at: folder.deletingLastPathComponent(), name: "activity.lock")
+    defer { lock.release() }
+    guard let head = try repository.head() else { return [] }
+    var index = IndexFile(bytes: (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? [])
+    if index.head == head.hex, let entries = index.entries(matching: filter) { return entries }
+    if index.head == head.hex { index = IndexFile(bytes: []) }
+    let paths = ["scrums/\(slug).yaml", "history/\(slug)"]
+    let walker = ChangeWalker(repository.git)
+    var fresh: [ActivityEntry] = []  // newest first
+    func add(_ commit: ObjectID, parent: ObjectID?) throws {
+      let changes = try walker.changes(in: commit, parent: parent, limitedTo: paths)
+      guard !changes.isEmpty else { return }
+      let info = try repository.git.commitInfo(commit)
+      fresh += try describe(info, changes: changes, walker: walker).reversed()
+    }
+    var cursor: ObjectID? = head
+    while let id = cursor, id.hex != index.head {
+      let parents = try walker.parents(of: id)
+      if parents.count > 1 {
+        // A merge: the commits it brought in are told as they were made (see `entries`).
+        for side in try repository.git.commits(from: Array(parents.dropFirst()), hiding: [parents[0]]) {
+          try add(side, parent: try walker.parents(of: side).first)
+        }
+      } else {
+        try add(id, parent: parents.first)
+      }
+      cursor = parents.first
+    }
+    if cursor == nil { index = IndexFile(bytes: []) }
+    index.append(fresh.reversed(), head: head.hex)
+    let temp = folder.appendingPathComponent(".\(slug)-\(getpid()).tmp")
+    if FileManager.default.createFile(atPath: temp.path, contents: Data(index.bytes)) {
+      rename(temp.path, file.path)
+    }
+    return index.entries(matching: filter) ?? []
+  }
+
   /// The entries of `commits` (oldest first), described on every core: each worker opens its
   /// own handle and walks a contiguous run of commits, so its walker reuses trees between them.
   static func describe(_ commits: [Repository.CommitInfo], in git: Repository) throws
@@ -89,11 +139,18 @@ public enum ActivityIndex {
   static func describe(_ info: Repository.CommitInfo, walker: ChangeWalker)
     throws -> [ActivityEntry]
   {
+    if info.parents.count > 1 { return [] }
+    return try describe(info, changes: try walker.changes(in: info), walker: walker)
+  }
+
+  /// The entries of the record files among `changes`, which `info` made.
+  static func describe(_ info: Repository.CommitInfo, changes: [ChangedFile], walker: ChangeWalker)
+    throws -> [ActivityEntry]
+  {
     let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
     let action = TrailerParser.value("Dinger-Action", in: info.message)
     var out: [ActivityEntry] = []
-    if info.parents.count > 1 { return out }
-    for file in try walker.changes(in: info) {
+    for file in changes {
       let path = file.path
       guard let kind = RecordLayout.kind(ofPath: path), kind != .config else { continue }
       let reader = walker.reader

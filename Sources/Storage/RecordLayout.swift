@@ -19,6 +19,18 @@ public enum RecordLayout {
     }
   }
 
+  /// The slug of a scrum's path (`scrums/<slug>.yaml`) when it is a plain file name (letters,
+  /// digits, `-`, `_`, `.`, not starting with `.`), else nil.
+  public static func slug(ofScrumPath path: String) -> String? {
+    guard kind(ofPath: path) == .scrum else { return nil }
+    let slug = slug(ofPath: path)
+    guard !slug.isEmpty, !slug.hasPrefix("."),
+      slug.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7a).contains($0)
+        || (0x41...0x5a).contains($0) || $0 == 0x2d || $0 == 0x5f || $0 == 0x2e })
+    else { return nil }
+    return slug
+  }
+
   /// The folders that hold records, for messages.
   public static let folders = "scrums/, history/<scrum>/, libraries/, quizzes/<library>/"
 

@@ -146,3 +146,80 @@ import Testing
     #expect(r.stderr.hasPrefix("error: no scrum 'nosuchscrum'"))
   }
 }
+
+/// `log S` reads a scrum's own index, filled by a walk that visits only the scrum's paths: cold,
+/// warm, after new commits, after a merge and after history was rewritten, it tells the same as
+/// the whole log does for those paths.
+@Suite struct ScrumLogIndexTests {
+  /// The whole log's entries under the scrum's paths, as JSON lines (commit and path).
+  func expected(_ box: Sandbox, slug: String) throws -> [String] {
+    let r = try box.dinger("log", "--json")
+    #expect(r.status == 0, "\(r.stderr)")
+    return try entries(r.stdout).filter {
+      $0.hasSuffix(" scrums/\(slug).yaml") || $0.contains(" history/\(slug)/")
+    }
+  }
+
+  func entries(_ json: String) throws -> [String] {
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+    let list = (object as? [[String: Any]]) ?? ((object as? [String: Any])?["entries"] as? [[String: Any]]) ?? []
+    return list.map { "\($0["commit"] ?? "") \($0["summary"] ?? "") \($0["path"] ?? "")" }
+  }
+
+  func scrumLog(_ box: Sandbox, _ slug: String) throws -> [String] {
+    let r = try box.dinger("log", slug, "--json")
+    #expect(r.status == 0, "\(r.stderr)")
+    return try entries(r.stdout)
+  }
+
+  @Test func theScrumIndexAgreesWithTheWholeLog() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Ops", "--attendee", "Eve").status == 0)
+    for _ in 0..<3 {
+      #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
+      #expect(try box.dinger("meet", "ops", "--record", "--duration", "5m").status == 0)
+    }
+    #expect(try box.dinger("scrum", "edit", "design", "--length", "20").status == 0)
+    // Cold: no index of any kind.
+    try? FileManager.default.removeItem(at: box.data.appendingPathComponent(".git/dinger"))
+    let cold = try scrumLog(box, "design")
+    #expect(cold.count == 5, "\(cold)")
+    #expect(cold == (try expected(box, slug: "design")))
+    // New commits, one by plain git on a side branch merged back.
+    #expect(try box.dinger("meet", "design", "--record", "--duration", "7m").status == 0)
+    try box.git("checkout", "-q", "-b", "side")
+    try box.write(
+      "scrums/design.yaml",
+      try box.read("scrums/design.yaml").replacingOccurrences(of: "length: 20", with: "length: 25"))
+    try box.git("commit", "-qam", "longer")
+    try box.git("checkout", "-q", "main")
+    #expect(try box.dinger("meet", "ops", "--record", "--duration", "6m").status == 0)
+    try box.git("merge", "-q", "--no-edit", "side")
+    let warm = try scrumLog(box, "design")
+    #expect(warm.count == 7, "\(warm)")
+    #expect(warm == (try expected(box, slug: "design")))
+    // History rewritten under the index: it is rebuilt.
+    try box.git("reset", "-q", "--hard", "HEAD~3")
+    let rewritten = try scrumLog(box, "design")
+    #expect(rewritten == (try expected(box, slug: "design")))
+    #expect(rewritten.count == 5, "\(rewritten)")
+    #expect(try scrumLog(box, "ops") == (try expected(box, slug: "ops")))
+  }
+
+  /// A damaged scrum index is rebuilt, not trusted.
+  @Test func aDamagedScrumIndexIsRebuilt() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
+    let first = try scrumLog(box, "design")
+    let file = box.data.appendingPathComponent(".git/dinger/activity-v1/design.tsv")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    try String(text.prefix(text.count - 30)).write(to: file, atomically: true, encoding: .utf8)
+    #expect(try scrumLog(box, "design") == first)
+    try "garbage\n".write(to: file, atomically: true, encoding: .utf8)
+    #expect(try scrumLog(box, "design") == first)
+  }
+}
