@@ -66,7 +66,7 @@ public struct MeetingProvider: Sendable {
         ("Dinger-Action", "meeting.record"), ("Dinger-Record", id),
         ("Dinger-Scrum", scrum.id!.lowercased),
       ]
-      change.write(path, try RecordCodec.encode(.meeting(meeting)))
+      change.write(path, try RecordCodec.newFile(.meeting(meeting), at: path))
       subject = change.subject
       return change
     }

@@ -188,7 +188,8 @@ public struct ScrumProvider: Sendable {
       let used = Set(try list().scrums.compactMap(\.scrum.theme))
       scrum.theme = Theme.allCases.first { !used.contains($0) } ?? .default
     }
-    let text = try RecordCodec.encode(.scrum(scrum))
+    // NB: every scrum file is scrums/<slug>.yaml: the schema line is the same for any slug.
+    let text = try RecordCodec.newFile(.scrum(scrum), at: "scrums/new.yaml")
     let (path, subject, commit) = try addFile(text, title: scrum.title, id: scrum.id!)
     return ScrumCommit(stored: StoredScrum(path: path, scrum: scrum), subject: subject, commit: commit)
   }

@@ -76,13 +76,24 @@ extension DataRepository {
       switch path {
       case ".gitattributes":
         let current = repository.read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        if current.contains("merge=dinger") { continue }
+        if current.contains("merge=dinger") && current.contains("diff=dinger") { continue }
+        if current.contains("merge=dinger") {
+          // An older scaffold: its line gains the diff driver.
+          change.write(
+            path, current.replacingOccurrences(of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n"))
+          continue
+        }
         change.write(
           path, current.isEmpty || current.hasSuffix("\n") ? current + text : current + "\n" + text)
       default:
         if repository.read(path) != nil { continue }
         change.write(path, text)
       }
+    }
+    // JSON Schemas for YAML editors: the files dinger writes point at them (RecordSchema).
+    for kind in RecordSchema.Kind.allCases {
+      let path = "\(RecordSchema.folder)/\(kind.fileName)"
+      if repository.read(path) == nil { change.write(path, RecordSchema.schema(kind).text) }
     }
     try repository.commit(change)
     for folder in ["scrums", "history", "libraries", "quizzes"] {

@@ -4,24 +4,12 @@
 enum EmbeddedTemplates {
   /// Data-relative path and text of every scaffold file.
   static let scaffold: [(path: String, text: String)] = [
-    (
-      ".dinger/config.yaml",
-      "# Dinger data repository settings.\nformat: 1            # file format version; do not change by hand\nlanguage: en         # default language for word libraries and look-ups\nquiz:\n  questions: 10      # questions per quiz\n  seconds: 20        # seconds per question\n"
-    ),
-    (
-      ".gitattributes",
-      "# Record-aware merges for teammates who use plain `git pull` (see `dinger setup-git`).\n*.yaml merge=dinger\n"
-    ),
-    (
-      "README.md",
-      "# Team stand-ups, kept by Dinger\n\nThis repository holds a team's stand-up meetings (\"scrums\"), their history and shared word\nlibraries as YAML files. Use the `dinger` command, or edit the files by hand; `dinger check`\ntells you whether a hand edit is valid.\n\n| folder | holds |\n|---|---|\n| `scrums/<slug>.yaml` | one scrum: title, theme, length in minutes, attendees |\n| `history/<scrum>/<date>-<id>.yaml` | one meeting of that scrum |\n| `libraries/<slug>.yaml` | one word library and its words |\n| `quizzes/<library>/<date>-<id>.yaml` | one quiz result |\n| `.dinger/config.yaml` | settings of this repository |\n\nA scrum written by hand needs only this; dinger adds an `id` the first time it changes the file:\n\n```yaml\ntitle: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada Lovelace\n  - Grace Hopper\n```\n\nThemes: bubblegum, buttercup, indigo, lavender, magenta, navy, orange, oxblood, periwinkle,\npoppy, purple, seafoam, sky, tan, teal, yellow.\n"
-    ),
+    (".dinger/config.yaml", "# yaml-language-server: $schema=../.dinger/schemas/config.schema.json\n# Dinger data repository settings.\nformat: 1            # file format version; do not change by hand\nlanguage: en         # default language for word libraries and look-ups\nquiz:\n  questions: 10      # questions per quiz\n  seconds: 20        # seconds per question\n"),
+    (".gitattributes", "# Record-aware merges for teammates who use plain `git pull`, and a summary of each record's\n# changes above `git diff` (see `dinger setup-git`).\n*.yaml merge=dinger diff=dinger\n"),
+    ("README.md", "# Team stand-ups, kept by Dinger\n\nThis repository holds a team's stand-up meetings (\"scrums\"), their history and shared word\nlibraries as YAML files. Use the `dinger` command, or edit the files by hand; `dinger check`\ntells you whether a hand edit is valid.\n\n| folder | holds |\n|---|---|\n| `scrums/<slug>.yaml` | one scrum: title, theme, length in minutes, attendees |\n| `history/<scrum>/<date>-<id>.yaml` | one meeting of that scrum |\n| `libraries/<slug>.yaml` | one word library and its words |\n| `quizzes/<library>/<date>-<id>.yaml` | one quiz result |\n| `.dinger/config.yaml` | settings of this repository |\n\nA scrum written by hand needs only this; dinger adds an `id` the first time it changes the file:\n\n```yaml\ntitle: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada Lovelace\n  - Grace Hopper\n```\n\nThemes: bubblegum, buttercup, indigo, lavender, magenta, navy, orange, oxblood, periwinkle,\npoppy, purple, seafoam, sky, tan, teal, yellow.\n"),
   ]
   /// File name and text of every commented record template.
   static let records: [(path: String, text: String)] = [
-    (
-      "scrum.yaml",
-      "# A new scrum. Fill it in, save and quit; leave the file empty to cancel.\n# Comments like these are kept in the file. Your team can change this template in\n# .dinger/templates/scrum.yaml.\ntitle:             # what the team calls this meeting, e.g. Design Review\ntheme: bubblegum   # bubblegum buttercup indigo lavender magenta navy orange oxblood\n                   # periwinkle poppy purple seafoam sky tan teal yellow\nlength: 5          # planned minutes, 1...600\nattendees:         # one per line, in speaking order\n  - \n"
-    )
+    ("scrum.yaml", "# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\n# A new scrum. Fill it in, save and quit; leave the file empty to cancel.\n# Comments like these are kept in the file. Your team can change this template in\n# .dinger/templates/scrum.yaml.\ntitle:             # what the team calls this meeting, e.g. Design Review\ntheme: bubblegum   # bubblegum buttercup indigo lavender magenta navy orange oxblood\n                   # periwinkle poppy purple seafoam sky tan teal yellow\nlength: 5          # planned minutes, 1...600\nattendees:         # one per line, in speaking order\n  - \n"),
   ]
 }

@@ -153,6 +153,20 @@ public enum RecordCodec {
     }
   }
 
+  /// The text of a new record file at `path`: the canonical YAML, after a first line that
+  /// points YAML editors at the record's JSON Schema (`RecordSchema.modeline`).
+  public static func newFile(_ record: AnyRecord, at path: String) throws -> String {
+    let kind: RecordSchema.Kind =
+      switch record {
+      case .scrum: .scrum
+      case .meeting: .meeting
+      case .library: .library
+      case .quiz: .quiz
+      case .config: .config
+      }
+    return RecordSchema.modeline(kind, forFileAt: path) + (try encode(record))
+  }
+
   /// Writes a new version of a record over its existing file text, changing only what changed
   /// (comments, order, quoting and blank lines stay); `fellBack` when the layout could not be
   /// kept and the text is canonical.

@@ -28,7 +28,7 @@ import Testing
     let files = try box.git("ls-files", "history").split(separator: "\n")
     #expect(files.count == 1)
     let text = try box.read(String(files[0]))
-    let scrumID = try box.read("scrums/design.yaml").split(separator: "\n")[0].dropFirst(4)
+    let scrumID = Sandbox.id(in: try box.read("scrums/design.yaml"))
     #expect(
       text.contains(
         "scrum: \(scrumID)\ndate: 2026-11-20T09:00:00Z\nlength: 10\nduration: 612\nattendees: [Ada, Grace]\n"

@@ -56,7 +56,7 @@ import Testing
       "linus", library, text + "words:\n  - text: gato\n    meanings:\n      - definition: cat\n")
     try team.write(
       "linus", "history/design-review/2026-11-21-abcdef12.yaml",
-      "scrum: \(try team.git("linus", "show", "HEAD:\(scrum)").split(separator: "\n")[0].dropFirst(4))\ndate: 2026-11-21T09:00:00Z\nlength: 10\nduration: 600\nattendees: [Ada, Grace]\n"
+      "scrum: \(Sandbox.id(in: try team.git("linus", "show", "HEAD:\(scrum)")))\ndate: 2026-11-21T09:00:00Z\nlength: 10\nduration: 600\nattendees: [Ada, Grace]\n"
     )
     try team.git("linus", "add", "-A")
     try team.git("linus", "commit", "-qm", "A word and a meeting")

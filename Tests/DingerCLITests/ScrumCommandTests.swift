@@ -30,7 +30,12 @@ import Testing
   @Test func initMakesARepositoryWithOneCommit() throws {
     let box = try initialized()
     try expectCommitted(box, subject: "Set up dinger data repository", action: "init")
-    #expect(try box.git("ls-files") == ".dinger/config.yaml\n.gitattributes\nREADME.md\n")
+    #expect(
+      try box.git("ls-files", ":!.dinger/schemas") == ".dinger/config.yaml\n.gitattributes\nREADME.md\n")
+    #expect(
+      try box.git("ls-files", ".dinger/schemas") == [
+        "config", "conflict", "library", "meeting", "quiz", "scrum",
+      ].map { ".dinger/schemas/\($0).schema.json\n" }.joined())
     #expect(try box.git("log", "-1", "--format=%an <%ae>") == "Ada Lovelace <ada@example.com>\n")
     let again = try box.dinger("init")
     #expect(again.status == 1)
@@ -46,7 +51,7 @@ import Testing
     #expect(r.stdout == "Add scrum Design Review (scrums/design-review.yaml)\n")
     try expectCommitted(box, subject: "Add scrum Design Review", action: "scrum.add")
     let text = try box.read("scrums/design-review.yaml")
-    #expect(text.hasPrefix("id: "))
+    #expect(text.hasPrefix("# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\nid: "))
     #expect(
       text.hasSuffix(
         "title: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada\n  - Grace\n"))
@@ -253,7 +258,7 @@ import Testing
   @Test func removingAScrumWithHistoryNeedsTheFlag() throws {
     let box = try initialized()
     try box.dinger("scrum", "new", "Design", "--attendee", "Ada")
-    let id = try box.read("scrums/design.yaml").split(separator: "\n")[0].dropFirst(4)
+    let id = Sandbox.id(in: try box.read("scrums/design.yaml"))
     try box.write(
       "history/design/2026-11-20-aaaaaaaa.yaml",
       "scrum: \(id)\ndate: 2026-11-20\nlength: 5\nduration: 300\nattendees: [Ada]\n")

@@ -72,7 +72,7 @@ import Testing
       try box.git("log", "--format=%s")
         == "Add a file\nplain git commit\nSet up dinger data repository\n")
     #expect(
-      try box.git("ls-files") == ".dinger/config.yaml\n.gitattributes\nREADME.md\nscrums/x.yaml\n")
+      try box.git("ls-files", ":!.dinger/schemas") == ".dinger/config.yaml\n.gitattributes\nREADME.md\nscrums/x.yaml\n")
     #expect(try box.git("status", "--porcelain") == "?? notes.txt\n")
     #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
   }

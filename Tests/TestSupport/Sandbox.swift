@@ -78,6 +78,11 @@ public final class Sandbox: @unchecked Sendable {
     try String(contentsOf: data.appendingPathComponent(path), encoding: .utf8)
   }
 
+  /// The value of a record text's top-level `id:` line.
+  public static func id(in text: String) -> Substring {
+    text.split(separator: "\n").first { $0.hasPrefix("id: ") }?.dropFirst(4) ?? ""
+  }
+
   /// Writes a file in the data folder.
   public func write(_ path: String, _ text: String) throws {
     let url = data.appendingPathComponent(path)

@@ -203,7 +203,7 @@ public struct LibraryProvider: Sendable {
       var change = Change(
         subject: subject,
         trailers: [("Dinger-Action", "library.add"), ("Dinger-Record", library.id!.lowercased)])
-      change.write(path, try RecordCodec.encode(.library(library)))
+      change.write(path, try RecordCodec.newFile(.library(library), at: path))
       return change
     }
     return Committed(
@@ -406,7 +406,7 @@ public struct LibraryProvider: Sendable {
         ("Dinger-Action", "quiz.record"), ("Dinger-Record", id),
         ("Dinger-Library", library.id!.lowercased),
       ]
-      change.write(path, try RecordCodec.encode(.quiz(result)))
+      change.write(path, try RecordCodec.newFile(.quiz(result), at: path))
       subject = change.subject
       return change
     }

@@ -1,0 +1,329 @@
+/// JSON Schemas (draft 2020-12) of dinger's files, for YAML editors (yaml-language-server in VS
+/// Code, Neovim, Helix, Zed; JetBrains): they validate and complete while you type, and show
+/// the descriptions as hover text. Built from the same constants the validators use (lengths,
+/// themes, keys, the id pattern), so the two cannot drift; a test runs an independent validator
+/// over the samples and the malformed-file corpus.
+///
+/// What a schema cannot say is left to `dinger check`: names unique within a scrum (ignoring
+/// case), ids unique across files, a meeting's scrum existing, speakers adding up to more than
+/// the duration (a warning).
+public enum RecordSchema {
+  /// The files that have a schema.
+  public enum Kind: String, CaseIterable, Sendable {
+    case scrum, meeting, library, quiz, config, conflict
+
+    /// `scrum.schema.json`.
+    public var fileName: String { "\(rawValue).schema.json" }
+  }
+
+  /// Where `dinger init` writes the schemas, from the data root.
+  public static let folder = ".dinger/schemas"
+
+  /// The first line of a file dinger creates at `path` (from the data root): a comment that
+  /// points YAML editors at its schema by relative path; plain YAML readers ignore it.
+  public static func modeline(_ kind: Kind, forFileAt path: String) -> String {
+    let depth = path.split(separator: "/").count - 1
+    let up = String(repeating: "../", count: depth)
+    return "# yaml-language-server: $schema=\(up)\(folder)/\(kind.fileName)\n"
+  }
+
+  /// The schema of `kind`.
+  public static func schema(_ kind: Kind) -> JSONValue {
+    switch kind {
+    case .scrum: return scrum
+    case .meeting: return meeting
+    case .library: return library
+    case .quiz: return quiz
+    case .config: return config
+    case .conflict: return conflict
+    }
+  }
+
+  // MARK: Pieces
+
+  static func object(_ members: (String, JSONValue)...) -> JSONValue {
+    .object(members.map { JSONValue.Member($0.0, $0.1) })
+  }
+
+  static func properties(_ members: [(String, JSONValue)]) -> JSONValue {
+    .object(members.map { JSONValue.Member($0.0, $0.1) })
+  }
+
+  /// A record's top level: its keys, the required ones, and unknown keys allowed but described.
+  static func record(
+    _ title: String, _ description: String, required: [String], _ members: [(String, JSONValue)]
+  ) -> JSONValue {
+    object(
+      ("$schema", "https://json-schema.org/draft/2020-12/schema"),
+      ("title", .string(title)),
+      ("description", .string(description)),
+      ("type", "object"),
+      ("required", .array(required.map { .string($0) })),
+      ("properties", properties(members)),
+      ("additionalProperties", unknownKey))
+  }
+
+  /// What an unknown key is: kept, and warned about.
+  static let unknownKey = object(
+    ("description",
+      "A key dinger does not know: kept as written when dinger edits the file, and 'dinger check' warns about it (naming the key it is probably a typo of)."
+    ))
+
+  static func nested(_ description: String, required: [String], _ members: [(String, JSONValue)])
+    -> JSONValue
+  {
+    object(
+      ("description", .string(description)), ("type", "object"),
+      ("required", .array(required.map { .string($0) })), ("properties", properties(members)),
+      ("additionalProperties", unknownKey))
+  }
+
+  /// Lowercase or uppercase hex in 8-4-4-4-12 groups.
+  public static let idPattern =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+  static func id(_ description: String) -> JSONValue {
+    object(
+      ("description", .string(description)), ("type", "string"), ("pattern", .string(idPattern)),
+      ("examples", ["6a4f0c1e-2b3d-4c5e-8f90-1a2b3c4d5e6f"]))
+  }
+
+  /// Text with at least one character that is not a space.
+  static func text(_ description: String, examples: [String] = []) -> JSONValue {
+    var members = [
+      JSONValue.Member("description", .string(description)), .init("type", "string"),
+      .init("pattern", "\\S"),
+    ]
+    if !examples.isEmpty { members.append(.init("examples", .array(examples.map { .string($0) }))) }
+    return .object(members)
+  }
+
+  static func optionalText(_ description: String) -> JSONValue {
+    object(("description", .string(description)), ("type", "string"))
+  }
+
+  static func integer(_ description: String, _ range: ClosedRange<Int>? = nil, minimum: Int? = nil)
+    -> JSONValue
+  {
+    var members = [JSONValue.Member("description", .string(description)), .init("type", "integer")]
+    if let range {
+      members += [.init("minimum", .integer(range.lowerBound)), .init("maximum", .integer(range.upperBound))]
+    } else if let minimum {
+      members.append(.init("minimum", .integer(minimum)))
+    }
+    return .object(members)
+  }
+
+  /// The dates `ISODate` reads: a day, or a day and a time with an optional fraction and
+  /// offset (a format checker is optional in JSON Schema; the pattern always applies).
+  public static let datePattern =
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$"
+
+  static func dateTime(_ description: String) -> JSONValue {
+    object(
+      ("description", .string(description)), ("type", "string"), ("format", "date-time"),
+      ("pattern", .string(datePattern)), ("examples", ["2026-11-20T09:00:00Z"]))
+  }
+
+  /// A BCP 47 language tag as `LanguageCode` accepts it.
+  static let languagePattern = "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"
+
+  static func language(_ description: String) -> JSONValue {
+    object(
+      ("description", .string(description)), ("type", "string"),
+      ("pattern", .string(languagePattern)), ("examples", ["es", "en-GB", "pt-BR"]))
+  }
+
+  // MARK: The files
+
+  static let theme: JSONValue = {
+    let themes = Theme.allCases
+    func hex(_ t: Theme) -> String {
+      let (r, g, b) = t.rgb
+      return [r, g, b].map { v -> String in
+        let n = Int((v * 255).rounded())
+        return (n < 16 ? "0" : "") + String(n, radix: 16)
+      }.joined()
+    }
+    return object(
+      ("description",
+        .string("The scrum's colour in the meeting screen and lists; \(Theme.default.rawValue) when left out.")),
+      ("type", "string"),
+      ("enum", .array(themes.map { .string($0.rawValue) })),
+      ("enumDescriptions",
+        .array(themes.map { .string("#\(hex($0)), \($0.hasLightText ? "light" : "dark") text") })),
+      ("default", .string(Theme.default.rawValue)))
+  }()
+
+  static let length = integer(
+    "Planned minutes for the whole meeting, \(Scrum.lengthRange.lowerBound) to \(Scrum.lengthRange.upperBound); each speaker gets an equal share.",
+    Scrum.lengthRange)
+
+  static let attendee: JSONValue = object(
+    ("description",
+      "A person who speaks: a plain name, or a mapping with 'name' when it carries more. Names are unique within the scrum, ignoring case ('dinger check' says which repeat)."
+    ),
+    ("anyOf",
+      [
+        text("The attendee's name.", examples: ["Ada"]),
+        nested("An attendee with more than a name.", required: ["name"], [("name", text("The attendee's name."))]),
+      ]))
+
+  static let scrum = record(
+    "dinger scrum", "A team's stand-up meeting: scrums/<slug>.yaml.",
+    required: ["title", "length", "attendees"],
+    [
+      ("id", id("Identity, made by dinger (leave it as it is). Meetings point at it.")),
+      ("title", text("The scrum's name as people say it.", examples: ["Design review"])),
+      ("theme", theme),
+      ("length", length),
+      ("attendees",
+        object(
+          ("description", "Who speaks, in speaking order; at least one."), ("type", "array"),
+          ("minItems", 1), ("items", attendee))),
+    ])
+
+  static let meeting = record(
+    "dinger meeting",
+    "One meeting of a scrum, recorded by 'dinger meet': history/<scrum-slug>/<yyyy-mm-dd>-<id8>.yaml.",
+    required: ["scrum", "date", "length", "duration"],
+    [
+      ("id", id("Identity, made by dinger.")),
+      ("scrum", id("The id of the scrum this meeting belongs to (the 'id' in scrums/<slug>.yaml).")),
+      ("date", dateTime("When the meeting started, in UTC (ISO 8601).")),
+      ("length", length),
+      ("duration", integer("How long the meeting actually took, in seconds.", minimum: 0)),
+      ("attendees",
+        object(
+          ("description", "Who was expected, as the scrum listed them at the time."), ("type", "array"),
+          ("items", text("An attendee's name.")))),
+      ("speakers",
+        object(
+          ("description", "Time per speaker, in speaking order."), ("type", "array"),
+          ("items",
+            nested(
+              "How long one person spoke.", required: ["name", "seconds"],
+              [
+                ("name", text("The speaker's name.")),
+                ("seconds", integer("Seconds spoken.", minimum: 0)),
+              ])))),
+      ("transcript", optionalText("Notes typed after the meeting.")),
+    ])
+
+  static let library = record(
+    "dinger word library", "A shared word list for quizzes: libraries/<slug>.yaml.",
+    required: ["name", "language"],
+    [
+      ("id", id("Identity, made by dinger. Quiz results point at it.")),
+      ("name", text("The library's name.", examples: ["Spanish basics"])),
+      ("language", language("The words' language, as a BCP 47 tag.")),
+      ("words",
+        object(
+          ("description", "The words; each text once, ignoring case."), ("type", "array"),
+          ("items",
+            nested(
+              "A word and what it means.", required: ["text"],
+              [
+                ("text", text("The word as written.", examples: ["agua"])),
+                ("phonetic", optionalText("How it sounds, in IPA.")),
+                ("meanings",
+                  object(
+                    ("description", "Its meanings."), ("type", "array"),
+                    ("items",
+                      nested(
+                        "One meaning.", required: ["definition"],
+                        [
+                          ("partOfSpeech", optionalText("noun, verb, adjective, ...")),
+                          ("definition", text("What it means.", examples: ["water"])),
+                          ("example", optionalText("A sentence that uses it.")),
+                        ])))),
+              ])))),
+    ])
+
+  static let quiz = record(
+    "dinger quiz result", "One quiz over a word library: quizzes/<library-slug>/<yyyy-mm-dd>-<id8>.yaml.",
+    required: ["library", "date", "questions"],
+    [
+      ("id", id("Identity, made by dinger.")),
+      ("library", id("The id of the word library quizzed.")),
+      ("date", dateTime("When the quiz started, in UTC (ISO 8601).")),
+      ("seconds", integer("Seconds allowed per question.", minimum: 1)),
+      ("questions",
+        object(
+          ("description", "The questions asked, in order; at least one."), ("type", "array"),
+          ("minItems", 1),
+          ("items",
+            nested(
+              "One question and its answer.", required: ["word", "correct"],
+              [
+                ("word", text("The word asked about.")),
+                ("correct", object(("description", "Whether the answer was right."), ("type", "boolean"))),
+              ])))),
+    ])
+
+  static let config = record(
+    "dinger data repository settings", ".dinger/config.yaml: the data format and team defaults.",
+    required: ["format"],
+    [
+      ("format",
+        object(
+          ("description", .string("The data format version; this dinger writes \(RepoConfig.currentFormat).")),
+          ("type", "integer"), ("minimum", 1), ("maximum", .integer(RepoConfig.currentFormat)))),
+      ("language", language("The team's default language for new word libraries.")),
+      ("quiz",
+        nested(
+          "Defaults for 'dinger quiz'.", required: [],
+          [
+            ("questions", integer("Questions per quiz.", 1...100)),
+            ("seconds", integer("Seconds per question.", 1...600)),
+          ])),
+      ("dictionary",
+        nested(
+          "Where 'dinger word lookup' and 'word random' ask.", required: [],
+          [
+            ("definitions",
+              object(
+                ("description", "A Free-Dictionary-API-compatible server."), ("type", "string"),
+                ("format", "uri"), ("examples", ["https://api.dictionaryapi.dev"]))),
+            ("randomWords",
+              object(
+                ("description", "A random-word server."), ("type", "string"), ("format", "uri"))),
+            ("timeout",
+              object(
+                ("description", "Seconds to wait for an answer, more than 0 and at most 120."),
+                ("type", "number"), ("exclusiveMinimum", 0), ("maximum", 120))),
+          ])),
+    ])
+
+  static let origin = nested(
+    "Who wrote this value, and in which commit.", required: ["side", "author", "commit"],
+    [
+      ("side", object(("type", "string"), ("enum", ["ours", "theirs"]))),
+      ("author", text("Name and email.")),
+      ("commit", object(("type", "string"), ("pattern", "^[0-9a-f]{4,40}$"))),
+    ])
+
+  static let conflict = record(
+    "dinger conflict record",
+    "A value a sync could not place: .dinger/conflicts/<id8>.yaml, settled with 'dinger resolve'. Written by dinger; edit only to fix it.",
+    required: ["id", "file", "field", "path", "kind", "kept_from", "other_from", "recorded"],
+    [
+      ("id", id("Identity of this conflict.")),
+      ("file", text("The data file the value belongs in.")),
+      ("record", object(("description", "The id of the record in that file."), ("type", "string"))),
+      ("field", text("The field, as people read it (attendees[Bob].name).")),
+      ("path", object(("description", "The field as stored."), ("type", "array"), ("items", ["type": "string"]))),
+      ("kind", object(("description", "edit: both changed it; delete: one side removed what the other changed."), ("type", "string"), ("enum", ["edit", "delete"]))),
+      ("kept", object(("description", "The value now in the data."))),
+      ("kept_from", origin),
+      ("other", object(("description", "The value not taken (null when that side deleted it)."))),
+      ("other_from", origin),
+      ("recorded", dateTime("When the sync recorded it.")),
+    ])
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self = .object(elements.map { Member($0.0, $0.1) })
+  }
+}
