@@ -34,6 +34,10 @@ deps:
 	  echo "installing PyYAML"; \
 	  python3 -m pip install -q pyyaml 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-yaml; }; \
 	fi
+	@if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then \
+	  echo "installing jsonschema (the independent validator the schema tests use)"; \
+	  python3 -m pip install -q jsonschema 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-jsonschema; }; \
+	fi
 
 build: deps
 	$(SWIFT) build
