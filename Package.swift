@@ -81,6 +81,7 @@ let package = Package(
       name: "ProvidersTests", dependencies: ["Providers", "Models", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "DingerCLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+      name: "DingerCLITests", dependencies: ["TestSupport"], exclude: ["Fixtures"],
+      swiftSettings: strict),
   ]
 )

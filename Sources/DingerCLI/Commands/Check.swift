@@ -14,6 +14,10 @@ struct Check: ParsableCommand {
       reports all problems of each file, then the ones between files: an id used twice, a \
       meeting whose scrum does not exist, a record filed under the wrong folder.
 
+      Formats (--format): text (default; compiler-style, problems on stderr), json, github \
+      (GitHub Actions annotations on the changed lines of a pull request), sarif (SARIF 2.1.0 \
+      for code-scanning tools). docs/ci.md has workflows to copy.
+
       Exit status: 0 when there are no errors (warnings are fine), 1 when there are.
 
       Examples:
@@ -21,13 +25,23 @@ struct Check: ParsableCommand {
         dinger check ~/team-scrums
         dinger check scrums/design.yaml history/design/2026-11-21-3f2c0a1b.yaml
         dinger check --json | jq '.diagnostics[] | select(.severity == "error")'
+        dinger check --format github          # in a GitHub Actions step
+        dinger check --format sarif > dinger.sarif
       """)
 
   @OptionGroup var global: GlobalOptions
   @OptionGroup var output: OutputOptions
 
+  @Option(help: "text, json, github or sarif.")
+  var format: CheckFormat?
+
   @Argument(help: "Data directories or record files (default: the data repository).")
   var paths: [String] = []
+
+  /// How `check` reports.
+  enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, github, sarif
+  }
 
   func run() throws {
     try reporting {
@@ -45,9 +59,16 @@ struct Check: ParsableCommand {
           return d
         }
       }
-      if output.json {
+      switch format ?? (output.json ? .json : .text) {
+      case .json:
         Terminal.output(try JSONView.render(CheckJSON(all)))
-      } else {
+      case .github:
+        Terminal.output(GitHubAnnotationsView(all.diagnostics).render())
+        Terminal.output(
+          CheckSummaryView(files: all.files, errors: all.errors, warnings: all.warnings).render())
+      case .sarif:
+        Terminal.output(SARIFView(all.diagnostics, version: DingerVersion.current).render())
+      case .text:
         Terminal.error(DiagnosticsView(all.diagnostics, color: Terminal.colorOnStderr).render())
         Terminal.output(
           CheckSummaryView(files: all.files, errors: all.errors, warnings: all.warnings).render())
