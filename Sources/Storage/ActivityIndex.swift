@@ -175,6 +175,16 @@ public enum ActivityIndex {
     return out
   }
 
+  /// What a change of the record file at `path` from `old` to `new` (nil: absent) did, as
+  /// the log says it; nil for a file that is not a record.
+  public static func describe(path: String, old: [UInt8]?, new: [UInt8]?) -> String? {
+    guard let kind = RecordLayout.kind(ofPath: path), kind != .config, old != nil || new != nil else {
+      return nil
+    }
+    let change = new == nil ? "D" : old == nil ? "A" : "M"
+    return summary(kind: kind, change: change, action: nil, subject: "", old: old, new: new)
+  }
+
   static func summary(
     kind: RecordKind, change: String, action: String?, subject: String, old: [UInt8]?, new: [UInt8]?
   ) -> String {

@@ -86,8 +86,9 @@ public enum MergeDriver {
 
 /// Configures a repository so plain `git pull` uses dinger's merge for record files.
 public enum GitSetup {
-  /// Sets `merge.dinger.name` and `merge.dinger.driver` in the repository's own config, and adds
-  /// `*.yaml merge=dinger` to `.gitattributes` (as a commit) when it is missing. Returns what it did.
+  /// Sets `merge.dinger.name`, `merge.dinger.driver` and `diff.dinger.command` in the
+  /// repository's own config, and adds `*.yaml merge=dinger diff=dinger` to `.gitattributes`
+  /// (as a commit) when it is missing. Returns what it did.
   @discardableResult
   public static func configure(_ repository: DataRepository, executable: String) throws -> [String]
   {
@@ -99,18 +100,25 @@ public enum GitSetup {
       try git.setConfig("merge.dinger.driver", driver)
       done.append("set merge.dinger.driver in .git/config")
     }
+    let differ = "\(shellQuoted(executable)) diff-driver"
+    if git.config("diff.dinger.command") != differ {
+      try git.setConfig("diff.dinger.command", differ)
+      done.append("set diff.dinger.command in .git/config")
+    }
     let current =
       repository.read(".gitattributes").map { String(decoding: $0, as: UTF8.self) } ?? ""
-    if !current.contains("merge=dinger") {
+    if !current.contains("merge=dinger") || !current.contains("diff=dinger") {
       var change = Change(
-        subject: "Use dinger's record merge for YAML files",
+        subject: "Use dinger's record merge and diff for YAML files",
         trailers: [("Dinger-Action", "setup-git")])
-      change.write(
-        ".gitattributes",
-        current + (current.isEmpty || current.hasSuffix("\n") ? "" : "\n") + "*.yaml merge=dinger\n"
-      )
+      let text =
+        current.contains("*.yaml merge=dinger\n")
+        ? current.replacingOccurrences(of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n")
+        : current + (current.isEmpty || current.hasSuffix("\n") ? "" : "\n")
+          + "*.yaml merge=dinger diff=dinger\n"
+      change.write(".gitattributes", text)
       try repository.commit(change)
-      done.append("added '*.yaml merge=dinger' to .gitattributes")
+      done.append("added '*.yaml merge=dinger diff=dinger' to .gitattributes")
     }
     return done
   }

@@ -37,14 +37,45 @@ struct MergeDriverCommand: ParsableCommand {
   }
 }
 
+/// `dinger diff-driver PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE`, run by git.
+struct DiffDriverCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "diff-driver",
+    abstract: "The record-aware diff for plain git (git runs it; see setup-git).",
+    discussion: """
+      Follows git's external diff contract (GIT_EXTERNAL_DIFF): prints a '# dinger:' line \
+      that says what changed in the record ("length 10 -> 15 min; add attendee Bob"), then \
+      the usual unified diff. 'git diff' uses it by default; 'git log -p' and 'git show' with \
+      --ext-diff. Without dinger set up, git shows its plain diff.
+
+      Configured by 'dinger init', 'dinger clone' and 'dinger setup-git' as:
+        [diff "dinger"]
+          command = dinger diff-driver
+      """)
+
+  @Argument(help: "The file's path in the repository.") var path: String
+  @Argument(help: "The old version's file (/dev/null when added).") var oldFile: String
+  @Argument(help: "The old version's blob id.") var oldHex: String
+  @Argument(help: "The old version's mode.") var oldMode: String
+  @Argument(help: "The new version's file (/dev/null when deleted).") var newFile: String
+  @Argument(help: "The new version's blob id.") var newHex: String
+  @Argument(help: "The new version's mode.") var newMode: String
+
+  func run() throws {
+    Terminal.output(DiffDriver.render(path: path, old: oldFile, new: newFile))
+  }
+}
+
 /// `dinger setup-git`: configure an existing clone for plain-git teammates.
 struct SetupGit: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "setup-git",
     abstract: "Make plain 'git pull' use dinger's record merge in this clone.",
     discussion: """
-      Sets merge.dinger.driver in .git/config (to this dinger executable) and makes sure \
-      .gitattributes has '*.yaml merge=dinger' (committing it when it was missing). 'dinger init' \
+      Sets merge.dinger.driver and diff.dinger.command in .git/config (to this dinger \
+      executable) and makes sure .gitattributes has '*.yaml merge=dinger diff=dinger' \
+      (committing it when it was missing): plain 'git pull' merges record by record, and \
+      'git diff' says what changed in each record above the line diff. 'dinger init' \
       and 'dinger clone' do this already; run it in clones made with plain 'git clone'.
 
       Example:
