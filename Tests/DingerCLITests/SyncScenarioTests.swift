@@ -209,7 +209,7 @@ import Testing
       try box.git("config", "merge.dinger.driver", in: clone).contains("merge-driver %O %A %B %P"))
     #expect(
       try box.git("log", "-1", "--format=%s", in: clone)
-        == "Use dinger's record merge for YAML files\n")
+        == "Use dinger's record merge and diff for YAML files\n")
     #expect(try box.dinger("setup-git", in: clone).stdout == "already set up\n")
   }
 
