@@ -8,9 +8,40 @@ public struct LogView {
   /// The zone times are shown in.
   public var timeZone: TimeZone
 
+  /// What to call a record instead of its path (a scrum's title, a library's name).
+  public var titles: [String: String]
+
   /// Creates a view.
-  public init(entries: [ActivityEntry], timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
-    (self.entries, self.timeZone) = (entries, timeZone)
+  public init(
+    entries: [ActivityEntry], timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+    titles: [String: String] = [:]
+  ) {
+    (self.entries, self.timeZone, self.titles) = (entries, timeZone, titles)
+  }
+
+  /// What an entry says happened: the summary, or the commit's own subject where the summary
+  /// says only that the file changed ("edited word library" against "Spanish basics: add agua").
+  public static func text(of e: ActivityEntry) -> String {
+    let generic = ["edited ", "added ", "removed "].contains { e.summary.hasPrefix($0) }
+      && !e.summary.contains(":")
+    return generic && !e.subject.isEmpty && e.change == "M" ? e.subject : e.summary
+  }
+
+  /// `name: what happened`, the name left out when the subject already starts with it.
+  func line(_ e: ActivityEntry) -> String {
+    let name = name(of: e)
+    let text = Self.text(of: e)
+    return text.hasPrefix(name + ": ") ? text : "\(name): \(text)"
+  }
+
+  /// What an entry's record is called: its title or name when known, else its path.
+  public func name(of e: ActivityEntry) -> String {
+    if let title = titles[e.path] { return title }
+    // Meetings and quiz results are named after their folder's scrum or library.
+    if let slash = e.path.lastIndex(of: "/"), let title = titles[String(e.path[...slash])] {
+      return title
+    }
+    return e.path
   }
 
   /// The text.
@@ -21,7 +52,7 @@ public struct LogView {
       let date = HistoryView.dateText(
         Date(timeIntervalSince1970: TimeInterval(e.time)), in: timeZone)
       return
-        "\(e.commit.prefix(7))  \(date)  \(e.author.padding(toLength: authorWidth, withPad: " ", startingAt: 0))  \(e.path): \(e.summary)\n"
+        "\(e.commit.prefix(7))  \(date)  \(e.author.padding(toLength: authorWidth, withPad: " ", startingAt: 0))  \(line(e))\n"
     }.joined()
   }
 }

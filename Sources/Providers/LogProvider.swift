@@ -34,13 +34,17 @@ public struct LogProvider: Sendable {
   /// Newest first; only a scrum's own changes and its meetings' when `scrum` is given, only a
   /// record's (by id prefix) when `record` is; at most `limit`; none before `since`.
   public func log(
-    scrum: StoredScrum? = nil, record: String? = nil, limit: Int? = nil, since: Date? = nil
+    scrum: StoredScrum? = nil, library: StoredLibrary? = nil, record: String? = nil,
+    limit: Int? = nil, since: Date? = nil
   )
     throws -> [ActivityEntry]
   {
     let filter: ActivityFilter =
       if let scrum {
         .scrum(id: scrum.scrum.id?.lowercased, path: scrum.path)
+      } else if let library {
+        // A library's own changes and its quiz results (whose parent is the library).
+        .scrum(id: library.library.id?.lowercased, path: library.path)
       } else if let record {
         .record(prefix: record.lowercased())
       } else {

@@ -201,6 +201,18 @@ public struct ScrumProvider: Sendable {
     var path = ""
     let subject = "Add scrum \(title)"
     let commit = try dependencies.commit { snapshot in
+      // Two scrums with one title could not be told apart by name afterwards: refused, under
+      // the lock (a scrum added meanwhile by another process counts).
+      let key = title.trimmingCharacters(in: .whitespaces).lowercased()
+      for name in try snapshot.names("scrums").sorted() where name.hasSuffix(".yaml") {
+        guard let bytes = try snapshot.read("scrums/\(name)"),
+          case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum).record,
+          other.title.trimmingCharacters(in: .whitespaces).lowercased() == key
+        else { continue }
+        throw StorageError(
+          "a scrum titled '\(other.title)' already exists (scrums/\(name)); choose another title, or rename that one first: dinger scrum edit \(name.dropLast(5)) --title NEW"
+        )
+      }
       path = try Slug.uniquePath(folder: "scrums", title: title, in: snapshot, fallback: "scrum")
       var change = Change(
         subject: subject,

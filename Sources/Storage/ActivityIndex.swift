@@ -169,7 +169,9 @@ public enum ActivityIndex {
           commit: info.id.hex, time: Int(info.author.date.timeIntervalSince1970),
           author: info.author.name,
           subject: subject, path: path, record: field("id", in: text),
-          scrum: kind == .meeting ? field("scrum", in: text) : nil, change: change, summary: summary
+          // NB: a quiz result's library stands where a meeting's scrum does (its parent).
+          scrum: kind == .meeting ? field("scrum", in: text) : kind == .quiz ? field("library", in: text) : nil,
+          change: change, summary: summary
         ))
     }
     return out
@@ -192,7 +194,7 @@ public enum ActivityIndex {
     if kind == .meeting, change == "A", let new,
       let seconds = field("duration", in: new).flatMap({ Int($0) })
     {
-      return "meeting recorded, \((seconds + 30) / 60) min"
+      return "meeting recorded, " + (seconds < 60 ? "\(seconds) s" : "\((seconds + 30) / 60) min")
     }
     if kind == .scrum, change == "M", let old, let new,
       case .scrum(let a)? = RecordCodec.decode(old, path: "s.yaml", kind: .scrum).record,

@@ -37,12 +37,12 @@ import Testing
     #expect(lines.count == 6)
     #expect(lines.allSatisfy { $0.contains("  Ada Lovelace  ") })
     #expect(lines[0].hasSuffix("scrums/ops.yaml: removed scrum"))
-    #expect(lines[1].hasSuffix("scrums/design.yaml: length 10 -> 15 min"))
-    #expect(
-      lines[2].contains("history/design/") && lines[2].hasSuffix(": meeting recorded, 12 min"))
-    #expect(lines[3].hasSuffix("scrums/design.yaml: add attendee Bob"))
+    // Records are named by their titles (Ops is gone: its path stands).
+    #expect(lines[1].hasSuffix("  Design: length 10 -> 15 min"))
+    #expect(lines[2].hasSuffix("  Design meeting: meeting recorded, 12 min"))
+    #expect(lines[3].hasSuffix("  Design: add attendee Bob"))
     #expect(lines[4].hasSuffix("scrums/ops.yaml: added scrum"))
-    #expect(lines[5].hasSuffix("scrums/design.yaml: added scrum"))
+    #expect(lines[5].hasSuffix("  Design: added scrum"))
     // The same facts are in plain git's log: subjects and trailers.
     #expect(
       try box.git("log", "--format=%s", "-5").split(separator: "\n") == [
@@ -117,7 +117,7 @@ import Testing
     let after = try box.dinger("log").stdout
     #expect(after.split(separator: "\n").count == 7)
     #expect(
-      after.split(separator: "\n").first?.hasSuffix("scrums/design.yaml: theme bubblegum -> sky")
+      after.split(separator: "\n").first?.hasSuffix("Design: theme bubblegum -> sky")
         == true)
     #expect(try box.gitAgrees().status == "")
   }
@@ -143,7 +143,34 @@ import Testing
     #expect(try box.dinger("log", "--since", "soon").status == 64)
     let r = try box.dinger("log", "nosuchscrum")
     #expect(r.status == 1)
-    #expect(r.stderr.hasPrefix("error: no scrum 'nosuchscrum'"))
+    #expect(r.stderr.hasPrefix("error: no scrum, library, word or record 'nosuchscrum'"))
+  }
+
+  /// A library by its slug, a word, a meeting by the file name `history` prints; library
+  /// changes say what the commit says; a short meeting says its seconds.
+  @Test func anyRecordNameIsAcceptedAndLibrariesSayWhatChanged() throws {
+    let box = try scripted()
+    #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
+    for word in ["agua", "sol"] {
+      #expect(
+        try box.dinger("word", "add", word, "--library", "spanish-basics", "--definition", "x").status == 0)
+    }
+    #expect(try box.dinger("meet", "design", "--record", "--duration", "40s").status == 0)
+    var r = try box.dinger("log", "spanish-basics")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stdout.split(separator: "\n").map { String($0.split(separator: "  ").last ?? "") } == [
+        "Spanish basics: add sol", "Spanish basics: add agua", "Spanish basics: added word library",
+      ], "\(r.stdout)")
+    r = try box.dinger("log", "agua")
+    #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.hasSuffix("Spanish basics: add agua\n"), "\(r.stdout)")
+    let meeting = try box.git("log", "-1", "--name-only", "--format=").trimmingCharacters(in: .whitespacesAndNewlines)
+    r = try box.dinger("log", String(meeting.split(separator: "/").last!))
+    #expect(r.stdout.hasSuffix("Design meeting: meeting recorded, 40 s\n"), "\(r.stdout)")
+    // A second scrum titled like another is refused: names stay unambiguous.
+    r = try box.dinger("scrum", "new", "design", "--attendee", "Zoe")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("a scrum titled 'Design' already exists (scrums/design.yaml)"), "\(r.stderr)")
   }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Components
 import Foundation
+import Models
 import Providers
 import Storage
 import YAML
@@ -10,8 +11,8 @@ struct Log: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "The team's activity, read from the commits: date, author, what changed.",
     discussion: """
-      Follows records by id, so a scrum's log holds its own changes and its meetings. Plain git \\
-      commits show too, with what changed worked out from the files. An index under \\
+      Follows records by id, so a scrum's log holds its own changes and its meetings. Plain git \
+      commits show too, with what changed worked out from the files. An index under \
       .git/dinger/ (never committed) keeps this fast; it is rebuilt when missing or stale.
 
       Examples:
@@ -25,7 +26,7 @@ struct Log: ParsableCommand {
   @OptionGroup var global: GlobalOptions
   @OptionGroup var output: OutputOptions
 
-  @Argument(help: "A scrum (slug, title, id prefix) or any record's id prefix.")
+  @Argument(help: "A scrum or library (slug, title, id prefix), a word, a meeting's file name, or any record's id prefix.")
   var target: String?
 
   @Option(name: .short, help: "At most this many entries.")
@@ -40,6 +41,36 @@ struct Log: ParsableCommand {
   @Option(help: "Only changes by this author (part of the name or email, any case).")
   var author: String?
 
+  /// The id prefix in a meeting's file name (`2026-11-20-3e1d5d63.yaml`, with or without its
+  /// folder), else nil.
+  static func meetingID(_ name: String) -> String? {
+    let file = name.split(separator: "/").last.map(String.init) ?? name
+    guard file.hasSuffix(".yaml"), file.count == "2026-11-20-3e1d5d63.yaml".count else { return nil }
+    let id = file.dropFirst(11).dropLast(5)
+    return id.allSatisfy(\.isHexDigit) ? String(id).lowercased() : nil
+  }
+
+  /// Titles of the scrums and names of the libraries that exist now, by path; a meeting is
+  /// called after its scrum.
+  static func titles(_ repository: DataRepository) throws -> [String: String] {
+    var named: [(path: String, title: String)] = []
+    for stored in (try? ScrumProvider.live(repository: repository).list().scrums) ?? [] {
+      named.append((stored.path, stored.scrum.title))
+      let slug = String(stored.path.dropFirst("scrums/".count).dropLast(".yaml".count))
+      named.append(("history/\(slug)/", stored.scrum.title + " meeting"))
+    }
+    for stored in (try? LibraryProvider.live(repository: repository).list().libraries) ?? [] {
+      named.append((stored.path, stored.library.name))
+      let slug = String(stored.path.dropFirst("libraries/".count).dropLast(".yaml".count))
+      named.append(("quizzes/\(slug)/", stored.library.name + " quiz"))
+    }
+    // NB: a name two records share says nothing: those keep their paths.
+    let counts = Dictionary(named.map { ($0.title.lowercased(), 1) }, uniquingKeysWith: +)
+    var out: [String: String] = [:]
+    for (path, title) in named where counts[title.lowercased()] == 1 { out[path] = title }
+    return out
+  }
+
   func validate() throws {
     if let n, n < 1 { throw ValidationError("-n must be 1 or more") }
     try validateDates([("--since", since), ("--until", until)])
@@ -51,20 +82,39 @@ struct Log: ParsableCommand {
       let log = LogProvider.live(repository: repository)
       var scrum: StoredScrum?
       var record: String?
+      var library: StoredLibrary?
+      var word: String?
       if let target {
-        do {
-          scrum = try ScrumProvider.live(repository: repository).find(target)
-        } catch let error as StorageError {
-          guard target.count >= 4, target.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw error
-          }
+        // Any name the other commands take: a scrum, a library, a word, a meeting's file name,
+        // or a record's id prefix.
+        let scrums = ScrumProvider.live(repository: repository)
+        let libraries = LibraryProvider.live(repository: repository)
+        if let found = try? scrums.find(target) {
+          scrum = found
+        } else if let found = try? libraries.find(target) {
+          library = found
+        } else if let meeting = Self.meetingID(target) {
+          record = meeting
+        } else if target.count >= 4, target.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
           record = target
+        } else if let holder = try libraries.list().libraries.filter({ stored in
+          stored.library.words.contains { $0.naturalKey == Word(text: target).naturalKey }
+        }).first {
+          library = holder
+          word = target.lowercased()
+        } else {
+          throw CLIError(
+            "no scrum, library, word or record '\(target)'; 'dinger scrum list' and 'dinger library list' show the names")
         }
       }
-      let filtered = until != nil || author != nil
+      let filtered = until != nil || author != nil || word != nil
       var entries = try log.log(
-        scrum: scrum, record: record, limit: filtered ? nil : n,
+        scrum: scrum, library: library, record: record, limit: filtered ? nil : n,
         since: since.flatMap(userDate))
+      if let word {
+        // A word's changes: its library's commits that name it.
+        entries = entries.filter { $0.subject.lowercased().contains(word) }
+      }
       if let until = until.flatMap(userDate) {
         // --until names a day: the whole day counts.
         let end = self.until!.count == 10 ? until.addingTimeInterval(86_399) : until
@@ -77,7 +127,8 @@ struct Log: ParsableCommand {
       if output.json {
         Terminal.output(try JSONView.render(entries))
       } else {
-        Terminal.output(LogView(entries: entries, timeZone: .current).render())
+        Terminal.output(
+          LogView(entries: entries, timeZone: .current, titles: try Self.titles(repository)).render())
       }
     }
   }

@@ -23,8 +23,35 @@ struct ScrumFields: ParsableArguments {
   @Option(help: "One of the 16 themes: \(ThemeArgument.names).")
   var theme: ThemeArgument?
 
-  @Option(help: "Planned minutes, 1...600.")
-  var length: Int?
+  // NB: unconditional, so that `--length -5` is told it is out of range, not "missing value".
+  @Option(parsing: .unconditional, help: "Planned length: 15, 15m, 1h or 1h30m (1 to 600 minutes).")
+  var length: MinutesArgument?
+}
+
+/// A length in whole minutes: `15`, `15m`, `15min`, `1h`, `1h30m`, `90s` (whole minutes only).
+struct MinutesArgument: ExpressibleByArgument, Equatable {
+  let minutes: Int
+
+  init?(argument: String) {
+    var t = Substring(argument.trimmingCharacters(in: .whitespaces).lowercased())
+    if let n = Int(t) {
+      minutes = n
+      return
+    }
+    var seconds = 0
+    var matched = false
+    for (unit, factor) in [("h", 3600), ("min", 60), ("m", 60), ("s", 1)] {
+      guard let end = t.range(of: unit) else { continue }
+      guard let n = Int(t[..<end.lowerBound]), n >= 0 else { return nil }
+      seconds += n * factor
+      t = t[end.upperBound...]
+      matched = true
+    }
+    guard matched, t.isEmpty, seconds % 60 == 0 else { return nil }
+    minutes = seconds / 60
+  }
+
+  static var defaultCompletionKind: CompletionKind { .list(["5", "10", "15", "30", "45", "60"]) }
 }
 
 /// A theme given on the command line; a wrong name is a usage error listing the valid ones.

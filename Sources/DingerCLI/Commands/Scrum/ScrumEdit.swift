@@ -31,7 +31,7 @@ extension ScrumCommand {
     var title: String?
 
     func validate() throws {
-      if let length = fields.length, !Scrum.lengthRange.contains(length) {
+      if let length = fields.length?.minutes, !Scrum.lengthRange.contains(length) {
         throw ValidationError("--length must be from 1 to 600 minutes, found \(length)")
       }
       if let title, title.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -52,7 +52,7 @@ extension ScrumCommand {
           try provider.update(stored) { new in
             if let title { new.title = title }
             if let theme = fields.theme { new.theme = theme.theme }
-            if let length = fields.length { new.length = length }
+            if let length = fields.length?.minutes { new.length = length }
           })
       }
     }

@@ -40,7 +40,7 @@ extension ScrumCommand {
       if attendees.isEmpty {
         throw ValidationError("a scrum needs at least one attendee; add --attendee NAME")
       }
-      if let length = fields.length, !Scrum.lengthRange.contains(length) {
+      if let length = fields.length?.minutes, !Scrum.lengthRange.contains(length) {
         throw ValidationError("--length must be from 1 to 600 minutes, found \(length)")
       }
     }
@@ -54,7 +54,7 @@ extension ScrumCommand {
           return
         }
         let scrum = Scrum(
-          title: title, theme: fields.theme?.theme, length: fields.length ?? 5,
+          title: title, theme: fields.theme?.theme, length: fields.length?.minutes ?? 5,
           attendees: attendees.map(Attendee.init(name:)))
         let result = try provider.add(scrum)
         Terminal.output("\(result.subject) (\(result.stored.path))\n")
