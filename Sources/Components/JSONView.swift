@@ -9,4 +9,10 @@ public enum JSONView {
     encoder.dateEncodingStrategy = .iso8601
     return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
   }
+
+  /// A list under its name: every `--json` output is one object (docs/json.md), so that a
+  /// field can be added later without breaking anyone's parser.
+  public static func render<T: Encodable>(_ key: String, _ items: [T]) throws -> String {
+    try render([key: items])
+  }
 }

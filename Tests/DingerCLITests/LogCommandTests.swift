@@ -85,7 +85,7 @@ import Testing
     #expect(r.stdout.split(separator: "\n").count == 4)
     #expect(!r.stdout.contains("ops.yaml"))
     r = try box.dinger("log", "design", "-n", "1", "--json")
-    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+    let json = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]]
     #expect(json?.count == 1)
     #expect(json?.first?["summary"] as? String == "length 10 -> 15 min")
     #expect(json?.first?["author"] as? String == "Ada Lovelace")

@@ -61,7 +61,7 @@ import Testing
     r = try box.dinger("history", "design", "--since", "2026-11-02")
     #expect(r.stdout.split(separator: "\n").count == 1)
     r = try box.dinger("history", "--until", "2026-11-10", "--json")
-    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+    let json = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["meetings"] as? [[String: Any]]
     #expect(
       json?.map { $0["date"] as? String } == ["2026-11-10T09:00:00Z", "2026-11-01T09:00:00Z"])
     let id = String((json?[0]["id"] as? String)?.prefix(6) ?? "")

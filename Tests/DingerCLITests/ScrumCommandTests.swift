@@ -66,7 +66,7 @@ import Testing
     )
 
     r = try box.dinger("scrum", "list", "--json")
-    let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+    let list = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["scrums"] as? [[String: Any]]
     #expect(list?.map { $0["slug"] as? String } == ["app-dev", "design-review"])
 
     r = try box.dinger("scrum", "show", "design review")

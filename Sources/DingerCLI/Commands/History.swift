@@ -52,7 +52,7 @@ struct History: ParsableCommand {
           uniquingKeysWith: { a, _ in a })
         if output.json {
           Terminal.output(
-            try JSONView.render(meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
+            try JSONView.render("meetings", meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
         } else {
           Terminal.output(
             HistoryView(

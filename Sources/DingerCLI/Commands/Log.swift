@@ -6,6 +6,26 @@ import Providers
 import Storage
 import YAML
 
+/// One log entry in JSON: the date as ISO 8601, like every date dinger prints.
+struct LogEntryJSON: Encodable {
+  var commit: String
+  var date: Date
+  var author: String
+  var subject: String
+  var path: String
+  var record: String?
+  var scrum: String?
+  var change: String
+  var summary: String
+
+  init(_ e: ActivityEntry) {
+    (commit, date, author, subject, path) = (
+      e.commit, Date(timeIntervalSince1970: TimeInterval(e.time)), e.author, e.subject, e.path
+    )
+    (record, scrum, change, summary) = (e.record, e.scrum, e.change, e.summary)
+  }
+}
+
 /// `dinger log [S | RECORD]`: who changed what, read from the commits.
 struct Log: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -125,7 +145,7 @@ struct Log: ParsableCommand {
       }
       if let n, filtered { entries = Array(entries.prefix(n)) }
       if output.json {
-        Terminal.output(try JSONView.render(entries))
+        Terminal.output(try JSONView.render("entries", entries.map(LogEntryJSON.init)))
       } else {
         Terminal.output(
           LogView(entries: entries, timeZone: .current, titles: try Self.titles(repository)).render())

@@ -148,10 +148,11 @@ struct Quiz: AsyncParsableCommand {
 
   private func showStats(_ provider: LibraryProvider) throws {
     let libraries = try library.map { [try provider.find($0)] } ?? provider.list().libraries
-    let rows = try libraries.map { ($0.library.name, try provider.quizzes(of: $0).map(\.result)) }
+    let rows = try libraries.map { ($0, try provider.quizzes(of: $0).map(\.result)) }
     if json {
       struct Row: Encodable {
         var library: String
+        var libraryName: String
         var quizzes: [Entry]
       }
       struct Entry: Encodable {
@@ -161,15 +162,16 @@ struct Quiz: AsyncParsableCommand {
       }
       Terminal.output(
         try JSONView.render(
-          rows.map { name, results in
+          "libraries",
+          rows.map { stored, results in
             Row(
-              library: name,
+              library: stored.slug, libraryName: stored.library.name,
               quizzes: results.map {
                 Entry(date: $0.date, score: $0.score, questions: $0.questions.count)
               })
           }))
     } else {
-      Terminal.output(QuizReport.stats(rows))
+      Terminal.output(QuizReport.stats(rows.map { ($0.0.library.name, $0.1) }))
     }
   }
 }

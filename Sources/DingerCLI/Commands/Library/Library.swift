@@ -55,7 +55,7 @@ struct LibraryCommand: ParsableCommand {
         let (libraries, problems) = try LibraryProvider.live(repository: try global.repository())
           .list()
         if output.json {
-          Terminal.output(try JSONView.render(libraries.map { LibraryJSON($0, words: false) }))
+          Terminal.output(try JSONView.render("libraries", libraries.map { LibraryJSON($0, words: false) }))
         } else {
           Terminal.output(
             LibraryListView(rows: libraries.map { ($0.slug, $0.library, $0.broken.count) }).render()
@@ -154,14 +154,17 @@ struct WordJSON: Encodable {
   var text: String
   var phonetic: String?
   var meanings: [MeaningJSON]
+  /// The library's slug, and its name.
   var library: String?
+  var libraryName: String?
 
-  init(_ word: Word, library: String?) {
+  init(_ word: Word, library stored: StoredLibrary?) {
+    library = stored?.slug
+    libraryName = stored?.library.name
     text = word.text
     phonetic = word.phonetic
     meanings = word.meanings.map {
       MeaningJSON(partOfSpeech: $0.partOfSpeech, definition: $0.definition, example: $0.example)
     }
-    self.library = library
   }
 }

@@ -84,7 +84,7 @@ struct WordCommand: ParsableCommand {
         let words = try provider.words(in: stored, language: language, search: search)
         if output.json {
           Terminal.output(
-            try JSONView.render(words.map { WordJSON($0.word, library: $0.library.slug) }))
+            try JSONView.render("words", words.map { WordJSON($0.word, library: $0.library) }))
         } else if words.isEmpty {
           Terminal.output("no words\(search.map { " matching '\($0)'" } ?? "")\n")
         } else {
@@ -131,7 +131,7 @@ struct WordCommand: ParsableCommand {
         }
         if output.json {
           Terminal.output(
-            try JSONView.render(found.map { WordJSON($0.word, library: $0.library.slug) }))
+            try JSONView.render("words", found.map { WordJSON($0.word, library: $0.library) }))
           return
         }
         let color = Terminal.colorOnStdout

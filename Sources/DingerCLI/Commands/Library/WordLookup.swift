@@ -97,7 +97,7 @@ extension WordCommand {
               try JSONView.render(
                 LookupJSON(
                   source: "libraries", reason: reason,
-                  words: words.map { WordJSON($0.word, library: $0.library.slug) })))
+                  words: words.map { WordJSON($0.word, library: $0.library) })))
           } else if words.isEmpty {
             Terminal.output("no library in '\(language)' has '\(text.trimmed)' either\n")
           } else {
@@ -152,7 +152,7 @@ extension WordCommand {
           Terminal.error("note: \(reason); picking from the team's libraries instead\n")
         }
         if output.json {
-          Terminal.output(try JSONView.render(words))
+          Terminal.output(try JSONView.render("words", words))
         } else if words.isEmpty {
           throw CLIError("no words in '\(language)' to pick from; add some with 'dinger word add'")
         } else {

@@ -12,7 +12,7 @@ extension ScrumCommand {
       discussion: """
         Examples:
           dinger scrum list
-          dinger scrum list --json | jq '.[].title'
+          dinger scrum list --json | jq '.scrums[].title'
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -23,7 +23,7 @@ extension ScrumCommand {
         let provider = ScrumProvider.live(repository: try global.repository())
         let (scrums, problems) = try provider.list()
         if output.json {
-          Terminal.output(try JSONView.render(scrums.map(ScrumJSON.init)))
+          Terminal.output(try JSONView.render("scrums", scrums.map(ScrumJSON.init)))
         } else {
           Terminal.output(
             ScrumListView(rows: scrums.map { ($0.slug, $0.scrum) }, color: Terminal.colorOnStdout)

@@ -30,7 +30,7 @@ struct Conflicts: ParsableCommand {
         Terminal.error("warning: \(path) is not a readable conflict record\n")
       }
       if output.json {
-        Terminal.output(try JSONView.render(records.map(ConflictJSON.init)))
+        Terminal.output(try JSONView.render("conflicts", records.map(ConflictJSON.init)))
         return
       }
       if records.isEmpty {

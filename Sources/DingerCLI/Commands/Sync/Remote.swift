@@ -54,7 +54,7 @@ struct RemoteCommand: ParsableCommand {
             let name: String
             let url: String
           }
-          Terminal.output(try JSONView.render(remotes.map { Item(name: $0.name, url: $0.url) }))
+          Terminal.output(try JSONView.render("remotes", remotes.map { Item(name: $0.name, url: $0.url) }))
           return
         }
         if remotes.isEmpty {
