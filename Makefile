@@ -7,7 +7,7 @@ SWIFT  ?= swift
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_DIR ?= /tmp/dinger-demo
 
-.PHONY: all deps build release test torture fuzz demo bench bench-quick install format lint clean
+.PHONY: all deps build release test torture fuzz demo bench bench-quick install install-files format lint clean
 
 all: build
 
@@ -48,6 +48,8 @@ release: deps
 ## test: every test (unit, provider and end-to-end against the built binary).
 test: deps
 	$(SWIFT) build --build-tests
+	@# The install test uses the man page generator beside the debug binary.
+	$(SWIFT) build --product generate-manual
 	@# A hung test fails the run after 20 minutes instead of using up CI's 90.
 	timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
@@ -78,9 +80,24 @@ bench-quick: deps
 	$(SWIFT) build -c release --product dinger
 	DINGER_BENCH_CACHE="$(CURDIR)/.build/bench-repo-v1" $$($(SWIFT) build -c release --show-bin-path)/DingerBench scale-quick
 
+## install: the release binary, its man page (from its own --help, by swift-argument-parser's
+## generate-manual) and bash, zsh and fish completions, under $(PREFIX) (and $(DESTDIR)).
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
+	$(SWIFT) build -c release --product generate-manual
+	$(MAKE) install-files BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)"
+
+## install-files: what install copies, from binaries already built in $(BIN_DIR).
+install-files:
+	@test -x "$(BIN_DIR)/dinger" && test -x "$(BIN_DIR)/generate-manual" || { echo "BIN_DIR must hold dinger and generate-manual"; exit 2; }
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$(BIN_DIR)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
+	@tmp="$$(mktemp -d)"; "$(BIN_DIR)/generate-manual" "$(BIN_DIR)/dinger" -o "$$tmp" && \
+	  install -m 644 "$$tmp/dinger.1" "$(DESTDIR)$(PREFIX)/share/man/man1/dinger.1"; rc=$$?; rm -rf "$$tmp"; exit $$rc
+	"$(BIN_DIR)/dinger" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dinger"
+	"$(BIN_DIR)/dinger" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_dinger"
+	"$(BIN_DIR)/dinger" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/dinger.fish"
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -9,7 +9,9 @@ import YAML
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-  @Option(name: .long, help: "The data repository (default: $DINGER_REPO, else the enclosing one).")
+  @Option(
+    name: .long, help: "The data repository (default: $DINGER_REPO, else the enclosing one).",
+    completion: .directory)
   var repo: String?
 
   /// The data directory from --repo, DINGER_REPO, or the enclosing directory with `.dinger/`.

@@ -73,7 +73,7 @@ struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show one meeting.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The meeting: a prefix of its id, or its file name.") var meeting: String
+    @Argument(help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings) var meeting: String
 
     func run() throws {
       try reporting {
@@ -99,7 +99,7 @@ struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "rm", abstract: "Remove a meeting (one commit; dinger undo brings it back).")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The meeting: a prefix of its id, or its file name.") var meeting: String
+    @Argument(help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings) var meeting: String
 
     func run() throws {
       try reporting {

@@ -46,7 +46,9 @@ struct Log: ParsableCommand {
   @OptionGroup var global: GlobalOptions
   @OptionGroup var output: OutputOptions
 
-  @Argument(help: "A scrum or library (slug, title, id prefix), a word, a meeting's file name, or any record's id prefix.")
+  @Argument(
+    help: "A scrum or library (slug, title, id prefix), a word, a meeting's file name, or any record's id prefix.",
+    completion: Completions.records)
   var target: String?
 
   @Option(name: .short, help: "At most this many entries.")

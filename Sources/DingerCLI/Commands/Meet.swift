@@ -29,7 +29,7 @@ struct Meet: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "The scrum: slug, title or id prefix.")
+  @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
   var scrum: String
 
   @Flag(help: "Record a meeting held elsewhere, without the timer.")

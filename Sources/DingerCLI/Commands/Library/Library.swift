@@ -74,7 +74,7 @@ struct LibraryCommand: ParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The library: slug, name or id prefix.") var library: String
+    @Argument(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
 
     func run() throws {
       try reporting {
@@ -101,7 +101,7 @@ struct LibraryCommand: ParsableCommand {
       discussion:
         "Examples:\n  dinger library rm spanish-basics\n  dinger undo        brings it back")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The library: slug, name or id prefix.") var library: String
+    @Argument(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
     @Flag(help: "Remove its quiz results too.") var withQuizzes = false
 
     func run() throws {

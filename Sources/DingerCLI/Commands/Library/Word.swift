@@ -35,8 +35,8 @@ struct WordCommand: ParsableCommand {
           dinger word add hola --library spanish-basics --definition hi --example "¡Hola!"
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The word.") var text: String
-    @Option(help: "The library: slug, name or id prefix.") var library: String
+    @Argument(help: "The word.", completion: Completions.words) var text: String
+    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
     @OptionGroup var meaning: MeaningOptions
     @Option(help: "Pronunciation, e.g. /ˈola/.") var phonetic: String?
     @Option(help: "The word's language; must be the library's (a check against mix-ups).")
@@ -72,7 +72,7 @@ struct WordCommand: ParsableCommand {
         """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "Only this library.") var library: String?
+    @Option(help: "Only this library.", completion: Completions.libraries) var library: String?
     @Option(help: "Only libraries of this language (es also matches es-MX).") var language: String?
     @Option(help: "Only words whose text, phonetic or definitions contain this.") var search:
       String?
@@ -106,8 +106,8 @@ struct WordCommand: ParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The word.") var text: String
-    @Option(help: "Only this library.") var library: String?
+    @Argument(help: "The word.", completion: Completions.words) var text: String
+    @Option(help: "Only this library.", completion: Completions.libraries) var library: String?
 
     func run() throws {
       try reporting {
@@ -155,8 +155,8 @@ struct WordCommand: ParsableCommand {
           dinger word edit ola --library spanish-basics --text hola
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The word.") var text: String
-    @Option(help: "The library: slug, name or id prefix.") var library: String
+    @Argument(help: "The word.", completion: Completions.words) var text: String
+    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
     @Option(name: .customLong("text"), help: "New text for the word.") var newText: String?
     @Option(help: "New pronunciation ('' removes it).") var phonetic: String?
     @Option(
@@ -215,8 +215,8 @@ struct WordCommand: ParsableCommand {
       commandName: "rm", abstract: "Remove a word from a library.",
       discussion: "Examples:\n  dinger word rm hola --library spanish-basics\n  dinger undo")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The word.") var text: String
-    @Option(help: "The library: slug, name or id prefix.") var library: String
+    @Argument(help: "The word.", completion: Completions.words) var text: String
+    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
 
     func run() throws {
       try reporting {

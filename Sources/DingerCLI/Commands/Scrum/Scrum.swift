@@ -20,7 +20,8 @@ struct ScrumCommand: ParsableCommand {
 
 /// Options that name a scrum's theme, length and title, shared by `new` and `edit`.
 struct ScrumFields: ParsableArguments {
-  @Option(help: "One of the 16 themes: \(ThemeArgument.names).")
+  // NB: the values are listed once, by ArgumentParser ("values: ...").
+  @Option(help: "One of the 16 themes.")
   var theme: ThemeArgument?
 
   // NB: unconditional, so that `--length -5` is told it is out of range, not "missing value".
@@ -66,4 +67,5 @@ struct ThemeArgument: ExpressibleByArgument {
   }
 
   static var allValueStrings: [String] { Theme.allCases.map(\.rawValue) }
+  static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }

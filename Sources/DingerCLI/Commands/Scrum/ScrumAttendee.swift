@@ -22,7 +22,7 @@ extension ScrumCommand {
         abstract: "Add attendees (at the end, in order).")
 
       @OptionGroup var global: GlobalOptions
-      @Argument(help: "The scrum: slug, title or id prefix.") var scrum: String
+      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums) var scrum: String
       @Argument(help: "Names to add.") var names: [String]
 
       func validate() throws {
@@ -51,7 +51,7 @@ extension ScrumCommand {
         commandName: "rm", abstract: "Remove attendees (a scrum keeps at least one).")
 
       @OptionGroup var global: GlobalOptions
-      @Argument(help: "The scrum: slug, title or id prefix.") var scrum: String
+      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums) var scrum: String
       @Argument(help: "Names to remove (any case).") var names: [String]
 
       func validate() throws {

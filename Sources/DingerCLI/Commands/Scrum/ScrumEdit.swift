@@ -24,7 +24,7 @@ extension ScrumCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: ScrumFields
 
-    @Argument(help: "The scrum: slug, title or id prefix.")
+    @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
     var scrum: String
 
     @Option(help: "A new title.")

@@ -17,7 +17,7 @@ extension ScrumCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The scrum: slug, title or id prefix.")
+    @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
     var scrum: String
 
     @Flag(help: "Remove its recorded meetings too.")

@@ -17,7 +17,7 @@ extension ScrumCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The scrum: slug, title or id prefix.")
+    @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
     var scrum: String
 
     func run() throws {

@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `make install-files` (what `make install` copies, from binaries built beside the tests):
+/// the binary, the man page and the completions land under PREFIX, and bash's completion of
+/// `dinger scrum show de` offers the scrum names of the data repository.
+enum InstallSetup {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static var binDir: URL { URL(fileURLWithPath: dingerBinary).deletingLastPathComponent() }
+  static var ready: Bool {
+    FileManager.default.isExecutableFile(atPath: binDir.appendingPathComponent("generate-manual").path)
+      && ProcessRunner.which("make") != nil && ProcessRunner.which("bash") != nil
+  }
+}
+
+@Suite(.enabled(if: InstallSetup.ready, "needs make, bash and generate-manual beside dinger (make test builds it)"))
+struct InstallTests {
+  static let root = InstallSetup.root
+  static var binDir: URL { InstallSetup.binDir }
+
+  @Test func installPutsEverythingInPlaceAndBashCompletesNames() throws {
+    let box = try Sandbox()
+    let prefix = box.home.url.appendingPathComponent("prefix")
+    let make = try ProcessRunner.run(
+      ProcessRunner.which("make")!,
+      ["-s", "-C", Self.root.path, "install-files", "PREFIX=\(prefix.path)", "BIN_DIR=\(Self.binDir.path)"])
+    #expect(make.status == 0, "\(make.stdout) \(make.stderr)")
+    for file in [
+      "bin/dinger", "share/man/man1/dinger.1", "share/bash-completion/completions/dinger",
+      "share/zsh/site-functions/_dinger", "share/fish/vendor_completions.d/dinger.fish",
+    ] {
+      #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
+    }
+    let man = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/dinger.1"), encoding: .utf8)
+    #expect(man.contains(".Dt DINGER 1") && man.contains("scrum"), "\(man.prefix(300))")
+
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Deploy", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Ops", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
+    #expect(try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water").status == 0)
+    func complete(_ line: [String]) throws -> [String] {
+      let words = line.map { "'\($0)'" }.joined(separator: " ")
+      let script = """
+        source '\(prefix.path)/share/bash-completion/completions/dinger'
+        COMP_WORDS=(\(words)); COMP_CWORD=\(line.count - 1)
+        COMP_LINE="\(line.joined(separator: " "))"; COMP_POINT=${#COMP_LINE}
+        _dinger dinger '\(line[line.count - 1])' '\(line[line.count - 2])'; printf '%s\\n' "${COMPREPLY[@]}"
+        """
+      let r = try ProcessRunner.run(
+        "/bin/bash", ["-c", script], in: box.data,
+        environment: box.environment.merging(["PATH": "\(prefix.path)/bin:/usr/bin:/bin"]) { $1 })
+      return r.stdout.split(separator: "\n").map(String.init).sorted()
+    }
+    #expect(try complete(["dinger", "scrum", "show", "de"]) == ["deploy", "design"])
+    #expect(try complete(["dinger", "meet", "o"]) == ["ops"])
+    #expect(try complete(["dinger", "word", "show", "ag"]).contains("agua"))
+    #expect(try complete(["dinger", "library", "show", "sp"]) == ["spanish-basics"])
+    #expect(try complete(["dinger", "scrum", "new", "x", "--theme", "yel"]) == ["yellow"])
+  }
+}
