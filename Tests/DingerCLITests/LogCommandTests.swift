@@ -250,3 +250,31 @@ import Testing
     #expect(try scrumLog(box, "design") == first)
   }
 }
+
+/// Long output is paged on a terminal, as git pages it, and never when piped.
+@Suite struct PagerTests {
+  @Test func theLogIsPagedOnATerminalOnly() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let paged = box.home.path("paged.txt")
+    // The pager is the user's command, run by sh as git runs it; LESS=FRX is set for less.
+    let pager = "cat > '\(paged)'; echo \"LESS=$LESS\" >> '\(paged)'"
+    let r = try ProcessRunner.run(
+      "/usr/bin/script", ["-qec", "\(dingerBinary) log", "/dev/null"], in: box.data,
+      environment: box.environment.merging(["PAGER": pager, "LESS": ""]) { $1 }.filter { $0.key != "LESS" })
+    #expect(r.status == 0, "\(r.stdout)")
+    let text = try String(contentsOfFile: paged, encoding: .utf8)
+    #expect(text.contains("Design: added scrum") && text.contains("LESS=FRX"), "\(text)")
+    try FileManager.default.removeItem(atPath: paged)
+    // Piped: straight to stdout.
+    let piped = try box.dinger(["log"], env: ["PAGER": pager])
+    #expect(piped.stdout.contains("Design: added scrum"))
+    #expect(!FileManager.default.fileExists(atPath: paged))
+    // PAGER=cat: not paged on a terminal either.
+    let plain = try ProcessRunner.run(
+      "/usr/bin/script", ["-qec", "\(dingerBinary) log", "/dev/null"], in: box.data,
+      environment: box.environment.merging(["PAGER": "cat"]) { $1 })
+    #expect(plain.stdout.contains("Design: added scrum"))
+  }
+}

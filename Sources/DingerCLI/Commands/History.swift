@@ -54,7 +54,7 @@ struct History: ParsableCommand {
           Terminal.output(
             try JSONView.render("meetings", meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
         } else {
-          Terminal.output(
+          Pager.show(
             HistoryView(
               rows: meetings.map {
                 (

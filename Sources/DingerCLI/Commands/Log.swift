@@ -35,6 +35,9 @@ struct Log: ParsableCommand {
       commits show too, with what changed worked out from the files. An index under \
       .git/dinger/ (never committed) keeps this fast; it is rebuilt when missing or stale.
 
+      On a terminal the log goes through $DINGER_PAGER, else $PAGER, else 'less' (LESS=FRX, \
+      as git does); PAGER=cat turns that off. Piped, it is never paged.
+
       Examples:
         dinger log
         dinger log design -n 10
@@ -149,7 +152,7 @@ struct Log: ParsableCommand {
       if output.json {
         Terminal.output(try JSONView.render("entries", entries.map(LogEntryJSON.init)))
       } else {
-        Terminal.output(
+        Pager.show(
           LogView(entries: entries, timeZone: .current, titles: try Self.titles(repository)).render())
       }
     }
