@@ -310,16 +310,33 @@ import Testing
     try box.git("add", "-A")
     try box.git("commit", "-qm", "our template")
     let editor = box.home.url.appendingPathComponent("fill.sh")
-    try "#!/bin/sh\nsed -i 's/TITLE/Retro/; s/NAME/Ada/' \"$1\"\n".write(
+    try "#!/bin/sh\nsed -i 's/TITLE/Retro  # every other Friday/; s/NAME/Ada/' \"$1\"\n".write(
       to: editor, atomically: true, encoding: .utf8)
     chmod(editor.path, 0o755)
     let r = try box.dinger(["scrum", "new"], env: ["EDITOR": "sh " + editor.path])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "Add scrum Retro (scrums/retro.yaml)\n")
     let text = try box.read("scrums/retro.yaml")
-    #expect(text.hasPrefix("# Team template\nid: "))
-    #expect(text.hasSuffix("title: Retro\nlength: 15\nattendees:\n  - Ada\n"))
+    // The template's own comments are instructions, left out; what the person wrote stays.
+    #expect(!text.contains("# Team template"), "\(text)")
+    #expect(text.hasSuffix("title: Retro  # every other Friday\nlength: 15\nattendees:\n  - Ada\n"), "\(text)")
     #expect(try box.gitAgrees().status == "")
+  }
+
+  /// dinger's own template: filled in, the file keeps the values and the schema line, not the
+  /// instructions and hints.
+  @Test func theBuiltInTemplatesInstructionsAreLeftOut() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let editor = box.home.url.appendingPathComponent("fill.sh")
+    try "#!/bin/sh\nsed -i 's/^title: /title: Design Review /; s/^  - *$/  - Ada/' \"$1\"\n".write(
+      to: editor, atomically: true, encoding: .utf8)
+    let r = try box.dinger(["scrum", "new"], env: ["EDITOR": "sh " + editor.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let text = try box.read("scrums/design-review.yaml")
+    #expect(text.hasPrefix("# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\n"), "\(text)")
+    #expect(!text.contains("Fill it in") && !text.contains("planned minutes") && !text.contains("periwinkle"), "\(text)")
+    #expect(text.contains("title: Design Review\n") && text.contains("length: 5\n") && text.contains("  - Ada\n"), "\(text)")
   }
 
   @Test func anUnfilledTemplateAddsNothing() throws {

@@ -12,7 +12,8 @@ extension ScrumCommand {
       discussion: """
         Without --theme the scrum gets the first theme no scrum uses yet; without --length, 5 \
         minutes. Without a title, opens a commented template in $EDITOR (the repository's \
-        .dinger/templates/scrum.yaml, else dinger's own) and keeps what you write, comments too.
+        .dinger/templates/scrum.yaml, else dinger's own) and keeps what you write, comments \
+        too; the template's own instructions are left out of the file.
 
         Examples:
           dinger scrum new
@@ -65,7 +66,7 @@ extension ScrumCommand {
       let added = try Editor.editUntilValid(
         template, name: "new-scrum", emptyMessage: "the file was left empty; no scrum added",
         errorsMessage: "the new scrum has errors; nothing was added"
-      ) { try provider.add(text: $0) }
+      ) { try provider.add(text: TemplateText.withoutInstructions($0, template: template)) }
       if let added { Terminal.output("\(added.subject) (\(added.stored.path))\n") }
     }
   }
