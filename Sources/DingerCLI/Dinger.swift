@@ -32,7 +32,8 @@ struct Dinger: AsyncParsableCommand {
     subcommands: [
       Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, LibraryCommand.self,
       WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
-      Conflicts.self, Resolve.self, Undo.self, Check.self, SchemaCommand.self, SetupGit.self,
+      Conflicts.self, Resolve.self, Undo.self, Check.self, SchemaCommand.self, Where.self,
+      SetupGit.self,
       MergeDriverCommand.self, DiffDriverCommand.self,
     ]
   )

@@ -40,6 +40,13 @@ extension GlobalOptions {
   /// The git-backed data repository, found in DESIGN.md's order; creating the per-user default
   /// prints a one-line notice.
   func repository(remindConflicts: Bool = true) throws -> DataRepository {
+    try located(remindConflicts: remindConflicts).repository
+  }
+
+  /// The data repository and how it was found (`dinger where` says so).
+  func located(remindConflicts: Bool = true) throws -> (
+    repository: DataRepository, origin: DataRepository.Origin
+  ) {
     Trace.mark("arguments parsed")
     let env = ProcessInfo.processInfo.environment
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -60,7 +67,7 @@ extension GlobalOptions {
         )
       }
     }
-    return repository
+    return (repository, origin)
   }
 }
 

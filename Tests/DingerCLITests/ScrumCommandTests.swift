@@ -401,3 +401,21 @@ import Testing
     try? FileManager.default.removeItem(atPath: kept)
   }
 }
+
+/// `dinger where` says which data repository a command here uses, and why.
+@Suite struct WhereTests {
+  @Test func whereNamesTheRepositoryAndTheReason() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    var r = try box.dinger("where")
+    #expect(r.stdout == "\(box.data.path)  (the enclosing data repository)\n", "\(r.stdout)")
+    r = try box.dinger(["where", "--path"], in: box.home.url, env: ["DINGER_REPO": box.data.path])
+    #expect(r.stdout == box.data.path + "\n")
+    r = try box.dinger(["where"], in: box.home.url, env: ["DINGER_REPO": box.data.path])
+    #expect(r.stdout.hasSuffix("(from $DINGER_REPO)\n"), "\(r.stdout)")
+    r = try box.dinger(["where", "--repo", box.data.path], in: box.home.url)
+    #expect(r.stdout.hasSuffix("(from --repo)\n"), "\(r.stdout)")
+    r = try box.dinger(["where"], in: box.home.url)
+    #expect(r.stdout.hasSuffix("(your default one: no other was named or found here)\n"), "\(r.stdout)")
+  }
+}
