@@ -35,7 +35,9 @@ public struct MeetingScreen {
     out.append(color ? Style.themed(heading, theme) : String(heading.prefix(width)))
     out.append("")
     out.append(
-      fit(" Elapsed \(Self.clock(timer.elapsed))    Remaining \(Self.clock(timer.remaining))"))
+      fit(
+        " Elapsed \(Self.clock(timer.elapsed))    "
+          + (timer.over > 0 ? "OVER by \(Self.clock(timer.over))" : "Remaining \(Self.clock(timer.remaining))")))
     let barWidth = width - 4
     let filled = Int(timer.progress * Double(barWidth))
     out.append(
@@ -46,7 +48,10 @@ public struct MeetingScreen {
     let position =
       timer.isLastSpeaker
       ? "Last speaker" : "Speaker \(timer.current + 1) of \(timer.speakers.count)"
-    out.append(fit(" \(position): \(name)    \(Self.clock(timer.speakerRemaining)) left"))
+    let left =
+      timer.over > 0 && timer.isLastSpeaker
+      ? "+\(Self.clock(timer.over)) over (n or q to end)" : "\(Self.clock(timer.speakerRemaining)) left"
+    out.append(fit(" \(position): \(name)    \(left)"))
     let done = (0..<timer.current).map { "\(timer.speakers[$0]) (\(Self.clock(timer.spoken[$0])))" }
     if !done.isEmpty { out.append(fit(" Done: " + done.joined(separator: ", "))) }
     out.append("")

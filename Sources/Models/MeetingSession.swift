@@ -14,10 +14,12 @@ public actor MeetingSession {
     self.onEvent = onEvent
   }
 
-  /// Ticks once a second on `clock` until the meeting is over or the task is cancelled.
-  public func run<C: Clock>(clock: C) async where C.Duration == Duration {
+  /// Ticks once a `second` (a second unless a test speeds it up) on `clock` until the meeting
+  /// is over or the task is cancelled.
+  public func run<C: Clock>(clock: C, second: Duration = .seconds(1)) async
+  where C.Duration == Duration {
     while !timer.isFinished {
-      do { try await clock.sleep(for: .seconds(1)) } catch { return }
+      do { try await clock.sleep(for: second) } catch { return }
       if let event = timer.tick() { onEvent(event, timer) }
     }
   }

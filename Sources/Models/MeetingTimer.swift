@@ -5,7 +5,8 @@
 /// so that their shares add up exactly to the planned length: 300 s over 7 people is 43 s for the
 /// first six and 42 s for the last, not 42 s each and a meeting that ends at 294 s. When a
 /// speaker's share is used up the timer moves on with a ding; `next()` moves on by hand; the end
-/// of the last speaker's share finishes the meeting. Ending early asks for a choice: save and
+/// of the last speaker's share finishes the meeting, unless the meeting allows overtime: then
+/// the last speaker goes on (one ding marks the planned end) and the time over is shown. Ending early asks for a choice: save and
 /// end, discard, or resume (as in Point-Free's SyncUps).
 public struct MeetingTimer: Sendable, Equatable {
   /// Where the meeting is.
@@ -46,9 +47,13 @@ public struct MeetingTimer: Sendable, Equatable {
   public private(set) var phase: Phase = .running
   /// Dings so far (automatic moves to the next speaker, and the end).
   public private(set) var dings = 0
+  /// Whether the last speaker may go on past the planned length.
+  public let allowsOvertime: Bool
 
-  /// A timer for a meeting of `minutes` with these attendees.
-  public init(attendees: [String], minutes: Int) {
+  /// A timer for a meeting of `minutes` with these attendees; with `overtime` the last
+  /// speaker may run over.
+  public init(attendees: [String], minutes: Int, overtime: Bool = false) {
+    allowsOvertime = overtime
     speakers = attendees.isEmpty ? ["Speaker 1"] : attendees
     plannedSeconds = max(0, minutes) * 60
     shares = Self.shares(total: plannedSeconds, count: speakers.count)
@@ -70,6 +75,8 @@ public struct MeetingTimer: Sendable, Equatable {
   public var speakerRemaining: Int { max(0, shares[current] - speakerElapsed) }
   /// Seconds left of the planned length.
   public var remaining: Int { max(0, plannedSeconds - elapsed) }
+  /// Seconds past the planned length (overtime).
+  public var over: Int { max(0, elapsed - plannedSeconds) }
   /// Fraction of the planned length used, 0...1.
   public var progress: Double {
     plannedSeconds == 0 ? 1 : min(1, Double(elapsed) / Double(plannedSeconds))
@@ -84,6 +91,12 @@ public struct MeetingTimer: Sendable, Equatable {
     elapsed += 1
     speakerElapsed += 1
     spoken[current] += 1
+    if allowsOvertime && isLastSpeaker {
+      // The last speaker goes on: one ding when the planned time is up, then the clock runs.
+      guard speakerElapsed == shares[current] else { return nil }
+      dings += 1
+      return .ding
+    }
     guard speakerElapsed >= shares[current] else { return nil }
     dings += 1
     return advance()

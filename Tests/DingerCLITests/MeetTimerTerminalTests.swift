@@ -121,6 +121,30 @@ import Testing
     #expect(try box.git("log", "-1", "--format=%s").hasPrefix("Record meeting of Standup"))
   }
 
+  /// --overtime: past the planned length the last speaker goes on and the screen says by how
+  /// much; n asks to end, and the meeting is saved with its real duration. (A second lasts
+  /// 50 ms here: DINGER_TEST_SECOND_MS.)
+  @Test func overtimeLetsTheLastSpeakerRunOver() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--length", "1", "--attendee", "Ada").status == 0)
+    box.extraEnvironment["DINGER_TEST_SECOND_MS"] = "50"
+    let (tmux, exit) = try Tmux.start(box, "meet", "standup", "--overtime")
+    #expect(tmux.wait(for: "OVER by 0:"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("Last speaker: Ada    +0:"), "\(tmux.screen())")
+    tmux.keys("n")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("s")
+    #expect(tmux.wait(for: "Notes for the transcript"), "\(tmux.screen())")
+    tmux.keys("Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    let file = try box.git("ls-files", "history").trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = try box.read(file)
+    let duration = text.split(separator: "\n").first { $0.hasPrefix("duration: ") }
+      .flatMap { Int($0.dropFirst(10)) } ?? 0
+    #expect(duration > 60, "\(text)")
+  }
+
   @Test func discardingRecordsNothing() throws {
     let box = try Sandbox()
     let (tmux, exit) = try start(box)

@@ -46,6 +46,24 @@ import Testing
     #expect(timer.spoken.reduce(0, +) == 60)
   }
 
+  /// With overtime the last speaker goes on past the planned length: one ding at the planned
+  /// end, the time over counted, and the meeting ends only when asked.
+  @Test func overtimeLetsTheLastSpeakerRunOver() {
+    var timer = MeetingTimer(attendees: ["Ada", "Grace"], minutes: 1, overtime: true)
+    var events: [MeetingTimer.Event] = []
+    for _ in 0..<90 { if let e = timer.tick() { events.append(e) } }
+    #expect(events == [.ding, .ding])
+    #expect(timer.phase == .running && timer.isLastSpeaker)
+    #expect(timer.elapsed == 90 && timer.over == 30 && timer.remaining == 0)
+    #expect(timer.speakerTimes.map(\.seconds) == [30, 60])
+    #expect(timer.next() == .finished)
+    #expect(timer.phase == .finished(saved: true))
+    // Without it the meeting ends on time.
+    var strict = MeetingTimer(attendees: ["Ada", "Grace"], minutes: 1)
+    for _ in 0..<90 { strict.tick() }
+    #expect(strict.isFinished && strict.elapsed == 60 && strict.over == 0)
+  }
+
   @Test func nextMovesOnWithoutADingAndFinishesAfterTheLast() {
     var timer = MeetingTimer(attendees: ["Ada", "Grace"], minutes: 1)
     timer.tick()

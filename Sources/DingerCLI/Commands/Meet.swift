@@ -14,7 +14,9 @@ struct Meet: AsyncParsableCommand {
       it rings and moves on. Keys: space or n next speaker (on the last one it asks to end), \
       p pause, q or Esc end (save, discard or resume), ? help; arrow keys do nothing. \
       Afterwards it asks for notes (or takes --notes-file, or $EDITOR with --edit-notes) and \
-      records the meeting as one commit; Ctrl-C there saves it without notes.
+      records the meeting as one commit; Ctrl-C there saves it without notes. With \
+      --overtime the last speaker may run past the planned length (a ding marks it, and the \
+      timer shows how far over); the meeting ends when you press n or q.
 
       With --record, writes a meeting held elsewhere without the timer: attendees default to \
       the scrum's, the date to now, the length to the scrum's planned length.
@@ -22,6 +24,7 @@ struct Meet: AsyncParsableCommand {
       Examples:
         dinger meet design
         dinger meet design --notes-file standup.txt
+        dinger meet design --overtime
         dinger meet design --record --duration 12m
         dinger meet design --record --date 2026-11-20T09:00:00Z --duration 10:30 --attendee Ada --attendee Grace
         dinger meet design --record --duration 9m --transcript-file notes.txt
@@ -31,6 +34,9 @@ struct Meet: AsyncParsableCommand {
 
   @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
   var scrum: String
+
+  @Flag(help: "Let the last speaker run over the planned length; the timer shows by how much.")
+  var overtime = false
 
   @Flag(help: "Record a meeting held elsewhere, without the timer.")
   var record = false
@@ -115,7 +121,9 @@ struct Meet: AsyncParsableCommand {
     let over = SharedFlag()
     let help = SharedFlag()
     let session = MeetingSession(
-      MeetingTimer(attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length)
+      MeetingTimer(
+        attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length,
+        overtime: overtime)
     ) { event, _ in
       terminal.bell()
       if event == .finished { over.set() }
@@ -128,7 +136,11 @@ struct Meet: AsyncParsableCommand {
           height: height, color: Terminal.colorOnStdout, showHelp: help.isSet
         ).render())
     }
-    let ticking = Task { await session.run(clock: ContinuousClock()) }
+    // NB: DINGER_TEST_SECOND_MS makes a second shorter, for the terminal tests only.
+    let second =
+      ProcessInfo.processInfo.environment["DINGER_TEST_SECOND_MS"].flatMap { Int($0) }
+      .map { Duration.milliseconds(max(1, $0)) } ?? .seconds(1)
+    let ticking = Task { await session.run(clock: ContinuousClock(), second: second) }
     // Redraws five times a second: the clock, and a resized window.
     let drawing = Task {
       while !Task.isCancelled {
