@@ -63,10 +63,11 @@ public struct MeetingScreen {
     case .running: break
     }
     if showHelp {
+      // NB: one key column, so every description starts in the same column.
       out += [
-        " space, n  next speaker", " p        pause / resume", " q, esc   end the meeting",
-        " ?        hide this help",
-      ].map(fit)
+        ("space, n", "next speaker"), ("p", "pause / resume"), ("q, esc", "end the meeting"),
+        ("?", "hide this help"),
+      ].map { fit(" " + $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1) }
     }
     while out.count < height - 1 { out.append("") }
     out = Array(out.prefix(height - 1))

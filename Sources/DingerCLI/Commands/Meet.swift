@@ -26,7 +26,7 @@ struct Meet: AsyncParsableCommand {
         dinger meet design --notes-file standup.txt
         dinger meet design --overtime
         dinger meet design --record --duration 12m
-        dinger meet design --record --date 2026-11-20T09:00:00Z --duration 10:30 --attendee Ada --attendee Grace
+        dinger meet design --record --date 2026-11-20T09:00 --duration 10:30
         dinger meet design --record --duration 9m --transcript-file notes.txt
       """)
 

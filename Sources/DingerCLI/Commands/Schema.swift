@@ -21,7 +21,7 @@ struct SchemaCommand: ParsableCommand {
 
       Examples:
         dinger schema scrum
-        dinger schema all --out .dinger/schemas      # add or refresh them in an older repository
+        dinger schema all --out .dinger/schemas   # refresh them (an older repo)
       """)
 
   @Argument(help: "scrum, meeting, library, quiz, config, conflict or all.")

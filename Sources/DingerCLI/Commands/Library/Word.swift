@@ -12,7 +12,7 @@ struct WordCommand: ParsableCommand {
     abstract: "Words in the libraries: add, list, show, edit, remove, look up, pick at random.",
     discussion: """
       Examples:
-        dinger word add hola --library spanish-basics --definition hello --pos interjection
+        dinger word add hola --library spanish-basics --definition hello --pos intj
         dinger word list --search hel
         dinger word show hola
         dinger word edit hola --library spanish-basics --example "¡Hola, amigo!"
@@ -31,8 +31,8 @@ struct WordCommand: ParsableCommand {
         another definition adds a meaning.
 
         Examples:
-          dinger word add hola --library spanish-basics --definition hello --pos interjection
-          dinger word add hola --library spanish-basics --definition hi --example "¡Hola!"
+          dinger word add hola --library spanish-basics --definition hello --pos intj
+          dinger word add hola --library spanish-basics --definition hi --example Hola
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The word.", completion: Completions.words) var text: String
@@ -150,7 +150,7 @@ struct WordCommand: ParsableCommand {
       discussion: """
         Examples:
           dinger word edit hola --library spanish-basics --phonetic /ˈola/
-          dinger word edit hola --library spanish-basics --meaning 2 --definition "hi there"
+          dinger word edit hola --library spanish-basics --meaning 2 --definition hi
           dinger word edit hola --library spanish-basics --remove-meaning 2
           dinger word edit ola --library spanish-basics --text hola
         """)

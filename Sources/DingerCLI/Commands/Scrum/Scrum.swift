@@ -11,7 +11,7 @@ struct ScrumCommand: ParsableCommand {
 
       Examples:
         dinger scrum list
-        dinger scrum new "Design Review" --theme yellow --length 10 --attendee Ada --attendee Grace
+        dinger scrum new "Design Review" --length 10 --attendee Ada --attendee Grace
         dinger scrum edit design-review --length 15
         dinger scrum attendee add design-review Bob
       """,

@@ -18,7 +18,7 @@ extension ScrumCommand {
         Examples:
           dinger scrum new
           dinger scrum new "Design Review" --attendee Ada --attendee Grace
-          dinger scrum new "App Dev" --theme orange --length 5 --attendee Katie --attendee Gray
+          dinger scrum new "App Dev" --theme orange --attendee Katie --attendee Gray
         """)
 
     @OptionGroup var global: GlobalOptions
