@@ -49,6 +49,34 @@ import Testing
     #expect(stats.stdout.contains("Spanish basics: 1 quiz, 2/3 right overall\n"))
   }
 
+  /// q with answers given asks first; any other key goes on, a second q leaves unsaved; arrow
+  /// keys do nothing.
+  @Test func leavingWithAnswersAsksFirst() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
+    for (word, definition) in [("hola", "hello"), ("gato", "cat"), ("perro", "dog")] {
+      #expect(
+        try box.dinger("word", "add", word, "--library", "spanish-basics", "--definition", definition)
+          .status == 0)
+    }
+    let head = try box.head()
+    let (tmux, exit) = try Tmux.start(box, "quiz", "--questions", "3", "--seconds", "60")
+    #expect(tmux.wait(for: "Question 1 of 3"), "\(tmux.screen())")
+    tmux.keys("Left", "Up")
+    tmux.keys("1")
+    #expect(tmux.wait(for: "Question 2 of 3"), "\(tmux.screen())")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "leave the quiz?"), "\(tmux.screen())")
+    tmux.keys("x")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "leave the quiz?"), "\(tmux.screen())")
+    tmux.keys("q")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(tmux.wait(for: "quiz ended early; nothing recorded"), "\(tmux.screen())")
+    #expect(try box.head() == head)
+  }
+
   @Test func aLibraryWithOneDefinedWordGetsAMessageNotAQuiz() throws {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)

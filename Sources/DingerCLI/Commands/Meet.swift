@@ -151,47 +151,13 @@ struct Meet: AsyncParsableCommand {
       }
     }
     for await pressed in terminal.keys(stop: { over.isSet }) {
-      // NB: arrow keys and other sequences do nothing; Esc alone asks to end.
-      guard let key = pressed.command else { continue }
-      let phase = await session.timer.phase
-      if case .confirmingEnd = phase {
-        switch key {
-        case UInt8(ascii: "s"), UInt8(ascii: "S"), 13:
-          await session.update {
-            $0.confirmEnd(.saveAndEnd); return nil
-          }
-        case UInt8(ascii: "d"), UInt8(ascii: "D"):
-          await session.update {
-            $0.confirmEnd(.discard); return nil
-          }
-        case UInt8(ascii: "r"), UInt8(ascii: "R"), 27, UInt8(ascii: "q"):
-          await session.update {
-            $0.confirmEnd(.resume); return nil
-          }
-        default: break
-        }
+      // NB: arrow keys and other sequences do nothing; Esc alone asks to end (MeetingKeys).
+      let current = await session.timer
+      guard let action = MeetingKeys.action(pressed, in: current) else { continue }
+      if action == .toggleHelp {
+        help.toggle()
       } else {
-        switch key {
-        case UInt8(ascii: " "), UInt8(ascii: "n"):
-          // NB: past the last speaker is the end of the meeting: asked first, like q.
-          await session.update {
-            guard !$0.isLastSpeaker else {
-              $0.requestEnd()
-              return nil
-            }
-            return $0.next()
-          }
-        case UInt8(ascii: "p"):
-          await session.update {
-            $0.togglePause(); return nil
-          }
-        case UInt8(ascii: "q"), 27, 3:
-          await session.update {
-            $0.requestEnd(); return nil
-          }
-        case UInt8(ascii: "?"): help.toggle()
-        default: break
-        }
+        await session.update { MeetingKeys.apply(action, to: &$0) }
       }
       let timer = await session.timer
       draw(timer)

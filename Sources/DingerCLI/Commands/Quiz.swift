@@ -119,13 +119,23 @@ struct Quiz: AsyncParsableCommand {
       }
     }
     var quit = false
+    var asking = false
     for await pressed in terminal.keys(stop: { over.isSet }) {
-      // NB: arrow keys and other sequences do nothing (they ended the quiz).
-      guard let key = pressed.command else { continue }
-      switch key {
-      case UInt8(ascii: "1")...UInt8(ascii: "9"): await session.answer(Int(key - UInt8(ascii: "1")))
-      case UInt8(ascii: "q"), 27, 3: quit = true
-      default: break
+      // NB: arrow keys and other sequences do nothing (they ended the quiz); leaving a quiz
+      // with answers asks first (QuizKeys).
+      let answered = await session.state.current
+      guard let action = QuizKeys.action(pressed, answered: answered, asking: asking) else {
+        continue
+      }
+      switch action {
+      case .answer(let choice): await session.answer(choice)
+      case .askToQuit:
+        asking = true
+        feedback.set(QuizKeys.leaveQuestion)
+      case .quit: quit = true
+      case .stay:
+        asking = false
+        feedback.set("")
       }
       if quit { break }
       draw(await session.state)
