@@ -68,15 +68,16 @@ public final class DataRepository: @unchecked Sendable {
 
   /// Some files of a kind, decoded (a link or a missing file is reported in its diagnostics).
   public func files(_ kind: RecordKind, at paths: [String]) throws -> [DecodedFile] {
-    let tree = WorkTree(root: root)
-    return paths.map { path in
-      do throws(WorkTree.Refusal) {
-        if let bytes = try tree.read(path) { return RecordCodec.decode(bytes, path: path, kind: kind) }
+    let read = WorkTree(root: root).read(paths)
+    return zip(paths, read).map { path, result in
+      switch result {
+      case .success(let bytes?): return RecordCodec.decode(bytes, path: path, kind: kind)
+      case .success(nil):
         return DecodedFile(
           path: path, kind: kind, record: nil,
           diagnostics: [Diagnostic(.error, file: path, message: "the file is gone")], root: nil,
           source: SourceText([]))
-      } catch {
+      case .failure(let error):
         return DecodedFile(
           path: path, kind: kind, record: nil,
           diagnostics: [Diagnostic(.error, file: path, message: DataDirectory.unreadable(error))],

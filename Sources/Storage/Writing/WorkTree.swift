@@ -106,15 +106,41 @@ public struct WorkTree: Sendable {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: false) else { return nil }
     defer { fds.forEach { close($0) } }
-    let dir = fds[fds.count - 1]
-    let fd = openat(dir, parts[parts.count - 1], O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    return try readFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path)
+  }
+
+  /// Reads many files, each folder on the way opened once for all the files in it (a scrum's
+  /// 2,600 meetings were 4 opens each); each result as `read` gives it.
+  public func read(_ paths: [String]) -> [Result<[UInt8]?, Refusal>] {
+    var folder: [String]?
+    var fds: [Int32]?
+    defer { fds?.forEach { close($0) } }
+    return paths.map { path in
+      do throws(Refusal) {
+        let parts = try Self.parts(path)
+        let parent = Array(parts.dropLast())
+        if parent != folder {
+          fds?.forEach { close($0) }
+          fds = nil
+          folder = parent
+          fds = try folders(parts, path: path, create: false)
+        }
+        guard let fds else { return .success(nil) }
+        return .success(try readFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path))
+      } catch {
+        folder = nil
+        return .failure(error)
+      }
+    }
+  }
+
+  private func readFile(in dir: Int32, name: String, path: String) throws(Refusal) -> [UInt8]? {
+    let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
       let code = errno
       var st = stat()
-      if fstatat(dir, parts[parts.count - 1], &st, AT_SYMLINK_NOFOLLOW) == 0,
-        st.st_mode & S_IFMT == S_IFLNK
-      {
+      if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFLNK {
         throw .link(path)
       }
       throw .system(path, code)
