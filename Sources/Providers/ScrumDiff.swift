@@ -43,30 +43,3 @@ public enum Slug {
     return candidate
   }
 }
-
-/// Whether a YAML file has comments (a `#` that starts a line or follows a blank outside quotes).
-enum CommentDetector {
-  static func hasComments(_ bytes: [UInt8]) -> Bool {
-    var inSingle = false
-    var inDouble = false
-    var previous: UInt8 = UInt8(ascii: "\n")
-    for b in bytes {
-      switch b {
-      case UInt8(ascii: "\n"):
-        inSingle = false
-        inDouble = false
-      case UInt8(ascii: "'") where !inDouble: inSingle.toggle()
-      case UInt8(ascii: "\"") where !inSingle: inDouble.toggle()
-      case UInt8(ascii: "#") where !inSingle && !inDouble:
-        if previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\n")
-          || previous == UInt8(ascii: "\t")
-        {
-          return true
-        }
-      default: break
-      }
-      previous = b
-    }
-    return false
-  }
-}

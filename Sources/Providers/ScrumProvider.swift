@@ -260,7 +260,7 @@ public struct ScrumProvider: Sendable {
       let edited = try RecordCodec.encode(.scrum(new), updating: source)
       change.write(stored.path, edited.text)
       result = ScrumCommit(stored: StoredScrum(path: stored.path, scrum: new), subject: subject)
-      if edited.fellBack && CommentDetector.hasComments(source.bytes) {
+      if edited.fellBack && YAMLComments.exist(in: source.bytes) {
         result.warnings.append(
           "dinger could not keep the layout of \(stored.path) and rewrote it in its canonical form; its comments are not in the new version (they stay in git history, and 'dinger undo' brings them back)"
         )
