@@ -6,7 +6,6 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
   name: "Dinger",
-  platforms: [.macOS(.v14)],
   products: [
     .executable(name: "dinger", targets: ["DingerCLI"])
   ],
