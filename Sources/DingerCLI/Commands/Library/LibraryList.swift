@@ -1,0 +1,32 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+import Storage
+
+extension LibraryCommand {
+  /// `dinger library list`.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the libraries: name, language, words, file.",
+      discussion: "Examples:\n  dinger library list\n  dinger library list --json")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      try reporting {
+        let (libraries, problems) = try LibraryProvider.live(repository: try global.repository())
+          .list()
+        if output.json {
+          Terminal.output(try JSONView.render("libraries", libraries.map { LibraryJSON($0, words: false) }))
+        } else {
+          Terminal.output(
+            LibraryListView(rows: libraries.map { ($0.slug, $0.library, $0.broken.count) }).render()
+          )
+        }
+        warnUnreadable(problems, noun: "library file")
+      }
+    }
+  }
+}

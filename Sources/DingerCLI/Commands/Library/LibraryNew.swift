@@ -1,0 +1,33 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+import Storage
+
+extension LibraryCommand {
+  /// `dinger library new`.
+  struct New: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add an empty library.",
+      discussion: """
+        Examples:
+          dinger library new "Spanish basics" --language es
+          dinger library new Jargon            (the repository's default language)
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The library's name.") var name: String
+    @Option(help: "Language code of its words (es, en-GB); default: the repository's.")
+    var language: String?
+
+    func run() throws {
+      try reporting {
+        let repository = try global.repository()
+        let language = try language ?? repoConfig(repository).language ?? "en"
+        let result = try LibraryProvider.live(repository: repository).create(
+          name: name, language: language)
+        Terminal.output("\(result.subject) (\(result.stored.path))\n")
+      }
+    }
+  }
+}

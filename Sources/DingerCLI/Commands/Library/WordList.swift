@@ -1,0 +1,46 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+import Storage
+
+extension WordCommand {
+  /// `dinger word list`.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List words with their first definition.",
+      discussion: """
+        Examples:
+          dinger word list
+          dinger word list --library spanish-basics
+          dinger word list --language es --search hel --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Option(help: "Only this library.", completion: Completions.libraries) var library: String?
+    @Option(help: "Only libraries of this language (es also matches es-MX).") var language: String?
+    @Option(help: "Only words whose text, phonetic or definitions contain this.") var search:
+      String?
+
+    func run() throws {
+      try reporting {
+        let provider = LibraryProvider.live(repository: try global.repository())
+        let stored = try library.map { try provider.find($0) }
+        let words = try provider.words(in: stored, language: language, search: search)
+        if output.json {
+          Terminal.output(
+            try JSONView.render("words", words.map { WordJSON($0.word, library: $0.library) }))
+        } else if words.isEmpty {
+          Terminal.output("no words\(search.map { " matching '\($0)'" } ?? "")\n")
+        } else {
+          Terminal.output(
+            WordListView(
+              rows: words.map { ($0.library.library.name, $0.word) }, showLibrary: stored == nil
+            ).render())
+        }
+        if let stored { warnBroken(stored) }
+      }
+    }
+  }
+}
