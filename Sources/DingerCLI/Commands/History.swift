@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import YAML
 
 /// `dinger history`: the meetings, newest first.
 struct History: ParsableCommand {
@@ -116,7 +115,7 @@ struct MeetingJSON: Encodable {
   var scrum: String
   var scrumTitle: String?
   var path: String
-  var date: String
+  var date: Date
   var length: Int
   var duration: Int
   var attendees: [String]
@@ -129,7 +128,7 @@ struct MeetingJSON: Encodable {
     scrum = m.scrum.lowercased
     scrumTitle = title
     path = stored.path
-    date = ISODate.format(m.date)
+    date = m.date
     length = m.length
     duration = m.duration
     attendees = m.attendees

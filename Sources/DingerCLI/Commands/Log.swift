@@ -3,8 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Storage
-import YAML
 
 /// One log entry in JSON: the date as ISO 8601, like every date dinger prints.
 struct LogEntryJSON: Encodable {
@@ -77,14 +75,14 @@ struct Log: ParsableCommand {
 
   /// Titles of the scrums and names of the libraries that exist now, by path; a meeting is
   /// called after its scrum.
-  static func titles(_ repository: DataRepository) throws -> [String: String] {
+  static func titles(_ scrums: ScrumProvider, _ libraries: LibraryProvider) -> [String: String] {
     var named: [(path: String, title: String)] = []
-    for stored in (try? ScrumProvider.live(repository: repository).list().scrums) ?? [] {
+    for stored in (try? scrums.list().scrums) ?? [] {
       named.append((stored.path, stored.scrum.title))
       let slug = String(stored.path.dropFirst("scrums/".count).dropLast(".yaml".count))
       named.append(("history/\(slug)/", stored.scrum.title + " meeting"))
     }
-    for stored in (try? LibraryProvider.live(repository: repository).list().libraries) ?? [] {
+    for stored in (try? libraries.list().libraries) ?? [] {
       named.append((stored.path, stored.library.name))
       let slug = String(stored.path.dropFirst("libraries/".count).dropLast(".yaml".count))
       named.append(("quizzes/\(slug)/", stored.library.name + " quiz"))
@@ -153,7 +151,10 @@ struct Log: ParsableCommand {
         Terminal.output(try JSONView.render("entries", entries.map(LogEntryJSON.init)))
       } else {
         Pager.show(
-          LogView(entries: entries, timeZone: .current, titles: try Self.titles(repository)).render())
+          LogView(entries: entries, timeZone: .current, titles: Self.titles(
+            ScrumProvider.live(repository: repository),
+            LibraryProvider.live(repository: repository))
+        ).render())
       }
     }
   }

@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import YAML
 
 /// `dinger meet S`: runs a meeting, or records one held elsewhere with `--record`.
 struct Meet: AsyncParsableCommand {

@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Storage
 
 /// `dinger quiz`: the vocabulary quiz in the terminal.
 struct Quiz: AsyncParsableCommand {

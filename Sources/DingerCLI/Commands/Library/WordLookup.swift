@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Storage
 
 /// Where the dictionary services are and how long to wait: flags over `.dinger/config.yaml`.
 struct EndpointOptions: ParsableArguments {

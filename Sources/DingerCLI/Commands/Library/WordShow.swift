@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Storage
 
 extension WordCommand {
   /// `dinger word show`.

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The layers of README's Development section, held by the imports: each target may import only
+/// what the arrows allow. Commands reach data through providers; the few command files that
+/// still reach below them are listed, and the list may only shrink.
+@Suite struct ArchitectureTests {
+  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+
+  static let allowed: [String: Set<String>] = [
+    "Models": ["Foundation"],
+    "YAML": ["Foundation", "CYAML"],
+    "Git": ["Foundation", "CGit2", "CZlib", "CCurl"],
+    "Storage": ["Foundation", "Models", "YAML", "Git"],
+    "Sync": ["Foundation", "Models", "YAML", "Git", "Storage"],
+    "Providers": ["Foundation", "Models", "YAML", "Git", "Storage", "Sync"],
+    "Components": ["Foundation", "Models"],
+    "DingerCLI": ["Foundation", "ArgumentParser", "Components", "Models", "Providers"],
+  ]
+
+  /// Command files that still import a layer below the providers (to be moved behind them).
+  static let commandsBelowProviders: Set<String> = [
+    "GlobalOptions.swift", "Commands/Init.swift", "Commands/Check.swift",
+    "Commands/Sync/Conflicts.swift", "Commands/Sync/Sync.swift", "Commands/Sync/MergeDriver.swift",
+    "Commands/Sync/Clone.swift",
+  ]
+
+  @Test func everyTargetImportsOnlyWhatItsLayerMay() throws {
+    var checked = 0
+    for (target, allowed) in Self.allowed {
+      let folder = Self.sources.appendingPathComponent(target)
+      let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
+        .filter { $0.hasSuffix(".swift") } ?? []
+      #expect(!files.isEmpty, "\(target) has no sources")
+      for file in files {
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        checked += 1
+        for line in text.split(separator: "\n") {
+          let words = line.split(separator: " ")
+          let i: Int
+          if words.first == "import" {
+            i = 0
+          } else if words.count > 1, words[1] == "import",
+            ["internal", "public", "private", "fileprivate", "@testable", "@_exported"].contains(words[0])
+          {
+            i = 1
+          } else {
+            continue
+          }
+          guard i + 1 < words.count else { continue }
+          let module = String(words[i + 1])
+          // The C library is everyone's.
+          if allowed.contains(module) || module == "Glibc" || module == "Darwin" { continue }
+          if target == "DingerCLI", ["Git", "Storage", "Sync", "YAML"].contains(module),
+            Self.commandsBelowProviders.contains(file)
+          {
+            continue
+          }
+          Issue.record("\(target)/\(file) imports \(module), which its layer may not")
+        }
+      }
+    }
+    #expect(checked > 100)
+  }
+}
