@@ -11,7 +11,13 @@ enum Pager {
   static func show(_ text: String) {
     let env = ProcessInfo.processInfo.environment
     let command = env["DINGER_PAGER"] ?? env["PAGER"] ?? "less"
-    guard isatty(1) == 1, !command.trimmingCharacters(in: .whitespaces).isEmpty, command != "cat"
+    // NB: without less installed (a minimal container), the default pager would swallow the text.
+    let chosen = env["DINGER_PAGER"] != nil || env["PAGER"] != nil
+    let lessFound = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+      access("\($0)/less", X_OK) == 0
+    }
+    guard isatty(1) == 1, !command.trimmingCharacters(in: .whitespaces).isEmpty, command != "cat",
+      chosen || lessFound
     else {
       Terminal.output(text)
       return
