@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import Storage
-import Sync
+import Providers
 
 /// `dinger init [PATH]`: makes a folder a data repository.
 struct Init: ParsableCommand {
@@ -23,10 +22,8 @@ struct Init: ParsableCommand {
   func run() throws {
     try reporting {
       let url = URL(fileURLWithPath: path ?? FileManager.default.currentDirectoryPath)
-      let repository = try DataRepository.initialize(at: url)
-      // Plain-git teammates' `git pull` uses the record merge too (see `dinger setup-git`).
-      try GitSetup.configure(repository, executable: Executable.path)
-      Terminal.output("initialized a dinger data repository in \(repository.root.path)\n")
+      let root = try GitIntegration.initialize(at: url, executable: Executable.path)
+      Terminal.output("initialized a dinger data repository in \(root.path)\n")
     }
   }
 }

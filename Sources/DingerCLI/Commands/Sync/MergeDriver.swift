@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import Providers
-import Storage
-import Sync
 
 /// `dinger merge-driver %O %A %B %P`, run by git.
 struct MergeDriverCommand: ParsableCommand {
@@ -28,7 +26,7 @@ struct MergeDriverCommand: ParsableCommand {
 
   func run() throws {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let outcome = MergeDriver.run(
+    let outcome = GitIntegration.merge(
       base: URL(fileURLWithPath: base, relativeTo: cwd),
       ours: URL(fileURLWithPath: ours, relativeTo: cwd),
       theirs: URL(fileURLWithPath: theirs, relativeTo: cwd), path: path, workdir: cwd)
@@ -62,7 +60,7 @@ struct DiffDriverCommand: ParsableCommand {
   @Argument(help: "The new version's mode.") var newMode: String
 
   func run() throws {
-    Terminal.output(DiffDriver.render(path: path, old: oldFile, new: newFile))
+    Terminal.output(GitIntegration.diff(path: path, old: oldFile, new: newFile))
   }
 }
 
