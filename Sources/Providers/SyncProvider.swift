@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import Models
 import Storage
 import Sync
 
@@ -13,9 +14,9 @@ public struct SyncProvider: Sendable {
   public var removeRemote: @Sendable (_ name: String) throws -> Void
   public var sync:
     @Sendable (
-      _ remote: String, _ dryRun: Bool, _ progress: (@Sendable (TransferProgress) -> Void)?
+      _ remote: String, _ dryRun: Bool, _ progress: (@Sendable (SyncProgress) -> Void)?
     )
-      throws -> Syncer.Report
+      throws -> SyncSummary
   public var conflicts: @Sendable () -> (records: [ConflictRecord], unreadable: [String])
   /// Settles the conflict whose id starts with a prefix; returns it.
   public var resolve:
@@ -50,7 +51,9 @@ public struct SyncProvider: Sendable {
         try repository.gitRepository.removeRemote(name)
       },
       sync: { remote, dryRun, progress in
-        try Syncer(repository).sync(remote: remote, dryRun: dryRun, onProgress: progress)
+        let report = try Syncer(repository).sync(
+          remote: remote, dryRun: dryRun, onProgress: progress.map { show in { show(Self.progress($0)) } })
+        return Self.summary(report)
       },
       conflicts: { ConflictStore(repository).all() },
       resolve: { id, choice in
@@ -62,4 +65,75 @@ public struct SyncProvider: Sendable {
       setupGit: { executable in try GitSetup.configure(repository, executable: executable) }
     )
   }
+
+  /// A transfer's progress in the terms the views use.
+  static func progress(_ p: TransferProgress) -> SyncProgress {
+    let stage: SyncProgress.Stage =
+      switch p.stage {
+      case .receiving: .receiving
+      case .resolving: .resolving
+      case .counting: .counting
+      case .compressing: .compressing
+      case .writing: .writing
+      case .sending: .sending
+      }
+    return SyncProgress(stage: stage, done: p.received, total: p.total, bytes: p.bytes)
+  }
+
+  /// A sync's report in the terms the views use.
+  static func summary(_ report: Syncer.Report) -> SyncSummary {
+    SyncSummary(
+      remote: report.remote, branch: report.branch,
+      steps: report.steps.map {
+        switch $0 {
+        case .upToDate: .upToDate
+        case .fastForwarded(let files): .fastForwarded(files: files)
+        case .merged(let taken, let merged): .merged(taken: taken, merged: merged)
+        case .pushed: .pushed
+        }
+      },
+      conflicts: report.conflicts.map {
+        SyncSummary.Conflict(
+          shortID: $0.shortID, file: $0.file, field: $0.path.description,
+          kept: ConflictRecord.describe($0.kept), other: ConflictRecord.describe($0.other),
+          otherAuthor: $0.otherFrom.author)
+      },
+      rounds: report.rounds, dryRun: report.dryRun, warnings: report.warnings)
+  }
+
+  /// Clones `url` into `target` (which must not exist or be empty), checks that it is a data
+  /// repository, and sets git's drivers up to run `executable`. Warnings (a certificate not
+  /// checked) come back; a failure leaves nothing behind and says so.
+  public static func clone(
+    _ url: String, into target: URL, executable: String,
+    progress: (@Sendable (SyncProgress) -> Void)?
+  ) throws -> [String] {
+    if let local = Repository.localPath(of: url), !FileManager.default.fileExists(atPath: local.path) {
+      throw StorageError("there is no repository at \(local.path); check the path (or the URL's scheme)")
+    }
+    let session = TransferSession(onProgress: progress.map { show in { show(Self.progress($0)) } })
+    do {
+      _ = try Repository.clone(url, to: target, session: session)
+    } catch {
+      try? FileManager.default.removeItem(at: target)
+      // NB: the transfer's advice speaks of syncing; here nothing exists yet to sync.
+      throw StorageError(
+        "could not clone \(RemoteURL.redacted(url)): "
+          + error.message.replacingOccurrences(
+            of: "; nothing local changed, run 'dinger sync' again when it is back",
+            with: "; nothing was created, run 'dinger clone' again when it is back"))
+    }
+    guard FileManager.default.fileExists(atPath: target.appendingPathComponent(".dinger").path)
+    else {
+      throw StorageError(
+        "cloned \(RemoteURL.redacted(url)) into \(target.path), but it has no .dinger/ folder: it is not a dinger data repository (run 'dinger init \(target.path)' to make it one)"
+      )
+    }
+    let repository = try DataRepository.open(target)
+    try GitSetup.configure(repository, executable: executable)
+    return session.warnings
+  }
+
+  /// An address with any password in it replaced by `***`, for messages.
+  public static func redacted(_ url: String) -> String { RemoteURL.redacted(url) }
 }

@@ -22,7 +22,6 @@ import Testing
   /// Command files that still import a layer below the providers (to be moved behind them).
   static let commandsBelowProviders: Set<String> = [
     "GlobalOptions.swift", "Commands/Check.swift", "Commands/Sync/Conflicts.swift",
-    "Commands/Sync/Sync.swift", "Commands/Sync/Clone.swift",
   ]
 
   @Test func everyTargetImportsOnlyWhatItsLayerMay() throws {

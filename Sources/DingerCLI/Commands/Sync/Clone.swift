@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import Git
-import Storage
-import Sync
+import Providers
 
 /// `dinger clone URL [DIR]`: a teammate's copy of a shared data repository.
 struct Clone: ParsableCommand {
@@ -36,42 +34,15 @@ struct Clone: ParsableCommand {
       {
         throw CLIError("'\(target.path)' already exists and is not empty; choose another folder")
       }
-      if let local = Repository.localPath(of: url),
-        !FileManager.default.fileExists(atPath: local.path)
-      {
-        throw CLIError(
-          "there is no repository at \(local.path); check the path (or the URL's scheme)")
-      }
       let progress = ProgressLine()
-      let session = TransferSession(onProgress: progress.show)
-      defer { for warning in session.warnings { Terminal.error("warning: \(warning)\n") } }
-      do {
-        _ = try Repository.clone(url, to: target, session: session)
-      } catch let error as GitError {
-        progress.finish()
-        try? FileManager.default.removeItem(at: target)
-        // NB: the transfer's advice speaks of syncing; here nothing exists yet to sync.
-        throw CLIError(
-          "could not clone \(RemoteURL.redacted(url)): "
-            + error.message.replacingOccurrences(
-              of: "; nothing local changed, run 'dinger sync' again when it is back",
-              with: "; nothing was created, run 'dinger clone' again when it is back"))
-      } catch {
-        progress.finish()
-        try? FileManager.default.removeItem(at: target)
-        throw error
-      }
+      // NB: the progress line is ended before any message, an error's too.
+      defer { progress.finish() }
+      let warnings = try SyncProvider.clone(
+        url, into: target, executable: Executable.path, progress: { progress.show($0) })
       progress.finish()
-      guard FileManager.default.fileExists(atPath: target.appendingPathComponent(".dinger").path)
-      else {
-        throw CLIError(
-          "cloned \(RemoteURL.redacted(url)) into \(target.path), but it has no .dinger/ folder: it is not a dinger data repository (run 'dinger init \(target.path)' to make it one)"
-        )
-      }
-      let repository = try DataRepository.open(target)
-      try GitSetup.configure(repository, executable: Executable.path)
+      for warning in warnings { Terminal.error("warning: \(warning)\n") }
       Terminal.output(
-        "cloned \(RemoteURL.redacted(url)) into \(target.path)\nnext: cd \(name) && dinger scrum list\n")
+        "cloned \(SyncProvider.redacted(url)) into \(target.path)\nnext: cd \(name) && dinger scrum list\n")
     }
   }
 }

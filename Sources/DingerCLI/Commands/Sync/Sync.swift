@@ -1,8 +1,8 @@
 import ArgumentParser
+import Components
 import Foundation
-import Git
+import Models
 import Providers
-import Sync
 
 /// `dinger sync`: fetch, merge record by record, push.
 struct SyncCommand: ParsableCommand {
@@ -41,47 +41,8 @@ struct SyncCommand: ParsableCommand {
         remote, dryRun, { progress.show($0) })
       progress.finish()
       for warning in report.warnings { Terminal.error("warning: \(warning)\n") }
-      Terminal.output(Self.describe(report))
+      Terminal.output(SyncReportView(report).render())
     }
-  }
-
-  static func describe(_ report: Syncer.Report) -> String {
-    let would = report.dryRun ? "would " : ""
-    var lines: [String] = []
-    for step in report.steps {
-      switch step {
-      case .upToDate:
-        lines.append("already up to date with \(report.remote)/\(report.branch)")
-      case .fastForwarded(let files):
-        lines.append(
-          "\(report.dryRun ? "would update" : "updated") \(files) file\(files == 1 ? "" : "s") from \(report.remote)/\(report.branch)"
-        )
-      case .merged(let taken, let merged):
-        lines.append(
-          "\(report.dryRun ? "would merge" : "merged") \(report.remote)/\(report.branch): \(taken) file\(taken == 1 ? "" : "s") taken, \(merged) merged record by record"
-        )
-      case .pushed:
-        lines.append(
-          "\(would)push\(report.dryRun ? "" : "ed") to \(report.remote)/\(report.branch)")
-      }
-    }
-    if !report.conflicts.isEmpty {
-      lines.append(
-        "\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") \(report.dryRun ? "would be " : "")recorded (your value kept, the other saved):"
-      )
-      for c in report.conflicts {
-        lines.append(
-          "  \(c.shortID)  \(c.file) \(c.path): kept \(ConflictRecord.describe(c.kept)), other \(ConflictRecord.describe(c.other)) (\(c.otherFrom.author))"
-        )
-      }
-      if !report.dryRun {
-        lines.append("settle them with 'dinger resolve ID --ours|--theirs|--value V'")
-      }
-    }
-    if report.rounds > 1 {
-      lines.append("(the remote moved during the sync; took \(report.rounds) rounds)")
-    }
-    return lines.joined(separator: "\n") + "\n"
   }
 }
 
@@ -90,23 +51,23 @@ struct SyncCommand: ParsableCommand {
 final class ProgressLine: @unchecked Sendable {
   private let enabled = isatty(2) == 1
   private var shown = false
-  private var stage: TransferProgress.Stage?
+  private var stage: SyncProgress.Stage?
   private var last = ""
 
-  func show(_ p: TransferProgress) {
+  func show(_ p: SyncProgress) {
     guard enabled, p.total > 0 || p.stage == .counting else { return }
     if let stage, stage != p.stage, shown { Terminal.status("\n") }
     stage = p.stage
     var text = "\r\(p.stage.rawValue): "
     if p.stage == .sending, p.total > 0 {
-      text += "\(p.received * 100 / p.total)% (\(p.received / 1024)/\(p.total / 1024) KiB)"
+      text += "\(p.done * 100 / p.total)% (\(p.done / 1024)/\(p.total / 1024) KiB)"
     } else if p.total > 0 {
-      text += "\(p.received * 100 / p.total)% (\(p.received)/\(p.total))"
+      text += "\(p.done * 100 / p.total)% (\(p.done)/\(p.total))"
     } else {
-      text += "\(p.received)"
+      text += "\(p.done)"
     }
     // NB: written when the percentage (or, counting, the thousand) moves, not per object.
-    let key = p.total > 0 ? "\(p.stage)\(p.received * 100 / p.total)" : "\(p.stage)\(p.received / 1000)"
+    let key = p.total > 0 ? "\(p.stage)\(p.done * 100 / p.total)" : "\(p.stage)\(p.done / 1000)"
     guard key != last else { return }
     last = key
     if p.bytes > 0, p.stage != .sending { text += ", \(p.bytes / 1024) KiB" }

@@ -1,0 +1,64 @@
+/// A transfer's progress, as git shows it: a stage and how far it is.
+public struct SyncProgress: Sendable, Equatable {
+  /// What the transfer is doing, in git's words.
+  public enum Stage: String, Sendable, Equatable {
+    case receiving = "Receiving objects", resolving = "Resolving deltas"
+    case counting = "Counting objects", compressing = "Compressing objects"
+    case writing = "Writing objects"
+    /// An http push's request going out (bytes of bytes).
+    case sending = "Sending pack"
+  }
+
+  public var stage: Stage
+  /// Done and to do in this stage (objects, or bytes while sending).
+  public var done: Int
+  public var total: Int
+  /// Bytes received (or sent) so far.
+  public var bytes: Int
+
+  public init(stage: Stage, done: Int, total: Int, bytes: Int) {
+    (self.stage, self.done, self.total, self.bytes) = (stage, done, total, bytes)
+  }
+}
+
+/// What a sync did, for the report: its steps, the conflicts it recorded, the warnings.
+public struct SyncSummary: Sendable, Equatable {
+  public enum Step: Sendable, Equatable {
+    case upToDate
+    case fastForwarded(files: Int)
+    case merged(taken: Int, merged: Int)
+    case pushed
+  }
+
+  /// One value a merge could not place, as the report lists it.
+  public struct Conflict: Sendable, Equatable {
+    public var shortID: String
+    public var file: String
+    public var field: String
+    public var kept: String
+    public var other: String
+    public var otherAuthor: String
+
+    public init(shortID: String, file: String, field: String, kept: String, other: String, otherAuthor: String) {
+      (self.shortID, self.file, self.field, self.kept, self.other, self.otherAuthor) = (
+        shortID, file, field, kept, other, otherAuthor
+      )
+    }
+  }
+
+  public var remote: String
+  public var branch: String
+  public var steps: [Step]
+  public var conflicts: [Conflict]
+  public var rounds: Int
+  public var dryRun: Bool
+  public var warnings: [String]
+
+  public init(
+    remote: String, branch: String, steps: [Step], conflicts: [Conflict], rounds: Int,
+    dryRun: Bool, warnings: [String]
+  ) {
+    (self.remote, self.branch, self.steps, self.conflicts) = (remote, branch, steps, conflicts)
+    (self.rounds, self.dryRun, self.warnings) = (rounds, dryRun, warnings)
+  }
+}
