@@ -62,3 +62,44 @@ public struct SyncSummary: Sendable, Equatable {
     (self.rounds, self.dryRun, self.warnings) = (rounds, dryRun, warnings)
   }
 }
+
+/// A recorded conflict as the `conflicts` and `resolve` commands show it.
+public struct ConflictInfo: Sendable, Equatable {
+  public var id: String
+  public var shortID: String
+  public var file: String
+  public var record: String?
+  /// The field as people read it (`attendees[Bob].name`).
+  public var field: String
+  /// One side deleted what the other changed.
+  public var deleted: Bool
+  /// The values for reading (`(deleted)`, `(empty)`, shortened), and as YAML (nil when absent).
+  public var kept: String, other: String
+  public var keptYAML: String?, otherYAML: String?
+  public var keptBy: String, keptCommit: String
+  public var otherBy: String, otherCommit: String
+
+  public init(
+    id: String, shortID: String, file: String, record: String?, field: String, deleted: Bool,
+    kept: String, other: String, keptYAML: String?, otherYAML: String?, keptBy: String,
+    keptCommit: String, otherBy: String, otherCommit: String
+  ) {
+    (self.id, self.shortID, self.file, self.record, self.field, self.deleted) = (
+      id, shortID, file, record, field, deleted
+    )
+    (self.kept, self.other, self.keptYAML, self.otherYAML) = (kept, other, keptYAML, otherYAML)
+    (self.keptBy, self.keptCommit, self.otherBy, self.otherCommit) = (
+      keptBy, keptCommit, otherBy, otherCommit
+    )
+  }
+}
+
+/// How a conflict is settled.
+public enum ConflictChoice: Sendable, Equatable {
+  /// Keep the value now in the data.
+  case kept
+  /// Take the other value (or apply the other side's deletion).
+  case other
+  /// Set this value (YAML: `15`, `Grace`, `[a, b]`).
+  case value(String)
+}

@@ -3,6 +3,7 @@ import Git
 import Models
 import Storage
 import Sync
+import YAML
 
 /// Remotes, sync, and the conflicts syncs record: what the `remote`, `sync`, `conflicts`,
 /// `resolve` and `setup-git` commands do, over a data repository. Only a live variant: syncing
@@ -17,10 +18,11 @@ public struct SyncProvider: Sendable {
       _ remote: String, _ dryRun: Bool, _ progress: (@Sendable (SyncProgress) -> Void)?
     )
       throws -> SyncSummary
-  public var conflicts: @Sendable () -> (records: [ConflictRecord], unreadable: [String])
+  public var conflicts: @Sendable () -> (records: [ConflictInfo], unreadable: [String])
   /// Settles the conflict whose id starts with a prefix; returns it.
-  public var resolve:
-    @Sendable (_ id: String, _ choice: ConflictStore.Choice) throws -> ConflictRecord
+  public var resolve: @Sendable (_ id: String, _ choice: ConflictChoice) throws -> ConflictInfo
+  /// How many conflicts are recorded.
+  public var conflictCount: @Sendable () -> Int
   /// Configures git's merge driver to run `executable`; what it did.
   public var setupGit: @Sendable (_ executable: String) throws -> [String]
 
@@ -55,13 +57,23 @@ public struct SyncProvider: Sendable {
           remote: remote, dryRun: dryRun, onProgress: progress.map { show in { show(Self.progress($0)) } })
         return Self.summary(report)
       },
-      conflicts: { ConflictStore(repository).all() },
+      conflicts: {
+        let (records, unreadable) = ConflictStore(repository).all()
+        return (records.map(Self.info), unreadable)
+      },
       resolve: { id, choice in
         let store = ConflictStore(repository)
         let record = try store.find(id)
-        try store.resolve(record, choice)
-        return record
+        let settle: ConflictStore.Choice =
+          switch choice {
+          case .kept: .kept
+          case .other: .other
+          case .value(let text): .value(text)
+          }
+        try store.resolve(record, settle)
+        return Self.info(record)
       },
+      conflictCount: { ConflictStore.count(in: repository.root) },
       setupGit: { executable in try GitSetup.configure(repository, executable: executable) }
     )
   }
@@ -78,6 +90,19 @@ public struct SyncProvider: Sendable {
       case .sending: .sending
       }
     return SyncProgress(stage: stage, done: p.received, total: p.total, bytes: p.bytes)
+  }
+
+  /// A conflict record in the terms the views use.
+  static func info(_ r: ConflictRecord) -> ConflictInfo {
+    func yaml(_ node: Node?) -> String? {
+      node.map { NodeWriter.text($0).trimmingCharacters(in: .newlines) }
+    }
+    return ConflictInfo(
+      id: r.id.uuidString.lowercased(), shortID: r.shortID, file: r.file, record: r.record,
+      field: r.path.description, deleted: r.kind == .delete, kept: ConflictRecord.describe(r.kept),
+      other: ConflictRecord.describe(r.other), keptYAML: yaml(r.kept), otherYAML: yaml(r.other),
+      keptBy: r.keptFrom.author, keptCommit: r.keptFrom.commit, otherBy: r.otherFrom.author,
+      otherCommit: r.otherFrom.commit)
   }
 
   /// A sync's report in the terms the views use.

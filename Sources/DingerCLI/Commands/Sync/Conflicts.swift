@@ -1,10 +1,8 @@
 import ArgumentParser
 import Components
 import Foundation
+import Models
 import Providers
-import Storage
-import Sync
-import YAML
 
 /// `dinger conflicts`: the values a sync could not place.
 struct Conflicts: ParsableCommand {
@@ -40,9 +38,9 @@ struct Conflicts: ParsableCommand {
       for r in records {
         Terminal.output(
           """
-          \(r.shortID)  \(r.file)  \(r.path)\(r.kind == .delete ? "  (deleted on one side, changed on the other)" : "")
-            kept:  \(ConflictRecord.describe(r.kept))  (\(r.keptFrom.author), \(r.keptFrom.commit.prefix(7)))
-            other: \(ConflictRecord.describe(r.other))  (\(r.otherFrom.author), \(r.otherFrom.commit.prefix(7)))
+          \(r.shortID)  \(r.file)  \(r.field)\(r.deleted ? "  (deleted on one side, changed on the other)" : "")
+            kept:  \(r.kept)  (\(r.keptBy), \(r.keptCommit.prefix(7)))
+            other: \(r.other)  (\(r.otherBy), \(r.otherCommit.prefix(7)))
 
           """)
       }
@@ -84,10 +82,11 @@ struct Resolve: ParsableCommand {
   func run() throws {
     try reporting {
       let repository = try global.repository(remindConflicts: false)
-      let choice: ConflictStore.Choice = ours ? .kept : theirs ? .other : .value(value ?? "")
-      let record = try SyncProvider.live(repository: repository).resolve(id, choice)
-      Terminal.output("resolved \(record.shortID): \(record.file) \(record.path)\n")
-      let left = ConflictStore.count(in: repository.root)
+      let choice: ConflictChoice = ours ? .kept : theirs ? .other : .value(value ?? "")
+      let provider = SyncProvider.live(repository: repository)
+      let record = try provider.resolve(id, choice)
+      Terminal.output("resolved \(record.shortID): \(record.file) \(record.field)\n")
+      let left = provider.conflictCount()
       if left > 0 { Terminal.output("\(left) conflict\(left == 1 ? "" : "s") left\n") }
     }
   }
@@ -95,7 +94,9 @@ struct Resolve: ParsableCommand {
 
 /// A conflict record as `conflicts --json` shows it (absent values as null).
 private struct ConflictJSON: Encodable {
-  let record: ConflictRecord
+  let info: ConflictInfo
+
+  init(_ info: ConflictInfo) { self.info = info }
 
   enum Keys: String, CodingKey {
     case id, file, record, field, kind, kept, other, keptBy, keptCommit, otherBy, otherCommit
@@ -103,20 +104,17 @@ private struct ConflictJSON: Encodable {
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
-    let r = record
-    func text(_ node: Node?) -> String? {
-      node.map { NodeWriter.text($0).trimmingCharacters(in: .newlines) }
-    }
-    try c.encode(r.id.uuidString.lowercased(), forKey: .id)
+    let r = info
+    try c.encode(r.id, forKey: .id)
     try c.encode(r.file, forKey: .file)
     try c.encode(r.record, forKey: .record)
-    try c.encode(r.path.description, forKey: .field)
-    try c.encode(r.kind.rawValue, forKey: .kind)
-    try c.encode(text(r.kept), forKey: .kept)
-    try c.encode(text(r.other), forKey: .other)
-    try c.encode(r.keptFrom.author, forKey: .keptBy)
-    try c.encode(r.keptFrom.commit, forKey: .keptCommit)
-    try c.encode(r.otherFrom.author, forKey: .otherBy)
-    try c.encode(r.otherFrom.commit, forKey: .otherCommit)
+    try c.encode(r.field, forKey: .field)
+    try c.encode(r.deleted ? "delete" : "edit", forKey: .kind)
+    try c.encode(r.keptYAML, forKey: .kept)
+    try c.encode(r.otherYAML, forKey: .other)
+    try c.encode(r.keptBy, forKey: .keptBy)
+    try c.encode(r.keptCommit, forKey: .keptCommit)
+    try c.encode(r.otherBy, forKey: .otherBy)
+    try c.encode(r.otherCommit, forKey: .otherCommit)
   }
 }
