@@ -34,6 +34,53 @@ public struct CheckProvider: Sendable {
       })
   }
 
+  /// One place `check PATH...` checks: a data directory's root, its provider, and the files
+  /// asked for (nil: all of them).
+  public struct Target: Sendable {
+    public var root: URL
+    public var provider: CheckProvider
+    public var only: [String]?
+  }
+
+  /// The targets of `dinger check PATH...`: each folder as a data directory (the enclosing one
+  /// when the folder is its top), each file with the others of its data directory.
+  public static func targets(_ paths: [String]) throws -> [Target] {
+    var result: [(DataDirectory, [String]?)] = []
+    for path in paths {
+      var isDir: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+        throw StorageError("'\(path)' does not exist")
+      }
+      let url = URL(fileURLWithPath: path)
+      if isDir.boolValue {
+        result.append(
+          (
+            DataDirectory.enclosing(url).flatMap { $0.root == url.standardizedFileURL ? $0 : nil }
+              ?? DataDirectory(root: url), nil
+          ))
+        continue
+      }
+      guard let directory = DataDirectory.holding(file: url),
+        let relative = directory.relativePath(url), RecordLayout.kind(ofPath: relative) != nil
+      else {
+        throw StorageError(
+          "can't tell what kind of record '\(path)' is; record files live in \(RecordLayout.folders) or .dinger/config.yaml"
+        )
+      }
+      if let index = result.firstIndex(where: { $0.0.root == directory.root && $0.1 != nil }) {
+        result[index].1?.append(relative)
+      } else {
+        result.append((directory, [relative]))
+      }
+    }
+    return result.map { Target(root: $0.0.root, provider: live(directory: $0.0), only: $0.1) }
+  }
+
+  /// The target of a plain `dinger check`: the whole data directory.
+  public static func target(_ directory: DataDirectory) -> Target {
+    Target(root: directory.root, provider: live(directory: directory), only: nil)
+  }
+
   /// Conflict records that are not what dinger writes (`resolve` writes by them).
   static func conflictRecordProblems(_ directory: DataDirectory) -> [Diagnostic] {
     let tree = WorkTree(root: directory.root)

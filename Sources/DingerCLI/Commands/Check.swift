@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Storage
 
 /// `dinger check [PATH...]`: validates record files and reports every problem.
 struct Check: ParsableCommand {
@@ -46,9 +45,11 @@ struct Check: ParsableCommand {
   func run() throws {
     try reporting {
       var reports: [(display: String, report: CheckReport)] = []
-      for (directory, only) in try targets() {
-        let report = try CheckProvider.live(directory: directory).check(only: only)
-        reports.append((displayPrefix(directory), report))
+      let targets =
+        paths.isEmpty ? [CheckProvider.target(try global.dataDirectory())] : try CheckProvider.targets(paths)
+      for target in targets {
+        let report = try target.provider.check(only: target.only)
+        reports.append((displayPrefix(target.root), report))
       }
       var all = CheckReport(files: 0, diagnostics: [])
       for (prefix, report) in reports {
@@ -77,49 +78,15 @@ struct Check: ParsableCommand {
     }
   }
 
-  /// The data directories to check, each with the files asked for (nil: all of them).
-  private func targets() throws -> [(DataDirectory, [String]?)] {
-    if paths.isEmpty { return [(try global.dataDirectory(), nil)] }
-    var result: [(DataDirectory, [String]?)] = []
-    for path in paths {
-      var isDir: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-        throw CLIError("'\(path)' does not exist")
-      }
-      let url = URL(fileURLWithPath: path)
-      if isDir.boolValue {
-        result.append(
-          (
-            DataDirectory.enclosing(url).flatMap { $0.root == url.standardizedFileURL ? $0 : nil }
-              ?? DataDirectory(root: url), nil
-          ))
-        continue
-      }
-      guard let directory = DataDirectory.holding(file: url),
-        let relative = directory.relativePath(url), RecordLayout.kind(ofPath: relative) != nil
-      else {
-        throw CLIError(
-          "can't tell what kind of record '\(path)' is; record files live in \(RecordLayout.folders) or .dinger/config.yaml"
-        )
-      }
-      if let index = result.firstIndex(where: { $0.0.root == directory.root && $0.1 != nil }) {
-        result[index].1?.append(relative)
-      } else {
-        result.append((directory, [relative]))
-      }
-    }
-    return result
-  }
-
   /// How to show paths of a directory: relative to the working directory.
-  private func displayPrefix(_ directory: DataDirectory) -> String {
+  private func displayPrefix(_ root: URL) -> String {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
-    if directory.root.path == cwd.path { return "" }
+    if root.path == cwd.path { return "" }
     let cwdPath = cwd.path.hasSuffix("/") ? cwd.path : cwd.path + "/"
-    if directory.root.path.hasPrefix(cwdPath) {
-      return String(directory.root.path.dropFirst(cwdPath.count)) + "/"
+    if root.path.hasPrefix(cwdPath) {
+      return String(root.path.dropFirst(cwdPath.count)) + "/"
     }
-    return directory.root.path + "/"
+    return root.path + "/"
   }
 }
 
