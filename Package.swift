@@ -42,7 +42,7 @@ let package = Package(
     .executableTarget(
       name: "DingerCLI",
       dependencies: [
-        "Models", "Providers", "Components", "Storage", "Sync", "Git",
+        "Models", "Providers", "Components",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

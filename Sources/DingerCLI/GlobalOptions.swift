@@ -1,11 +1,8 @@
 import ArgumentParser
 import Components
 import Foundation
-import Git
 import Models
-import Storage
-import Sync
-import YAML
+import Providers
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -14,43 +11,36 @@ struct GlobalOptions: ParsableArguments {
     completion: .directory)
   var repo: String?
 
-  /// The data directory from --repo, DINGER_REPO, or the enclosing directory with `.dinger/`.
-  func dataDirectory() throws -> DataDirectory {
-    if let repo { return try existing(repo, from: "--repo") }
-    if let env = ProcessInfo.processInfo.environment["DINGER_REPO"], !env.isEmpty {
-      return try existing(env, from: "DINGER_REPO")
-    }
+  /// What `check` checks: --repo, DINGER_REPO, or the enclosing directory with `.dinger/`.
+  func checkTarget() throws -> CheckProvider.Target {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    if let found = DataDirectory.enclosing(cwd) { return found }
-    throw CLIError(
-      "no data repository here: run inside one (a directory with .dinger/), pass --repo PATH, or set DINGER_REPO"
-    )
-  }
-
-  private func existing(_ path: String, from source: String) throws -> DataDirectory {
-    var isDir: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
-      throw CLIError("\(source) '\(path)' is not a directory")
+    guard
+      let target = try Workspace.checkTarget(
+        option: repo, environment: ProcessInfo.processInfo.environment, workingDirectory: cwd)
+    else {
+      throw CLIError(
+        "no data repository here: run inside one (a directory with .dinger/), pass --repo PATH, or set DINGER_REPO"
+      )
     }
-    return DataDirectory(root: URL(fileURLWithPath: path))
+    return target
   }
 }
 
 extension GlobalOptions {
   /// The git-backed data repository, found in DESIGN.md's order; creating the per-user default
   /// prints a one-line notice.
-  func repository(remindConflicts: Bool = true) throws -> DataRepository {
+  func repository(remindConflicts: Bool = true) throws -> Workspace {
     try located(remindConflicts: remindConflicts).repository
   }
 
   /// The data repository and how it was found (`dinger where` says so).
   func located(remindConflicts: Bool = true) throws -> (
-    repository: DataRepository, origin: DataRepository.Origin
+    repository: Workspace, origin: Workspace.Origin
   ) {
-    Trace.mark("arguments parsed")
+    Workspace.trace("arguments parsed")
     let env = ProcessInfo.processInfo.environment
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let (repository, origin) = try DataRepository.locate(
+    let (repository, origin) = try Workspace.locate(
       option: repo, environment: env, workingDirectory: cwd)
     if origin == .userDefault(created: true) {
       Terminal.error(
@@ -58,9 +48,9 @@ extension GlobalOptions {
       )
     }
     for note in repository.notes { Terminal.error("note: \(note)\n") }
-    Trace.mark("repository opened")
+    Workspace.trace("repository opened")
     if remindConflicts {
-      let count = ConflictStore.count(in: repository.root)
+      let count = repository.conflictCount
       if count > 0 {
         Terminal.error(
           "note: \(count) unresolved sync conflict\(count == 1 ? "" : "s"); see 'dinger conflicts'\n"
@@ -72,12 +62,7 @@ extension GlobalOptions {
 }
 
 /// The repository's settings; defaults when the file is missing or broken (check reports it).
-func repoConfig(_ repository: DataRepository) throws -> RepoConfig {
-  for file in try repository.files(of: .config) {
-    if case .config(let config) = file.record { return config }
-  }
-  return RepoConfig()
-}
+func repoConfig(_ repository: Workspace) throws -> RepoConfig { try repository.config() }
 
 /// Says on stderr that some record files could not be read.
 func warnUnreadable(_ problems: [Diagnostic], noun: String) {
@@ -91,7 +76,7 @@ func warnUnreadable(_ problems: [Diagnostic], noun: String) {
 /// A date and time a person typed: ISO 8601 with a zone (`2026-11-19T09:00:00Z`, `+01:00`), a
 /// day (`2026-11-19`), or a time without a zone (`2026-11-19T09:00`), which is local time.
 func userDate(_ text: String) -> Date? {
-  if let date = ISODate.parse(text) { return date }
+  if let date = Workspace.parseDate(text) { return date }
   let formatter = DateFormatter()
   formatter.locale = Locale(identifier: "en_US_POSIX")
   formatter.timeZone = .current
@@ -192,9 +177,9 @@ extension ParsableCommand {
   private func report(_ error: any Error) throws -> Never {
     switch error {
     case let e as CLIError: fail(e.description)
-    case let e as StorageError: fail(e.message)
-    case let e as GitError: fail(e.description)
-    default: throw error
+    default:
+      if let message = Workspace.message(of: error) { fail(message) }
+      throw error
     }
   }
 

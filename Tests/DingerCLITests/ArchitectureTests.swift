@@ -20,9 +20,26 @@ import Testing
   ]
 
   /// Command files that still import a layer below the providers (to be moved behind them).
-  static let commandsBelowProviders: Set<String> = [
-    "GlobalOptions.swift",
-  ]
+  static let commandsBelowProviders: Set<String> = []
+
+  /// Package.swift gives the command-line target exactly the layers the arrows allow.
+  @Test func theCommandLineTargetDependsOnProvidersComponentsAndModelsOnly() throws {
+    let manifest = try String(
+      contentsOf: Self.sources.deletingLastPathComponent().appendingPathComponent("Package.swift"),
+      encoding: .utf8)
+    guard let start = manifest.range(of: "name: \"DingerCLI\""),
+      let deps = manifest[start.upperBound...].range(of: "dependencies: ["),
+      let end = manifest[deps.upperBound...].range(of: "],")
+    else {
+      Issue.record("DingerCLI's dependencies not found in Package.swift")
+      return
+    }
+    let listed = manifest[deps.upperBound..<end.lowerBound]
+    let names = listed.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    #expect(
+      Set(names.filter { $0 != "swift-argument-parser" }) == ["Models", "Providers", "Components", "ArgumentParser"],
+      "\(names)")
+  }
 
   @Test func everyTargetImportsOnlyWhatItsLayerMay() throws {
     var checked = 0

@@ -46,7 +46,7 @@ struct Check: ParsableCommand {
     try reporting {
       var reports: [(display: String, report: CheckReport)] = []
       let targets =
-        paths.isEmpty ? [CheckProvider.target(try global.dataDirectory())] : try CheckProvider.targets(paths)
+        paths.isEmpty ? [try global.checkTarget()] : try CheckProvider.targets(paths)
       for target in targets {
         let report = try target.provider.check(only: target.only)
         reports.append((displayPrefix(target.root), report))
