@@ -199,6 +199,9 @@ extension Repository {
       var array = git_strarray(strings: buffer.baseAddress, count: 1)
       return withExtendedLifetime(session) { git_remote_push(handle, &array, &options) }
     }
+    // NB: libgit2 1.5 gives a code only for a push it refuses itself; a server's refusal over
+    // git:// comes as text (ssh and http(s) pushes read the server's report instead).
+    if rc == GIT_ENONFASTFORWARD.rawValue { return .rejected("refs/heads/\(branch): not a fast-forward (fetch first)") }
     if rc < 0, let message = git_error_last()?.pointee.message.map({ String(cString: $0) }),
       message.contains("non-fast-forward") || message.contains("cannot push because a reference")
         || message.contains("failed to update ref") || message.contains("not fast-forward")

@@ -118,7 +118,8 @@ public struct MeetingProvider: Sendable {
       throw StorageError(
         matches.isEmpty
           ? "no meeting '\(query)'; 'dinger history' lists them with their ids"
-          : "'\(query)' matches \(matches.count) meetings; give more of the id")
+          : "'\(query)' matches \(matches.count) meetings; give more of the id",
+        kind: matches.isEmpty ? .notFound(query) : .ambiguous(query))
     }
     return matches[0]
   }

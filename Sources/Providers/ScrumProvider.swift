@@ -127,8 +127,8 @@ public struct ScrumProvider: Sendable {
     if byTitle.count == 1 { return byTitle[0] }
     if byTitle.count > 1 {
       throw StorageError(
-        "\(byTitle.count) scrums are titled '\(q)'; name one by its file: \(byTitle.map(\.slug).joined(separator: ", "))"
-      )
+        "\(byTitle.count) scrums are titled '\(q)'; name one by its file: \(byTitle.map(\.slug).joined(separator: ", "))",
+        kind: .ambiguous(q))
     }
     if q.count >= 4, q.allSatisfy(\.isHexDigit) || q.contains("-") {
       let byID = scrums.filter {
@@ -136,7 +136,8 @@ public struct ScrumProvider: Sendable {
       }
       if byID.count == 1 { return byID[0] }
       if byID.count > 1 {
-        throw StorageError("id prefix '\(q)' matches \(byID.count) scrums; give more of it")
+        throw StorageError(
+          "id prefix '\(q)' matches \(byID.count) scrums; give more of it", kind: .ambiguous(q))
       }
     }
     var message = "no scrum '\(q)'"
@@ -154,9 +155,9 @@ public struct ScrumProvider: Sendable {
       message += "; 'dinger scrum list' shows them all"
     }
     if let broken = problems.first(where: { RecordLayout.slug(ofPath: $0.file) == q }) {
-      message = "scrum '\(q)' has errors; run 'dinger check \(broken.file)'"
+      throw StorageError("scrum '\(q)' has errors; run 'dinger check \(broken.file)'")
     }
-    throw StorageError(message)
+    throw StorageError(message, kind: .notFound(q))
   }
 
   /// The paths of the meetings recorded for a scrum.

@@ -15,6 +15,10 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable 
     case unsafePath(String)
     /// A file has uncommitted edits dinger would overwrite.
     case uncommitted(String)
+    /// No record answers to a name (what was asked for).
+    case notFound(String)
+    /// A name fits more than one record.
+    case ambiguous(String)
   }
 
   /// Lowercase, no final period, with a fix where one is known.

@@ -70,7 +70,8 @@ import Testing
   @Test func findSuggests() {
     #expect(
       throws: StorageError(
-        "no library 'spanish'; did you mean 'spanish-basics' or 'Spanish basics'?")
+        "no library 'spanish'; did you mean 'spanish-basics' or 'Spanish basics'?",
+        kind: .notFound("spanish"))
     ) {
       try provider.find("spanish")
     }
@@ -118,7 +119,9 @@ import Testing
     #expect(
       try provider.updateWord("gato", in: stored) { $0.text = "gata" }.subject
         == "Spanish basics: rename gato to gata")
-    #expect(throws: StorageError("no word 'gato' in Spanish basics; did you mean 'gata'?")) {
+    #expect(
+      throws: StorageError("no word 'gato' in Spanish basics; did you mean 'gata'?", kind: .notFound("gato"))
+    ) {
       try provider.word("gato", in: try provider.find("spanish-basics"))
     }
     #expect(

@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func findSuggestsAndExplainsBrokenFiles() {
-    #expect(throws: StorageError("no scrum 'desgn'; did you mean 'Design'?")) {
+    #expect(throws: StorageError("no scrum 'desgn'; did you mean 'Design'?", kind: .notFound("desgn"))) {
       try provider.find("desgn")
     }
     #expect(
@@ -84,6 +84,18 @@ import Testing
       try provider.add(Scrum(title: " retro", length: 5, attendees: [Attendee(name: "B")]))
     }
     #expect(store.changes.count == before)
+  }
+
+  /// A name no scrum answers to is an error callers can tell apart by its kind.
+  @Test func notFoundIsAKindNotAPhrase() {
+    do {
+      _ = try provider.find("nosuch")
+      Issue.record("found a scrum that does not exist")
+    } catch let error as StorageError {
+      #expect(error.kind == .notFound("nosuch"))
+    } catch {
+      Issue.record("\(error)")
+    }
   }
 
   @Test func invalidScrumsAreRefusedBeforeAnythingIsWritten() {

@@ -121,7 +121,7 @@ public struct LibraryProvider: Sendable {
     } else {
       message += "; 'dinger library list' shows them all"
     }
-    throw StorageError(message)
+    throw StorageError(message, kind: .notFound(q))
   }
 
   /// Words of every library (or of `library`), optionally only of a language and only those
@@ -153,7 +153,7 @@ public struct LibraryProvider: Sendable {
     if !close.isEmpty {
       message += "; did you mean " + close.map { "'\($0)'" }.joined(separator: " or ") + "?"
     }
-    throw StorageError(message)
+    throw StorageError(message, kind: .notFound(text))
   }
 
   /// `es` matches `es` and `es-MX`; `es-MX` matches only `es-MX`.
