@@ -9,11 +9,16 @@ public enum DataChecker {
   public static func check(
     files: [(path: String, bytes: [UInt8])], problems: [Diagnostic] = [], only: Set<String>? = nil
   ) -> CheckReport {
-    var decoded: [DecodedFile] = []
+    // NB: each file is decoded, judged on its own, and kept only as what the cross-file pass
+    // needs (its ids and the places of its `id:` and parent keys): holding every file's nodes
+    // and source until the end took 715 MB over 130,000 meetings.
+    var slim: [SlimFile] = []
     var diagnostics: [Diagnostic] = problems
     for (path, bytes) in files.sorted(by: { $0.path < $1.path }) {
       if let kind = RecordLayout.kind(ofPath: path) {
-        decoded.append(RecordCodec.decode(bytes, path: path, kind: kind))
+        let file = RecordCodec.decode(bytes, path: path, kind: kind)
+        diagnostics += file.diagnostics
+        slim.append(SlimFile(file))
       } else if path.hasSuffix(".yml") {
         diagnostics.append(
           Diagnostic(
@@ -21,15 +26,53 @@ public enum DataChecker {
             message: "dinger reads only '.yaml' files; rename this one to end in '.yaml'"))
       }
     }
-    let index = CrossIndex(decoded)
-    for i in decoded.indices {
-      decoded[i].diagnostics += crossFile(decoded[i], index)
-    }
-    for file in decoded { diagnostics += file.diagnostics }
+    let index = CrossIndex(slim)
+    for file in slim { diagnostics += crossFile(file, index) }
     if let only { diagnostics = diagnostics.filter { only.contains($0.file) } }
     diagnostics.sort { $0.file < $1.file }
-    let count = only.map { o in decoded.filter { o.contains($0.path) }.count } ?? decoded.count
+    let count = only.map { o in slim.filter { o.contains($0.path) }.count } ?? slim.count
     return CheckReport(files: count, diagnostics: stableByFile(diagnostics))
+  }
+
+  /// What the cross-file checks need of a file.
+  struct SlimFile {
+    var path: String
+    var kind: RecordKind
+    var id: UUID?
+    /// The keys a parent file (scrum, library) answers to: its id as decoded, as its node
+    /// says, and as its raw line says (a file with errors still names its id).
+    var ownerKeys: [String] = []
+    /// A meeting's scrum or a quiz's library, and the key that names it.
+    var parent: (id: UUID, key: String, kind: RecordKind, folder: String)?
+    /// Where `id:` and the parent key are, for findings (a diagnostic with an empty message).
+    var idPlace: Diagnostic?
+    var parentPlace: Diagnostic?
+
+    init(_ file: DecodedFile) {
+      path = file.path
+      kind = file.kind
+      id = file.record?.id
+      if file.record != nil, id != nil { idPlace = file.diagnostic(.error, at: [.key("id")], "") }
+      if kind == .scrum || kind == .library {
+        ownerKeys = [
+          file.record?.id?.uuidString.lowercased(), file.root?["id"]?.scalarText?.lowercased(),
+          ActivityIndex.field("id", in: file.source.bytes),
+        ].compactMap { $0 }
+      }
+      switch file.record {
+      case .meeting(let meeting)?: parent = (meeting.scrum, "scrum", .scrum, "history")
+      case .quiz(let quiz)?: parent = (quiz.library, "library", .library, "quizzes")
+      default: break
+      }
+      if let parent { parentPlace = file.diagnostic(.error, at: [.key(parent.key)], "") }
+    }
+
+    func finding(_ place: Diagnostic?, _ severity: Severity, _ message: String) -> Diagnostic {
+      var d = place ?? Diagnostic(.error, file: path, message: "")
+      d.severity = severity
+      d.message = message
+      return d
+    }
   }
 
   /// Keeps each file's findings in line order after the sort by file.
@@ -44,74 +87,44 @@ public enum DataChecker {
   /// every file: 25 s over 10,000 records.)
   struct CrossIndex {
     var firstPathByID: [UUID: String] = [:]
-    var owners: [RecordKind: [String: Int]] = [:]
-    let files: [DecodedFile]
+    var owners: [RecordKind: [String: String]] = [:]
 
-    init(_ files: [DecodedFile]) {
-      self.files = files
-      for (i, file) in files.enumerated() {
-        if let id = file.record?.id, firstPathByID[id] == nil { firstPathByID[id] = file.path }
-        guard file.kind == .scrum || file.kind == .library else { continue }
-        // NB: a parent file with errors still names its id: by its node, or by its raw line
-        // when it does not even parse (a duplicate key), so one broken scrum does not also fail
-        // every meeting of it.
-        let keys = [
-          file.record?.id?.uuidString.lowercased(), file.root?["id"]?.scalarText?.lowercased(),
-          ActivityIndex.field("id", in: file.source.bytes),
-        ]
-        for key in keys.compactMap({ $0 }) where owners[file.kind, default: [:]][key] == nil {
-          owners[file.kind, default: [:]][key] = i
+    init(_ files: [SlimFile]) {
+      for file in files {
+        if let id = file.id, firstPathByID[id] == nil { firstPathByID[id] = file.path }
+        for key in file.ownerKeys where owners[file.kind, default: [:]][key] == nil {
+          owners[file.kind, default: [:]][key] = file.path
         }
       }
     }
   }
 
-  private static func crossFile(_ file: DecodedFile, _ index: CrossIndex) -> [Diagnostic] {
-    guard let record = file.record else { return [] }
+  private static func crossFile(_ file: SlimFile, _ index: CrossIndex) -> [Diagnostic] {
     var found: [Diagnostic] = []
-    if let id = record.id, let first = index.firstPathByID[id], first < file.path {
+    if let id = file.id, let first = index.firstPathByID[id], first < file.path {
       found.append(
-        file.diagnostic(
-          .error, at: [.key("id")],
+        file.finding(
+          file.idPlace, .error,
           "id \(id.uuidString.lowercased()) is also used by \(first); each record needs its own id (delete this 'id' line and dinger adds a new one)"
         ))
     }
-    switch record {
-    case .meeting(let meeting):
-      found += parent(
-        of: file, id: meeting.scrum, key: "scrum", kind: .scrum, folder: "history", index)
-    case .quiz(let quiz):
-      found += parent(
-        of: file, id: quiz.library, key: "library", kind: .library, folder: "quizzes", index)
-    default:
-      break
+    guard let parent = file.parent else { return found }
+    let idText = parent.id.uuidString.lowercased()
+    guard let ownerPath = index.owners[parent.kind]?[idText] else {
+      found.append(
+        file.finding(
+          file.parentPlace, .error,
+          "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files"))
+      return found
     }
-    return found
-  }
-
-  /// A meeting's scrum (or a quiz's library) must exist, and the file should be filed under its
-  /// slug.
-  private static func parent(
-    of file: DecodedFile, id: UUID, key: String, kind: RecordKind, folder: String,
-    _ index: CrossIndex
-  ) -> [Diagnostic] {
-    let idText = id.uuidString.lowercased()
-    guard let i = index.owners[kind]?[idText] else {
-      return [
-        file.diagnostic(
-          .error, at: [.key(key)],
-          "no \(kind.noun) has id \(idText); check the id against the \(kind.noun) files")
-      ]
-    }
-    let owner = index.files[i]
-    let slug = RecordLayout.slug(ofPath: owner.path)
-    guard RecordLayout.slug(ofPath: file.path) != slug else { return [] }
+    let slug = RecordLayout.slug(ofPath: ownerPath)
+    guard RecordLayout.slug(ofPath: file.path) != slug else { return found }
     let name = URL(fileURLWithPath: file.path).lastPathComponent
-    return [
-      file.diagnostic(
-        .warning, at: [.key(key)],
-        "this belongs to \(owner.path) but is filed under \(folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(folder)/\(slug)/\(name)"
-      )
-    ]
+    found.append(
+      file.finding(
+        file.parentPlace, .warning,
+        "this belongs to \(ownerPath) but is filed under \(parent.folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(parent.folder)/\(slug)/\(name)"
+      ))
+    return found
   }
 }
