@@ -215,17 +215,7 @@ final class MisbehavingServer: @unchecked Sendable {
     pid = try ProcessRunner.start(
       ProcessRunner.which("python3") ?? "/usr/bin/python3",
       [folder.path("server.py"), mode, ready, folder.path("requests.log")])
-    var text = ""
-    for _ in 0..<300 {
-      text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
-      if text.hasSuffix("\n") { break }
-      usleep(50_000)
-    }
-    guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      ProcessRunner.stop(pid)
-      throw CancellationError()
-    }
-    self.port = port
+    port = try ProcessRunner.port(writtenTo: ready, by: pid)
   }
 
   deinit { ProcessRunner.stop(pid) }

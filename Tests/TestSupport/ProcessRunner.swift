@@ -103,6 +103,22 @@ public enum ProcessRunner {
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   }
 
+  /// The port a server started by `start` writes to `file` (a number and a newline) once it
+  /// listens; stops the server and throws when none comes within 15 s.
+  public static func port(writtenTo file: String, by pid: pid_t) throws -> Int {
+    var text = ""
+    for _ in 0..<300 {
+      text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+      if text.hasSuffix("\n") { break }
+      usleep(50_000)
+    }
+    guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      stop(pid)
+      throw CancellationError()
+    }
+    return port
+  }
+
   /// Stops a program `start` started, and reaps it.
   public static func stop(_ pid: pid_t) {
     kill(pid, SIGKILL)

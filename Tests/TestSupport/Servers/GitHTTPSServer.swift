@@ -111,17 +111,7 @@ public final class GitHTTPSServer: @unchecked Sendable {
         folder.path("server.py"), root.path, ready, folder.url.path, auth, tls ? "tls" : "plain",
         idle.map { String($0) } ?? "-",
       ])
-    var text = ""
-    for _ in 0..<300 {
-      text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
-      if text.hasSuffix("\n") { break }
-      usleep(50_000)
-    }
-    guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      ProcessRunner.stop(pid)
-      throw CancellationError()
-    }
-    self.port = port
+    port = try ProcessRunner.port(writtenTo: ready, by: pid)
   }
 
   /// The folder of served repositories.
