@@ -29,15 +29,15 @@ enum HTTPTransport {
 
   static let transportCallback: git_transport_cb = { out, owner, _ in
     let repository = owner.flatMap { git_remote_owner($0) }
-    Registry.shared.pending = HTTPSettings.read(config: { Repository.config($0, of: repository) })
+    registry.leave(HTTPSettings.read(config: { Repository.config($0, of: repository) }))
     return git_transport_smart(out, owner, UnsafeMutableRawPointer(HTTPTransport.definition))
   }
 
   static let subtransportCallback: git_smart_subtransport_cb = { out, owner, _ in
     let raw = UnsafeMutablePointer<git_smart_subtransport>.allocate(capacity: 1)
     raw.initialize(to: git_smart_subtransport(action: actionCallback, close: closeCallback, free: freeCallback))
-    let settings = Registry.shared.pending ?? HTTPSettings()
-    Registry.shared.subtransports[UnsafeMutableRawPointer(raw)] = HTTPSession(owner: owner, settings: settings)
+    let settings = registry.take() ?? HTTPSettings()
+    registry.setSubtransport(HTTPSession(owner: owner, settings: settings), for: raw)
     out?.pointee = raw
     return 0
   }
@@ -48,7 +48,7 @@ enum HTTPTransport {
       UnsafeMutablePointer<git_smart_subtransport>?, UnsafePointer<CChar>?, git_smart_service_t
     ) -> Int32 = { out, subtransport, url, action in
       guard let subtransport, let url,
-        let session = Registry.shared.subtransports[UnsafeMutableRawPointer(subtransport)]
+        let session = registry.subtransport(subtransport)
       else { return -1 }
       let service =
         action == GIT_SERVICE_UPLOADPACK_LS || action == GIT_SERVICE_UPLOADPACK
@@ -59,8 +59,9 @@ enum HTTPTransport {
         to: git_smart_subtransport_stream(
           subtransport: subtransport, read: readCallback, write: writeCallback,
           free: streamFreeCallback))
-      Registry.shared.streams[UnsafeMutableRawPointer(stream)] = HTTPStream(
-        session: session, url: String(cString: url), service: service, listing: listing)
+      registry.setStream(
+        HTTPStream(session: session, url: String(cString: url), service: service, listing: listing),
+        for: stream)
       out?.pointee = stream
       return 0
     }
@@ -69,7 +70,7 @@ enum HTTPTransport {
 
   static let freeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Void = { raw in
     guard let raw else { return }
-    Registry.shared.subtransports[UnsafeMutableRawPointer(raw)] = nil
+    registry.setSubtransport(nil, for: raw)
     raw.deallocate()
   }
 
@@ -78,7 +79,7 @@ enum HTTPTransport {
       UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafeMutablePointer<CChar>?, Int,
       UnsafeMutablePointer<Int>?
     ) -> Int32 = { stream, buffer, size, read in
-      guard let stream, let buffer, let http = Registry.shared.streams[UnsafeMutableRawPointer(stream)]
+      guard let stream, let buffer, let http = registry.stream(stream)
       else { return -1 }
       do {
         read?.pointee = try http.read(into: UnsafeMutableRawPointer(buffer), size: size)
@@ -91,7 +92,7 @@ enum HTTPTransport {
   static let writeCallback:
     @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafePointer<CChar>?, Int)
       -> Int32 = { stream, buffer, size in
-        guard let stream, let buffer, let http = Registry.shared.streams[UnsafeMutableRawPointer(stream)]
+        guard let stream, let buffer, let http = registry.stream(stream)
         else { return -1 }
         do {
           try http.write(UnsafeRawBufferPointer(start: buffer, count: size))
@@ -104,33 +105,12 @@ enum HTTPTransport {
   static let streamFreeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?) -> Void = {
     stream in
     guard let stream else { return }
-    let key = UnsafeMutableRawPointer(stream)
-    Registry.shared.streams[key]?.finish()
-    Registry.shared.streams[key] = nil
+    registry.removeStream(stream)?.finish()
     stream.deallocate()
   }
 
   /// The Swift objects behind libgit2's C structs, by address.
-  final class Registry: @unchecked Sendable {
-    static let shared = Registry()
-    private let lock = NSLock()
-    private var _pending: HTTPSettings?
-    private var _subtransports: [UnsafeMutableRawPointer: HTTPSession] = [:]
-    private var _streams: [UnsafeMutableRawPointer: HTTPStream] = [:]
-
-    var pending: HTTPSettings? {
-      get { lock.withLock { _pending } }
-      set { lock.withLock { _pending = newValue } }
-    }
-    var subtransports: [UnsafeMutableRawPointer: HTTPSession] {
-      get { lock.withLock { _subtransports } }
-      set { lock.withLock { _subtransports = newValue } }
-    }
-    var streams: [UnsafeMutableRawPointer: HTTPStream] {
-      get { lock.withLock { _streams } }
-      set { lock.withLock { _streams = newValue } }
-    }
-  }
+  static let registry = TransportRegistry<HTTPSettings, HTTPSession, HTTPStream>()
 }
 
 /// A failure to hand to libgit2: its return code, and the message (nil when a callback of the

@@ -33,18 +33,14 @@ enum SSHTransport {
     // NB: the remote's repository tells core.sshCommand; kept for the subtransport.
     // NB: git_transport_smart makes the subtransport before it returns: the command waits
     // for it here.
-    Registry.shared.pendingCommand = owner.flatMap {
-      SSHTransport.configuredCommand(git_remote_owner($0))
-    }
+    registry.leave(owner.flatMap { SSHTransport.configuredCommand(git_remote_owner($0)) })
     return git_transport_smart(out, owner, UnsafeMutableRawPointer(SSHTransport.definition))
   }
 
   static let subtransportCallback: git_smart_subtransport_cb = { out, _, _ in
     let raw = UnsafeMutablePointer<git_smart_subtransport>.allocate(capacity: 1)
     raw.initialize(to: git_smart_subtransport(action: actionCallback, close: closeCallback, free: freeCallback))
-    let command = Registry.shared.pendingCommand
-    Registry.shared.pendingCommand = nil
-    Registry.shared.subtransports[UnsafeMutableRawPointer(raw)] = Subtransport(command: command)
+    registry.setSubtransport(Subtransport(command: registry.take()), for: raw)
     out?.pointee = raw
     return 0
   }
@@ -55,7 +51,7 @@ enum SSHTransport {
       UnsafeMutablePointer<git_smart_subtransport>?, UnsafePointer<CChar>?, git_smart_service_t
     ) -> Int32 = { out, subtransport, url, action in
       guard let subtransport, let url,
-        let state = Registry.shared.subtransports[UnsafeMutableRawPointer(subtransport)]
+        let state = registry.subtransport(subtransport)
       else { return -1 }
       let service: String
       switch action {
@@ -79,7 +75,7 @@ enum SSHTransport {
           to: git_smart_subtransport_stream(
             subtransport: subtransport, read: readCallback, write: writeCallback,
             free: streamFreeCallback))
-        Registry.shared.streams[UnsafeMutableRawPointer(stream)] = connection
+        registry.setStream(connection, for: stream)
         state.current = stream
         out?.pointee = stream
         return 0
@@ -93,7 +89,7 @@ enum SSHTransport {
 
   static let freeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Void = { raw in
     guard let raw else { return }
-    Registry.shared.subtransports[UnsafeMutableRawPointer(raw)] = nil
+    registry.setSubtransport(nil, for: raw)
     raw.deallocate()
   }
 
@@ -102,7 +98,7 @@ enum SSHTransport {
       UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafeMutablePointer<CChar>?, Int,
       UnsafeMutablePointer<Int>?
     ) -> Int32 = { stream, buffer, size, read in
-      guard let stream, let buffer, let connection = Registry.shared.streams[UnsafeMutableRawPointer(stream)]
+      guard let stream, let buffer, let connection = registry.stream(stream)
       else { return -1 }
       do {
         read?.pointee = try connection.read(into: UnsafeMutableRawPointer(buffer), size: size)
@@ -117,7 +113,7 @@ enum SSHTransport {
     @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafePointer<CChar>?, Int)
       -> Int32 = { stream, buffer, size in
         guard let stream, let buffer,
-          let connection = Registry.shared.streams[UnsafeMutableRawPointer(stream)]
+          let connection = registry.stream(stream)
         else { return -1 }
         do {
           try connection.write(UnsafeRawBufferPointer(start: buffer, count: size))
@@ -131,11 +127,8 @@ enum SSHTransport {
   static let streamFreeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?) -> Void = {
     stream in
     guard let stream else { return }
-    let key = UnsafeMutableRawPointer(stream)
-    Registry.shared.streams[key]?.finish()
-    Registry.shared.streams[key] = nil
-    if let owner = stream.pointee.subtransport,
-      let state = Registry.shared.subtransports[UnsafeMutableRawPointer(owner)],
+    registry.removeStream(stream)?.finish()
+    if let owner = stream.pointee.subtransport, let state = registry.subtransport(owner),
       state.current == stream
     {
       state.current = nil
@@ -164,26 +157,7 @@ enum SSHTransport {
   }
 
   /// The Swift objects behind libgit2's C structs, by address.
-  final class Registry: @unchecked Sendable {
-    static let shared = Registry()
-    private let lock = NSLock()
-    private var _pending: String?
-    private var _subtransports: [UnsafeMutableRawPointer: Subtransport] = [:]
-    private var _streams: [UnsafeMutableRawPointer: SSHConnection] = [:]
-
-    var pendingCommand: String? {
-      get { lock.withLock { _pending } }
-      set { lock.withLock { _pending = newValue } }
-    }
-    var subtransports: [UnsafeMutableRawPointer: Subtransport] {
-      get { lock.withLock { _subtransports } }
-      set { lock.withLock { _subtransports = newValue } }
-    }
-    var streams: [UnsafeMutableRawPointer: SSHConnection] {
-      get { lock.withLock { _streams } }
-      set { lock.withLock { _streams = newValue } }
-    }
-  }
+  static let registry = TransportRegistry<String, Subtransport, SSHConnection>()
 }
 
 /// Where an ssh URL points: user, host, port and the repository's path on the server.
