@@ -59,46 +59,82 @@ public struct WordView {
 
 /// `dinger word list`: one line a word, its first definition.
 public struct WordListView {
-  /// Rows: library name, word.
-  public var rows: [(library: String, word: Word)]
+  /// Each library's name and its words, in order.
+  public var groups: [(library: String, words: [Word])]
   /// Show the library column.
   public var showLibrary: Bool
 
   /// Creates a view.
-  public init(rows: [(library: String, word: Word)], showLibrary: Bool) {
-    self.rows = rows
+  public init(groups: [(library: String, words: [Word])], showLibrary: Bool) {
+    self.groups = groups
     self.showLibrary = showLibrary
   }
 
+  /// Creates a view of rows (each word with its library's name).
+  public init(rows: [(library: String, word: Word)], showLibrary: Bool) {
+    self.init(groups: rows.map { ($0.library, [$0.word]) }, showLibrary: showLibrary)
+  }
+
   /// The text.
-  public func render() -> String {
-    let textWidth = min(30, rows.map(\.word.text.count).max() ?? 0)
-    let libraryWidth = min(30, rows.map(\.library.count).max() ?? 0)
-    var out = ""
-    out.reserveCapacity(rows.count * 60)
-    // NB: plain appends, no Foundation padding or replacing: this prints 50,000 lines.
-    func pad(_ s: String, _ width: Int) {
-      out += s
-      let n = s.count
-      if n < width { out += String(repeating: " ", count: width - n) }
+  public func render() -> String { String(decoding: renderBytes(), as: UTF8.self) }
+
+  /// The text as UTF-8 bytes (what a large list is written as).
+  public func renderBytes() -> [UInt8] {
+    var textWidth = 0
+    var libraryWidth = 0
+    for group in groups {
+      libraryWidth = max(libraryWidth, Self.width(group.library))
+      for word in group.words where textWidth < 30 {
+        textWidth = max(textWidth, Self.width(word.text))
+      }
     }
-    for (library, word) in rows {
-      let start = out.endIndex
-      pad(word.text, textWidth)
-      out += "  "
-      if showLibrary {
-        pad(library, libraryWidth)
-        out += "  "
+    (textWidth, libraryWidth) = (min(30, textWidth), min(30, libraryWidth))
+    var out: [UInt8] = []
+    out.reserveCapacity(groups.reduce(0) { $0 + $1.words.count } * 64)
+    // NB: bytes, no Foundation padding or Characters: this prints 50,000 lines.
+    func pad(_ s: String, _ width: Int) {
+      out.append(contentsOf: s.utf8)
+      let n = Self.width(s)
+      if n < width { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - n)) }
+    }
+    for group in groups {
+      for word in group.words {
+        let start = out.count
+        pad(word.text, textWidth)
+        out += [0x20, 0x20]
+        if showLibrary {
+          pad(group.library, libraryWidth)
+          out += [0x20, 0x20]
+        }
+        if let first = word.meanings.first {
+          // Lines of the definition joined by one space (empty lines dropped).
+          let from = out.count
+          var newline = false
+          var definition = first.definition
+          let plain = definition.withUTF8 { $0.isEmpty || memchr($0.baseAddress!, 10, $0.count) == nil }
+          if plain { out.append(contentsOf: definition.utf8) }
+          for b in definition.utf8 where !plain {
+            if b == 10 {
+              newline = true
+              continue
+            }
+            if newline && out.count > from { out.append(0x20) }
+            newline = false
+            out.append(b)
+          }
+          if word.meanings.count > 1 { out.append(contentsOf: " (+\(word.meanings.count - 1))".utf8) }
+        }
+        while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
+        out.append(10)
       }
-      if let first = word.meanings.first {
-        let d = first.definition
-        out += d.utf8.contains(10) ? d.split(separator: "\n").joined(separator: " ") : d
-        if word.meanings.count > 1 { out += " (+\(word.meanings.count - 1))" }
-      }
-      while out.endIndex > start && out.last == " " { out.removeLast() }
-      out += "\n"
     }
     return out
+  }
+
+  /// Columns a name takes: its characters (bytes when it is all ASCII, the common case).
+  static func width(_ s: String) -> Int {
+    for b in s.utf8 where b >= 0x80 { return s.count }
+    return s.utf8.count
   }
 }
 

@@ -134,6 +134,13 @@ enum Terminal {
     write(1, safe)
   }
 
+  /// `output` for text already in UTF-8 (a long listing): written as it is to a pipe or file,
+  /// escaped on a terminal.
+  static func output(bytes: [UInt8]) {
+    guard isatty(1) != 1 else { return output(String(decoding: bytes, as: UTF8.self)) }
+    bytes.withUnsafeBytes { write(1, $0) }
+  }
+
   /// Writes dinger's own status line (progress with `\r`) to stderr as it is; the data in it
   /// is numbers.
   static func status(_ text: String) { write(2, text) }
@@ -147,15 +154,17 @@ enum Terminal {
   /// way git ends: quietly, with status 141.
   private static func write(_ fd: Int32, _ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-      var done = 0
-      while done < buffer.count {
-        let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 && errno == EPIPE { exit(141) }
-        guard n > 0 else { return }
-        done += n
-      }
+    text.withUTF8 { write(fd, UnsafeRawBufferPointer($0)) }
+  }
+
+  private static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
+    var done = 0
+    while done < buffer.count {
+      let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 && errno == EPIPE { exit(141) }
+      guard n > 0 else { return }
+      done += n
     }
   }
 }

@@ -65,6 +65,12 @@ public struct DataDirectory: Sendable {
     scan(kind).paths
   }
 
+  /// The record paths of a kind, and the files under its folder that are not readable records
+  /// (links, names that are not UTF-8), as `recordFiles` reports them.
+  public func recordPathsAndProblems(of kind: RecordKind) -> (paths: [String], problems: [Diagnostic]) {
+    scan(kind)
+  }
+
   /// The record paths in one folder of a nested kind (`history/design`), sorted: a scrum's
   /// meetings without listing every other scrum's.
   public func recordPaths(in folder: String) -> [String] {

@@ -15,6 +15,10 @@ public final class DataRepository: @unchecked Sendable {
   /// Things the user should hear about the repository (an interrupted write that was
   /// finished), for the command to print.
   public internal(set) var notes: [String] = []
+  /// The wall clock the record cache judges settled files by (tests move it on).
+  var clock: () -> Int64 = FileStamp.now
+  /// How many records the last read took from the record cache.
+  var cacheHits = 0
 
   /// The working tree as a plain data directory.
   public var directory: DataDirectory { DataDirectory(root: root) }
@@ -57,8 +61,8 @@ public final class DataRepository: @unchecked Sendable {
 
   /// Every record file of a kind in the working tree, decoded, with its diagnostics.
   public func files(of kind: RecordKind) throws -> [DecodedFile] {
-    let (files, problems) = try directory.recordFiles(of: kind)
-    return files.map { RecordCodec.decode($0.bytes, path: $0.path, kind: kind) }
+    let (paths, problems) = directory.recordPathsAndProblems(of: kind)
+    return try files(kind, at: paths)
       + problems.map {
         DecodedFile(
           path: $0.file, kind: kind, record: nil, diagnostics: [$0], root: nil,
@@ -67,12 +71,34 @@ public final class DataRepository: @unchecked Sendable {
   }
 
   /// Some files of a kind, decoded (a link or a missing file is reported in its diagnostics).
+  /// Records come from the record cache when their files have not changed since it was filled;
+  /// those come without their text and parsed document (`source` is empty, `root` nil), which
+  /// only a file with findings needs.
   public func files(_ kind: RecordKind, at paths: [String]) throws -> [DecodedFile] {
-    let read = WorkTree(root: root).read(paths)
+    let cache = RecordCache.of(gitDirectory: git.gitDirectory)
+    defer { cache?.save() }
+    let now = clock()
+    var hits: [String: AnyRecord] = [:]
+    let read = WorkTree(root: root).read(paths) { path, stamp in
+      guard let record = cache?.record(path, stamp: stamp) else { return false }
+      hits[path] = record
+      return true
+    }
+    cacheHits = hits.count
+    Trace.mark("read \(paths.count) \(kind.noun) files, \(hits.count) of them from the record cache")
     return zip(paths, read).map { path, result in
       switch result {
-      case .success(let bytes?): return RecordCodec.decode(bytes, path: path, kind: kind)
-      case .success(nil):
+      case .success(.known):
+        return DecodedFile(
+          path: path, kind: kind, record: hits[path], diagnostics: [], root: nil,
+          source: SourceText([]))
+      case .success(.read(let bytes, let stamp)):
+        let file = RecordCodec.decode(bytes, path: path, kind: kind)
+        if let record = file.record, file.diagnostics.isEmpty {
+          cache?.remember(path, stamp: stamp, record: record, now: now)
+        }
+        return file
+      case .success(.missing):
         return DecodedFile(
           path: path, kind: kind, record: nil,
           diagnostics: [Diagnostic(.error, file: path, message: "the file is gone")], root: nil,

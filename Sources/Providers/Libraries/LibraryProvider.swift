@@ -131,15 +131,27 @@ public struct LibraryProvider: Sendable {
   )
     throws -> [LibraryWord]
   {
+    try wordsByLibrary(in: library, language: language, search: search).flatMap { stored, words in
+      words.map { LibraryWord(library: stored, word: $0) }
+    }
+  }
+
+  /// The same words as `words`, each library's together: a library's own word list is passed
+  /// on as it is when nothing is searched (50,000 words need no copy each).
+  public func wordsByLibrary(
+    in library: StoredLibrary? = nil, language: String? = nil, search: String? = nil
+  ) throws -> [(library: StoredLibrary, words: [Word])] {
     let libraries = try library.map { [$0] } ?? list().libraries
     let needle = search?.trimmed.lowercased()
-    var out: [LibraryWord] = []
+    var out: [(library: StoredLibrary, words: [Word])] = []
     for stored in libraries {
       if let language, !Self.sameLanguage(stored.library.language, language) { continue }
-      for word in stored.library.words {
-        if let needle, !needle.isEmpty, !Self.word(word, contains: needle) { continue }
-        out.append(LibraryWord(library: stored, word: word))
+      guard let needle, !needle.isEmpty else {
+        if !stored.library.words.isEmpty { out.append((stored, stored.library.words)) }
+        continue
       }
+      let found = stored.library.words.filter { Self.word($0, contains: needle) }
+      if !found.isEmpty { out.append((stored, found)) }
     }
     return out
   }

@@ -106,12 +106,43 @@ public struct WorkTree: Sendable {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: false) else { return nil }
     defer { fds.forEach { close($0) } }
-    return try readFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path)
+    return try readFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path)?.bytes
   }
 
   /// Reads many files, each folder on the way opened once for all the files in it (a scrum's
   /// 2,600 meetings were 4 opens each); each result as `read` gives it.
   public func read(_ paths: [String]) -> [Result<[UInt8]?, Refusal>] {
+    each(paths) { dir, name, path throws(Refusal) in try readFile(in: dir, name: name, path: path)?.bytes }
+  }
+
+  /// What a stamped read found: no file, the file's bytes and stamp, or only the stamp of a
+  /// file the caller already knows in that version (not read).
+  public enum StampedRead: Sendable {
+    case missing
+    case read([UInt8], FileStamp)
+    case known(FileStamp)
+  }
+
+  /// Reads many files as `read(_:)` does, but first asks `known` about each regular file's
+  /// stamp (taken without following links) and skips reading the ones it knows.
+  public func read(_ paths: [String], unless known: (String, FileStamp) -> Bool)
+    -> [Result<StampedRead, Refusal>]
+  {
+    each(paths) { dir, name, path throws(Refusal) in
+      var st = stat()
+      if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG {
+        let stamp = FileStamp(st)
+        if known(path, stamp) { return .known(stamp) }
+      }
+      guard let (bytes, stamp) = try readFile(in: dir, name: name, path: path) else { return .missing }
+      return .read(bytes, stamp)
+    }.map { $0.map { $0 ?? .missing } }
+  }
+
+  /// Runs `body` on each path's folder (opened once per run of paths in the same folder) and name.
+  private func each<T>(
+    _ paths: [String], _ body: (Int32, String, String) throws(Refusal) -> T?
+  ) -> [Result<T?, Refusal>] {
     var folder: [String]?
     var fds: [Int32]?
     defer { fds?.forEach { close($0) } }
@@ -126,7 +157,7 @@ public struct WorkTree: Sendable {
           fds = try folders(parts, path: path, create: false)
         }
         guard let fds else { return .success(nil) }
-        return .success(try readFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path))
+        return .success(try body(fds[fds.count - 1], parts[parts.count - 1], path))
       } catch {
         folder = nil
         return .failure(error)
@@ -134,7 +165,9 @@ public struct WorkTree: Sendable {
     }
   }
 
-  private func readFile(in dir: Int32, name: String, path: String) throws(Refusal) -> [UInt8]? {
+  private func readFile(in dir: Int32, name: String, path: String) throws(Refusal)
+    -> (bytes: [UInt8], stamp: FileStamp)?
+  {
     let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
@@ -159,7 +192,7 @@ public struct WorkTree: Sendable {
       if n == 0 { break }
       done += n
     }
-    return Array(bytes[0..<done])
+    return (done == size ? bytes : Array(bytes[0..<done]), FileStamp(st))
   }
 
   /// Checks that `path` could be written: no link or file on its way, no link or folder in

@@ -26,17 +26,17 @@ extension WordCommand {
       try reporting {
         let provider = LibraryProvider.live(repository: try global.repository())
         let stored = try library.map { try provider.find($0) }
-        let words = try provider.words(in: stored, language: language, search: search)
+        let groups = try provider.wordsByLibrary(in: stored, language: language, search: search)
         if output.json {
-          Terminal.output(
-            try JSONView.render("words", words.map { WordJSON($0.word, library: $0.library) }))
-        } else if words.isEmpty {
+          let words = groups.flatMap { g in g.words.map { WordJSON($0, library: g.library) } }
+          Terminal.output(try JSONView.render("words", words))
+        } else if groups.isEmpty {
           Terminal.output("no words\(search.map { " matching '\($0)'" } ?? "")\n")
         } else {
           Terminal.output(
-            WordListView(
-              rows: words.map { ($0.library.library.name, $0.word) }, showLibrary: stored == nil
-            ).render())
+            bytes: WordListView(
+              groups: groups.map { ($0.library.library.name, $0.words) }, showLibrary: stored == nil
+            ).renderBytes())
         }
         if let stored { warnBroken(stored) }
       }

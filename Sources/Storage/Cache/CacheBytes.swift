@@ -1,0 +1,161 @@
+import Foundation
+
+/// Appends the cache's binary values: little-endian integers, varint lengths, UTF-8 strings.
+struct CacheWriter {
+  var bytes: [UInt8] = []
+
+  mutating func u8(_ v: UInt8) { bytes.append(v) }
+
+  mutating func u64(_ v: UInt64) {
+    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func int(_ v: Int) { u64(UInt64(bitPattern: Int64(v))) }
+
+  /// A count or length: 7 bits a byte.
+  mutating func varint(_ v: Int) {
+    var v = UInt64(v)
+    while v >= 0x80 {
+      bytes.append(UInt8(v & 0x7f) | 0x80)
+      v >>= 7
+    }
+    bytes.append(UInt8(v))
+  }
+
+  mutating func string(_ s: String) {
+    var s = s
+    s.withUTF8 { utf8 in
+      varint(utf8.count)
+      bytes.append(contentsOf: utf8)
+    }
+  }
+
+  mutating func optional(_ s: String?) {
+    guard let s else { return u8(0) }
+    u8(1)
+    string(s)
+  }
+
+  mutating func uuid(_ id: UUID) {
+    withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func optional(_ id: UUID?) {
+    guard let id else { return u8(0) }
+    u8(1)
+    uuid(id)
+  }
+
+  mutating func date(_ d: Date) { u64(d.timeIntervalSinceReferenceDate.bitPattern) }
+}
+
+/// Reads what `CacheWriter` wrote, every length checked against what is left: a damaged cache
+/// throws `Damaged` (and is then read from the files again), never reads out of bounds.
+struct CacheReader {
+  struct Damaged: Error {}
+
+  let bytes: UnsafeRawBufferPointer
+  var at: Int
+  let end: Int
+
+  init(_ bytes: UnsafeRawBufferPointer, from start: Int = 0, to end: Int? = nil) {
+    self.bytes = bytes
+    self.at = start
+    self.end = min(end ?? bytes.count, bytes.count)
+  }
+
+  var atEnd: Bool { at >= end }
+
+  mutating func u8() throws(Damaged) -> UInt8 {
+    guard at < end else { throw Damaged() }
+    defer { at += 1 }
+    return bytes[at]
+  }
+
+  mutating func u64() throws(Damaged) -> UInt64 {
+    guard end - at >= 8 else { throw Damaged() }
+    defer { at += 8 }
+    return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+  }
+
+  mutating func int() throws(Damaged) -> Int { Int(Int64(bitPattern: try u64())) }
+
+  mutating func varint() throws(Damaged) -> Int {
+    var v: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      let b = try u8()
+      v |= UInt64(b & 0x7f) << shift
+      if b & 0x80 == 0 { break }
+      shift += 7
+      guard shift < 63 else { throw Damaged() }
+    }
+    guard v <= UInt64(Int.max) else { throw Damaged() }
+    return Int(v)
+  }
+
+  /// A count of items each at least `size` bytes long: bounded by what is left.
+  mutating func count(each size: Int = 1) throws(Damaged) -> Int {
+    let n = try varint()
+    guard n <= (end - at) / max(size, 1) else { throw Damaged() }
+    return n
+  }
+
+  mutating func string() throws(Damaged) -> String {
+    let n = try varint()
+    guard n <= end - at else { throw Damaged() }
+    defer { at += n }
+    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + n]), as: UTF8.self)
+  }
+
+  /// Raw bytes, as a range of the buffer.
+  mutating func slice(_ n: Int) throws(Damaged) -> Range<Int> {
+    guard n >= 0, n <= end - at else { throw Damaged() }
+    defer { at += n }
+    return at..<at + n
+  }
+
+  mutating func optionalString() throws(Damaged) -> String? {
+    switch try u8() {
+    case 0: return nil
+    case 1: return try string()
+    default: throw Damaged()
+    }
+  }
+
+  mutating func uuid() throws(Damaged) -> UUID {
+    guard end - at >= 16 else { throw Damaged() }
+    var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 16])) }
+    at += 16
+    return UUID(uuid: raw)
+  }
+
+  mutating func optionalUUID() throws(Damaged) -> UUID? {
+    switch try u8() {
+    case 0: return nil
+    case 1: return try uuid()
+    default: throw Damaged()
+    }
+  }
+
+  mutating func date() throws(Damaged) -> Date {
+    Date(timeIntervalSinceReferenceDate: Double(bitPattern: try u64()))
+  }
+}
+
+/// A quick checksum of a cache file (64-bit words multiplied in), enough to tell a torn or
+/// damaged file; not a defence against someone who can write to `.git/` anyway.
+func cacheChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+  let words = bytes.count / 8
+  for i in 0..<words {
+    let w = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+    h = (h ^ w) &* 0x100_0000_01B3 &+ 0x2545_F491
+    h ^= h >> 29
+  }
+  for i in (words * 8)..<bytes.count {
+    h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3
+  }
+  return h ^ UInt64(bytes.count)
+}

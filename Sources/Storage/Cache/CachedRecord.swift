@@ -1,0 +1,125 @@
+import Foundation
+import Models
+
+/// Records in the cache's binary form. Only records that decoded cleanly (no diagnostic at
+/// all) and hold no unknown keys are cached: those are exactly the ones whose fields say all
+/// there is, so reading them back gives the same value the YAML gives.
+enum CachedRecord {
+  /// Bumped with any change to the layout below (or to the models it writes).
+  static let version: UInt8 = 1
+
+  /// The record's bytes, or nil when it is not one the cache keeps.
+  static func encode(_ record: AnyRecord) -> [UInt8]? {
+    var w = CacheWriter()
+    switch record {
+    case .scrum(let s):
+      guard s.unknown.isEmpty, s.attendees.allSatisfy({ $0.unknown.isEmpty }) else { return nil }
+      w.u8(1)
+      w.optional(s.id)
+      w.string(s.title)
+      w.optional(s.theme?.rawValue)
+      w.int(s.length)
+      w.varint(s.attendees.count)
+      for a in s.attendees { w.string(a.name) }
+    case .meeting(let m):
+      guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }) else { return nil }
+      w.u8(2)
+      w.optional(m.id)
+      w.uuid(m.scrum)
+      w.date(m.date)
+      w.int(m.length)
+      w.int(m.duration)
+      w.varint(m.attendees.count)
+      for a in m.attendees { w.string(a) }
+      w.varint(m.speakers.count)
+      for s in m.speakers {
+        w.string(s.name)
+        w.int(s.seconds)
+      }
+      w.optional(m.transcript)
+    case .library(let l):
+      guard l.unknown.isEmpty,
+        l.words.allSatisfy({ $0.unknown.isEmpty && $0.meanings.allSatisfy(\.unknown.isEmpty) })
+      else { return nil }
+      w.u8(3)
+      w.optional(l.id)
+      w.string(l.name)
+      w.string(l.language)
+      w.varint(l.words.count)
+      for word in l.words {
+        w.string(word.text)
+        w.optional(word.phonetic)
+        w.varint(word.meanings.count)
+        for m in word.meanings {
+          w.optional(m.partOfSpeech)
+          w.string(m.definition)
+          w.optional(m.example)
+        }
+      }
+    case .quiz, .config:
+      return nil
+    }
+    return w.bytes
+  }
+
+  /// The record written by `encode`.
+  static func decode(_ r: inout CacheReader) throws(CacheReader.Damaged) -> AnyRecord {
+    switch try r.u8() {
+    case 1:
+      let id = try r.optionalUUID()
+      let title = try r.string()
+      let theme = try r.optionalString().map { raw throws(CacheReader.Damaged) -> Theme in
+        guard let t = Theme(rawValue: raw) else { throw CacheReader.Damaged() }
+        return t
+      }
+      let length = try r.int()
+      var attendees: [Attendee] = []
+      let n = try r.count()
+      attendees.reserveCapacity(n)
+      for _ in 0..<n { attendees.append(Attendee(name: try r.string())) }
+      return .scrum(Scrum(id: id, title: title, theme: theme, length: length, attendees: attendees))
+    case 2:
+      let id = try r.optionalUUID()
+      let scrum = try r.uuid()
+      let date = try r.date()
+      let length = try r.int()
+      let duration = try r.int()
+      var attendees: [String] = []
+      let n = try r.count()
+      attendees.reserveCapacity(n)
+      for _ in 0..<n { attendees.append(try r.string()) }
+      var speakers: [SpeakerTime] = []
+      let s = try r.count(each: 9)
+      speakers.reserveCapacity(s)
+      for _ in 0..<s { speakers.append(SpeakerTime(name: try r.string(), seconds: try r.int())) }
+      return .meeting(
+        Meeting(
+          id: id, scrum: scrum, date: date, length: length, duration: duration,
+          attendees: attendees, speakers: speakers, transcript: try r.optionalString()))
+    case 3:
+      let id = try r.optionalUUID()
+      let name = try r.string()
+      let language = try r.string()
+      let n = try r.count(each: 3)
+      var words: [Word] = []
+      words.reserveCapacity(n)
+      for _ in 0..<n {
+        let text = try r.string()
+        let phonetic = try r.optionalString()
+        let m = try r.count(each: 3)
+        var meanings: [Meaning] = []
+        meanings.reserveCapacity(m)
+        for _ in 0..<m {
+          let part = try r.optionalString()
+          let definition = try r.string()
+          meanings.append(
+            Meaning(partOfSpeech: part, definition: definition, example: try r.optionalString()))
+        }
+        words.append(Word(text: text, phonetic: phonetic, meanings: meanings))
+      }
+      return .library(Library(id: id, name: name, language: language, words: words))
+    default:
+      throw CacheReader.Damaged()
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Models
+
+/// Parsed records kept between commands, under `.git/dinger/records-v1/` (never committed), so
+/// that a command reading a 50,000-word library or 2,600 meetings does not parse YAML again
+/// when the files have not changed.
+///
+/// One cache file per data folder (`libraries`, `history/design`), holding for each file its
+/// stamp (size, times, inode, as git's index keeps them) and the record in a binary form. A file
+/// is taken from the cache only when its stamp is the one cached; an entry is only made for a
+/// file whose times are settled (see `FileStamp.isSettled`), so an edit in the same second as a
+/// read is never hidden. A cache file that is torn, damaged or from another version is ignored
+/// and written again. Writes go to a new file renamed into place: two commands filling the cache
+/// at once leave one or the other's file, each whole.
+final class RecordCache {
+  /// The cache's folder.
+  let folder: URL
+  private var buckets: [String: Bucket] = [:]
+
+  init(folder: URL) { self.folder = folder }
+
+  /// The cache of a data repository; nil when `DINGER_RECORD_CACHE=off`.
+  static func of(gitDirectory: URL) -> RecordCache? {
+    if ProcessInfo.processInfo.environment["DINGER_RECORD_CACHE"] == "off" { return nil }
+    return RecordCache(folder: gitDirectory.appendingPathComponent("dinger/records-v1"))
+  }
+
+  /// One folder's entries.
+  private final class Bucket {
+    var data: [UInt8] = []
+    /// File name -> (stamp, the record's bytes in `data`).
+    var entries: [String: (stamp: FileStamp, payload: Range<Int>)] = [:]
+    var added: [String: (stamp: FileStamp, payload: [UInt8])] = [:]
+    var dropped: Set<String> = []
+    var changed = false
+  }
+
+  /// The cached record of `path` when it was cached with this stamp.
+  func record(_ path: String, stamp: FileStamp) -> AnyRecord? {
+    let (dir, name) = Self.split(path)
+    let bucket = self.bucket(dir)
+    guard let entry = bucket.entries[name] else { return nil }
+    guard entry.stamp == stamp else {
+      bucket.dropped.insert(name)
+      bucket.changed = true
+      return nil
+    }
+    return bucket.data.withUnsafeBytes { raw -> AnyRecord? in
+      var r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
+      return try? CachedRecord.decode(&r)
+    }
+  }
+
+  /// Remembers a record read from `path`, when it is settled at `now` and of a kind kept.
+  func remember(_ path: String, stamp: FileStamp, record: AnyRecord, now: Int64) {
+    guard stamp.isSettled(at: now), let payload = CachedRecord.encode(record) else { return }
+    let (dir, name) = Self.split(path)
+    let bucket = self.bucket(dir)
+    bucket.added[name] = (stamp, payload)
+    bucket.changed = true
+  }
+
+  /// Writes every folder's cache that changed. Failures are ignored: the cache only saves time.
+  func save() {
+    for (dir, bucket) in buckets where bucket.changed {
+      var w = CacheWriter()
+      w.bytes.reserveCapacity(bucket.data.count + bucket.added.values.reduce(0) { $0 + $1.payload.count + 64 })
+      w.bytes.append(contentsOf: Self.magic)
+      w.u8(CachedRecord.version)
+      w.string(dir)
+      var kept = bucket.entries.filter { !bucket.dropped.contains($0.key) && bucket.added[$0.key] == nil }
+      w.varint(kept.count + bucket.added.count)
+      for (name, entry) in kept.sorted(by: { $0.key < $1.key }) {
+        w.string(name)
+        entry.stamp.write(to: &w)
+        w.varint(entry.payload.count)
+        w.bytes.append(contentsOf: bucket.data[entry.payload])
+      }
+      kept = [:]
+      for (name, entry) in bucket.added.sorted(by: { $0.key < $1.key }) {
+        w.string(name)
+        entry.stamp.write(to: &w)
+        w.varint(entry.payload.count)
+        w.bytes.append(contentsOf: entry.payload)
+      }
+      let sum = w.bytes.withUnsafeBytes { cacheChecksum($0) }
+      w.u64(sum)
+      write(w.bytes, to: Self.fileName(dir))
+      bucket.changed = false
+    }
+  }
+
+  // MARK: Files
+
+  static let magic: [UInt8] = Array("DNGRRC1\n".utf8)
+  /// A cache file bigger than this is not read (a 50,000-word library caches in about 6 MB).
+  static let largest = 1 << 30
+
+  private static func split(_ path: String) -> (String, String) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+  }
+
+  /// The cache file of a data folder: a hash of its path (folder names are a teammate's).
+  static func fileName(_ dir: String) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in dir.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return String(h, radix: 16) + ".bin"
+  }
+
+  private func bucket(_ dir: String) -> Bucket {
+    if let b = buckets[dir] { return b }
+    let b = Bucket()
+    buckets[dir] = b
+    guard let data = read(Self.fileName(dir)) else { return b }
+    // A cache file that does not read back whole is as good as none.
+    if let entries = try? Self.entries(data, dir: dir) {
+      b.data = data
+      b.entries = entries
+    } else {
+      b.changed = true
+    }
+    return b
+  }
+
+  static func entries(_ data: [UInt8], dir: String) throws -> [String: (stamp: FileStamp, payload: Range<Int>)] {
+    try data.withUnsafeBytes { raw throws(CacheReader.Damaged) in
+      guard raw.count >= magic.count + 9,
+        raw.prefix(magic.count).elementsEqual(magic)
+      else { throw CacheReader.Damaged() }
+      let body = UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8])
+      let sum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+      guard UInt64(littleEndian: sum) == cacheChecksum(body) else { throw CacheReader.Damaged() }
+      var r = CacheReader(body, from: magic.count)
+      guard try r.u8() == CachedRecord.version, try r.string() == dir else {
+        throw CacheReader.Damaged()
+      }
+      let n = try r.count(each: 42)
+      var out: [String: (stamp: FileStamp, payload: Range<Int>)] = [:]
+      out.reserveCapacity(n)
+      for _ in 0..<n {
+        let name = try r.string()
+        let stamp = try FileStamp.read(&r)
+        out[name] = (stamp, try r.slice(try r.varint()))
+      }
+      guard r.atEnd else { throw CacheReader.Damaged() }
+      return out
+    }
+  }
+
+  private func read(_ name: String) -> [UInt8]? {
+    let fd = open(folder.appendingPathComponent(name).path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= Self.largest else {
+      return nil
+    }
+    let size = Int(st.st_size)
+    var bytes = [UInt8](repeating: 0, count: size)
+    var done = 0
+    while done < size {
+      let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      done += n
+    }
+    return done == size ? bytes : nil
+  }
+
+  private func write(_ bytes: [UInt8], to name: String) {
+    let path = folder.appendingPathComponent(name).path
+    let temp = folder.appendingPathComponent(".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))").path
+    mkdir(folder.deletingLastPathComponent().path, 0o755)
+    mkdir(folder.path, 0o755)
+    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return }
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      done += n
+    }
+    close(fd)
+    if done < bytes.count || rename(temp, path) != 0 { unlink(temp) }
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The record cache seen from the command line: commands filling it at once leave a cache that
+/// reads, and a hand edit is never hidden by it.
+@Suite struct RecordCacheCommandTests {
+  func library(_ box: Sandbox, words: Int) throws -> String {
+    var text = "name: Many words\nlanguage: en\nwords:\n"
+    for i in 0..<words { text += "  - text: word\(i)\n    meanings:\n      - definition: meaning \(i)\n" }
+    try box.write("libraries/many-words.yaml", text)
+    return text
+  }
+
+  @Test func commandsFillingTheCacheAtOnceLeaveOneThatReads() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    _ = try library(box, words: 3000)
+    // Files written less than two seconds ago are never cached (their times could still
+    // survive an edit); wait until this one is settled.
+    Thread.sleep(forTimeInterval: 2.2)
+    let expected = try box.dinger("word", "list", "--library", "many-words", env: ["DINGER_RECORD_CACHE": "off"])
+    #expect(expected.status == 0)
+    #expect(expected.stdout.split(separator: "\n").count == 3000)
+    let outputs = Outputs()
+    ConcurrencyTests.together(
+      (0..<6).map { _ in
+        {
+          for _ in 0..<3 {
+            let r = try? box.dinger("word", "list", "--library", "many-words")
+            outputs.add(r?.stdout ?? "failed: \(r?.stderr ?? "")")
+          }
+        }
+      })
+    #expect(outputs.all.count == 18)
+    #expect(outputs.all.allSatisfy { $0 == expected.stdout })
+    let traced = try box.dinger(
+      "word", "list", "--library", "many-words", env: ["DINGER_TRACE": "1"])
+    #expect(traced.stdout == expected.stdout)
+    #expect(traced.stderr.contains("read 1 word library files, 1 of them from the record cache"))
+    let leftovers = try FileManager.default.contentsOfDirectory(
+      atPath: box.data.appendingPathComponent(".git/dinger/records-v1").path)
+    #expect(leftovers.count == 1, "temporary files left: \(leftovers)")
+  }
+
+  @Test func aHandEditRightAfterACachedReadIsSeen() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let text = try library(box, words: 20)
+    Thread.sleep(forTimeInterval: 2.2)
+    #expect(try box.dinger("word", "list").stdout.contains("meaning 7\n"))
+    // In place, the same size, the modification time put back, within the same second.
+    let path = box.data.appendingPathComponent("libraries/many-words.yaml").path
+    var before = stat()
+    stat(path, &before)
+    let edited = text.replacingOccurrences(of: "meaning 7\n", with: "mEaNiNg 7\n")
+    let fd = open(path, O_WRONLY)
+    _ = edited.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    close(fd)
+    var times = [before.st_atim, before.st_mtim]
+    utimensat(AT_FDCWD, path, &times, 0)
+    let r = try box.dinger("word", "list", env: ["DINGER_TRACE": "1"])
+    #expect(r.stdout.contains("mEaNiNg 7\n"))
+    #expect(r.stderr.contains("0 of them from the record cache"))
+  }
+}
+
+/// Outputs gathered from several threads.
+final class Outputs: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [String] = []
+  func add(_ s: String) { lock.withLock { items.append(s) } }
+  var all: [String] { lock.withLock { items } }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@testable import Storage
+
+/// The parsed-record cache under `.git/dinger/records-v1/`: the same records as the files give,
+/// never a stale one, and rebuilt when damaged.
+@Suite struct RecordCacheTests {
+  static let library = """
+    id: 3f1c2d4e-0000-4000-8000-000000000001
+    name: Spanish basics
+    language: es
+    words:
+      - text: hola
+        meanings:
+          - definition: hello
+      - text: agua
+        phonetic: /ˈa.ɣwa/
+        meanings:
+          - partOfSpeech: noun
+            definition: water
+            example: Un vaso de agua.
+          - definition: rain (colloquial)
+
+    """
+
+  /// A data repository with a library, a scrum and two meetings, and a clock far enough ahead
+  /// that every file is settled.
+  func repository() throws -> (Sandbox, DataRepository) {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+    try box.git("init", "-q", "-b", "main")
+    try box.git("config", "user.name", "Ada Lovelace")
+    try box.git("config", "user.email", "ada@example.com")
+    let repo = try DataRepository.initialize(at: box.data)
+    try box.write("libraries/spanish-basics.yaml", Self.library)
+    try box.write(
+      "scrums/design.yaml",
+      "id: 3f1c2d4e-0000-4000-8000-000000000002\ntitle: Design\ntheme: poppy\nlength: 10\nattendees:\n  - name: Ana\n  - name: Bo\n"
+    )
+    for (day, seconds) in [("2026-01-05", 300), ("2026-01-06", 420)] {
+      try box.write(
+        "history/design/\(day)-00000001.yaml",
+        """
+        scrum: 3f1c2d4e-0000-4000-8000-000000000002
+        date: \(day)T09:00:00Z
+        length: 10
+        duration: \(seconds)
+        attendees: [Ana, Bo]
+        speakers:
+          - name: Ana
+            seconds: \(seconds - 100)
+        transcript: |
+          Ana: shipped it.
+
+        """)
+    }
+    repo.clock = { FileStamp.now() + 10_000_000_000 }
+    return (box, repo)
+  }
+
+  func records(_ repo: DataRepository, _ kind: RecordKind) throws -> [String: AnyRecord?] {
+    Dictionary(uniqueKeysWithValues: try repo.files(of: kind).map { ($0.path, $0.record) })
+  }
+
+  func cacheFiles(_ box: Sandbox) -> [URL] {
+    let folder = box.data.appendingPathComponent(".git/dinger/records-v1")
+    return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix(".bin") }.map { folder.appendingPathComponent($0) }
+  }
+
+  @Test func aWarmReadGivesTheRecordsTheFilesGive() throws {
+    let (box, repo) = try repository()
+    for kind in [RecordKind.library, .scrum, .meeting] {
+      let cold = try records(repo, kind)
+      #expect(repo.cacheHits == 0)
+      #expect(cold.values.allSatisfy { $0 != nil })
+      let warm = try records(repo, kind)
+      #expect(repo.cacheHits == cold.count, "\(kind)")
+      #expect(warm == cold, "\(kind)")
+    }
+    #expect(cacheFiles(box).count == 3)  // libraries, scrums, history/design
+    // Never committed, never seen by git.
+    #expect(try box.git("status", "--porcelain", "--untracked-files=all").contains("records-v1") == false)
+  }
+
+  @Test func aFileChangedInTheSameSecondIsReadAgain() throws {
+    let (box, repo) = try repository()
+    let path = box.data.appendingPathComponent("libraries/spanish-basics.yaml").path
+    _ = try records(repo, .library)
+    _ = try records(repo, .library)
+    #expect(repo.cacheHits == 1)
+    // The same size, in place (same inode), and the old modification time put back: only the
+    // change time tells.
+    var before = stat()
+    stat(path, &before)
+    let edited = Self.library.replacingOccurrences(of: "hello", with: "howdy")
+    let fd = open(path, O_WRONLY)
+    _ = edited.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    close(fd)
+    var times = [before.st_atim, before.st_mtim]
+    utimensat(AT_FDCWD, path, &times, 0)
+    var after = stat()
+    stat(path, &after)
+    #expect(after.st_ino == before.st_ino && after.st_size == before.st_size)
+    #expect(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+    guard case .library(let library)?? = try records(repo, .library).first?.value else {
+      Issue.record("no library")
+      return
+    }
+    #expect(repo.cacheHits == 0)
+    #expect(library.words[0].meanings[0].definition == "howdy")
+  }
+
+  @Test func aFileJustWrittenIsNotCachedUntilItsTimesSettle() throws {
+    let (box, repo) = try repository()
+    // The real clock: every file was written a moment ago, so an edit could still keep its
+    // times (a coarse clock, the same tick); nothing is cached yet.
+    repo.clock = FileStamp.now
+    _ = try records(repo, .library)
+    _ = try records(repo, .library)
+    #expect(repo.cacheHits == 0)
+    #expect(cacheFiles(box).isEmpty)
+    repo.clock = { FileStamp.now() + 2_100_000_000 }
+    _ = try records(repo, .library)
+    _ = try records(repo, .library)
+    #expect(repo.cacheHits == 1)
+  }
+
+  @Test func aTruncatedOrDamagedCacheIsRebuilt() throws {
+    let (box, repo) = try repository()
+    let expected = try records(repo, .library)
+    _ = try records(repo, .library)
+    #expect(repo.cacheHits == 1)
+    guard let file = cacheFiles(box).first else {
+      Issue.record("no cache file")
+      return
+    }
+    let whole = try Data(contentsOf: file)
+    for damaged in [
+      whole.prefix(whole.count / 2), Data(), whole.prefix(8),
+      Data(whole.enumerated().map { $0.offset == whole.count / 3 ? $0.element ^ 0x40 : $0.element }),
+      Data((0..<4096).map { _ in UInt8.random(in: 0...255) }),
+    ] {
+      try damaged.write(to: file)
+      #expect(try records(repo, .library) == expected)
+      #expect(repo.cacheHits == 0)
+      // Written again whole: the next read comes from it.
+      #expect(try records(repo, .library) == expected)
+      #expect(repo.cacheHits == 1)
+    }
+  }
+
+  @Test func aLinkInPlaceOfTheCacheIsNeitherReadNorWrittenThrough() throws {
+    let (box, repo) = try repository()
+    _ = try records(repo, .library)
+    guard let file = cacheFiles(box).first else {
+      Issue.record("no cache file")
+      return
+    }
+    let outside = box.home.url.appendingPathComponent("outside.bin")
+    try Data("keep me".utf8).write(to: outside)
+    try FileManager.default.removeItem(at: file)
+    try FileManager.default.createSymbolicLink(at: file, withDestinationURL: outside)
+    #expect(try records(repo, .library).count == 1)
+    #expect(repo.cacheHits == 0)
+    #expect(try String(contentsOf: outside, encoding: .utf8) == "keep me")
+  }
+
+  @Test func filesWithFindingsOrUnknownKeysAreNotCached() throws {
+    let (box, repo) = try repository()
+    try box.write("libraries/broken.yaml", "name: Broken\nlanguage: 12x\n")
+    try box.write("libraries/extra.yaml", "name: Extra\nlanguage: en\nmascot: owl\n")
+    let cold = try repo.files(of: .library)
+    let warm = try repo.files(of: .library)
+    #expect(repo.cacheHits == 1)  // only spanish-basics
+    #expect(warm.map(\.diagnostics) == cold.map(\.diagnostics))
+    #expect(warm.first { $0.path.hasSuffix("extra.yaml") }?.diagnostics.isEmpty == false)
+  }
+
+  @Test func everyCorpusRecordReadsBackFromTheCacheAsItWasParsed() throws {
+    // The binary form against the YAML, over every clean record of the corpus.
+    var checked = 0
+    let corpus = packageRoot.appendingPathComponent("Tests/StorageTests/Corpus")
+    let walker = FileManager.default.enumerator(atPath: corpus.path)
+    while let item = walker?.nextObject() as? String {
+      guard item.hasSuffix(".yaml"), let inData = item.range(of: "/") else { continue }
+      let path = String(item[inData.upperBound...])
+      guard let kind = RecordLayout.kind(ofPath: path) else { continue }
+      let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(item)))
+      let file = RecordCodec.decode(bytes, path: path, kind: kind)
+      guard let record = file.record, file.diagnostics.isEmpty,
+        let encoded = CachedRecord.encode(record)
+      else { continue }
+      let back = try encoded.withUnsafeBytes { raw in
+        var r = CacheReader(raw)
+        return try CachedRecord.decode(&r)
+      }
+      #expect(back == record, "\(item)")
+      checked += 1
+    }
+    #expect(checked > 10)
+  }
+}
