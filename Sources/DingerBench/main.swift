@@ -24,6 +24,7 @@ func group(_ name: String, _ body: () throws -> Void) {
   guard wanted(name) else { return }
   do { try body() } catch { print("\(name) benchmark failed: \(error)") }
 }
+group("startup") { try StartupBench.run(dinger: dinger) }
 group("storage") { try StorageBench.run(dinger: dinger, cache: cache) }
 group("library") { try LibraryBench.run(dinger: dinger) }
 group("edit") { try EditBench.run(dinger: dinger) }

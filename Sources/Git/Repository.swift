@@ -5,11 +5,75 @@ import Foundation
 public final class Repository: @unchecked Sendable {
   // NB: libgit2 repository handles are not safe for concurrent use; a `Repository` is used from
   // one task at a time (each command opens its own).
-  let raw: OpaquePointer
+  private var handle: OpaquePointer?
+  /// For a repository opened later: its working tree and `.git` folder.
+  private let deferred: (root: URL, gitDirectory: URL)?
+  private let opening = NSLock()
 
-  init(_ raw: OpaquePointer) { self.raw = raw }
+  init(_ raw: OpaquePointer) {
+    self.handle = raw
+    self.deferred = nil
+  }
 
-  deinit { git_repository_free(raw) }
+  private init(deferred root: URL, gitDirectory: URL) {
+    self.handle = nil
+    self.deferred = (root, gitDirectory)
+  }
+
+  deinit { if let handle { git_repository_free(handle) } }
+
+  /// The libgit2 handle, opened on first use for a repository from `openLater`.
+  var raw: OpaquePointer {
+    if let handle { return handle }
+    opening.lock()
+    defer { opening.unlock() }
+    if let handle { return handle }
+    guard let deferred else { preconditionFailure("a repository without a handle") }
+    do throws(GitError) {
+      let opened = try Self.open(deferred.root)
+      handle = opened.handle
+      opened.handle = nil
+      return handle!
+    } catch {
+      // NB: as git's die(): `openLater` checked what could be checked without libgit2, so this
+      // is a repository libgit2 refuses (an unknown format, a damaged config); no command can
+      // go on without it.
+      FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+      exit(128)
+    }
+  }
+
+  /// The repository whose working tree is exactly `url`, opened by libgit2 only when something
+  /// needs git. libgit2's start-up costs about 6 ms (it reads every system certificate), which
+  /// commands that only read the working tree (`scrum list`, `word list`, `history`) then never
+  /// pay. Checks here that `url` has a `.git` folder, or a `.git` file naming one.
+  public static func openLater(_ url: URL) throws(GitError) -> Repository {
+    let dotGit = url.appendingPathComponent(".git")
+    var st = stat()
+    guard lstat(dotGit.path, &st) == 0 else {
+      throw GitError(
+        code: GIT_ENOTFOUND.rawValue, operation: "open repository at \(url.path)",
+        message: "there is no .git here")
+    }
+    var gitDirectory = dotGit
+    if st.st_mode & S_IFMT == S_IFREG {
+      // A linked worktree or submodule: `gitdir: PATH`, PATH relative to the working tree.
+      guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.count < 4096,
+        text.hasPrefix("gitdir: ")
+      else { return try open(url) }
+      let path = text.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines)
+      gitDirectory =
+        path.hasPrefix("/")
+        ? URL(fileURLWithPath: path) : url.appendingPathComponent(path).standardizedFileURL
+    } else if st.st_mode & S_IFMT != S_IFDIR {
+      return try open(url)
+    }
+    var head = stat()
+    guard stat(gitDirectory.appendingPathComponent("HEAD").path, &head) == 0 else {
+      return try open(url)  // libgit2 says what is wrong
+    }
+    return Repository(deferred: url, gitDirectory: gitDirectory)
+  }
 
   /// Opens the repository whose working tree (or `.git`) is exactly `url`.
   public static func open(_ url: URL) throws(GitError) -> Repository {
@@ -48,11 +112,15 @@ public final class Repository: @unchecked Sendable {
 
   /// The working tree, or nil for a bare repository.
   public var workdir: URL? {
-    git_repository_workdir(raw).map { URL(fileURLWithPath: String(cString: $0)) }
+    if let deferred { return deferred.root }
+    return git_repository_workdir(raw).map { URL(fileURLWithPath: String(cString: $0)) }
   }
 
   /// The `.git` folder.
-  public var gitDirectory: URL { URL(fileURLWithPath: String(cString: git_repository_path(raw))) }
+  public var gitDirectory: URL {
+    if let deferred { return deferred.gitDirectory }
+    return URL(fileURLWithPath: String(cString: git_repository_path(raw)))
+  }
 
   // MARK: HEAD
 

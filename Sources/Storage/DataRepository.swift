@@ -46,7 +46,7 @@ public final class DataRepository: @unchecked Sendable {
     }
     let git: Repository
     do {
-      git = try Repository.open(root)
+      git = try Repository.openLater(root)
     } catch {
       throw StorageError(
         "'\(root.path)' has .dinger/ but is not the top of a git repository; run 'git init' there, or 'dinger init' to set it up"

@@ -44,6 +44,29 @@ import Testing
     try box.git("commit", "-qm", message)
   }
 
+  @Test func aRepositoryLibgit2RefusesStopsWritesWithItsReasonAndNothingElse() throws {
+    // libgit2 opens only when a command needs git (reads of the working tree never pay its
+    // start-up); a repository it refuses then stops the command with libgit2's reason.
+    let (box, _) = try setUp()
+    let head = try box.head()
+    try box.git("config", "core.repositoryformatversion", "99")
+    let list = try box.dinger("scrum", "list")
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("Design"))
+    for args in [["scrum", "new", "Third", "--attendee", "Cy"], ["log"], ["undo"]] {
+      let r = try box.dinger(args)
+      #expect(r.status == 128, "\(args)")
+      #expect(r.stderr.contains("unsupported repository version 99"), "\(args): \(r.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: box.data.appendingPathComponent("scrums/third.yaml").path))
+    let config = box.data.appendingPathComponent(".git/config")
+    try String(contentsOf: config, encoding: .utf8)
+      .replacingOccurrences(of: "repositoryformatversion = 99", with: "repositoryformatversion = 0")
+      .write(to: config, atomically: true, encoding: .utf8)
+    #expect(try box.head() == head)
+    #expect(try box.gitAgrees().status == "")
+  }
+
   @Test func aLinkedTemporaryNameDoesNotRedirectAnEdit() throws {
     let (box, decoy) = try setUp()
     let before = try fingerprint(decoy)

@@ -7,6 +7,7 @@ import Providers
 /// `dinger check [PATH...]`: validates record files and reports every problem.
 struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "check",
     abstract: "Validate the records of a data repository and report every problem.",
     discussion: """
       Reads every record file (scrums/, history/, libraries/, quizzes/, .dinger/config.yaml), \

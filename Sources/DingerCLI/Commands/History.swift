@@ -7,6 +7,7 @@ import Providers
 /// `dinger history`: the meetings, newest first.
 struct History: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "history",
     abstract: "List recorded meetings, newest first; show or remove one.",
     discussion: """
       Examples:
@@ -20,7 +21,8 @@ struct History: ParsableCommand {
 
   /// `dinger history [S]`.
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List meetings, newest first.")
+    static let configuration = CommandConfiguration(
+    commandName: "list",abstract: "List meetings, newest first.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -69,7 +71,8 @@ struct History: ParsableCommand {
 
   /// `dinger history show M`.
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show one meeting.")
+    static let configuration = CommandConfiguration(
+    commandName: "show",abstract: "Show one meeting.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings) var meeting: String

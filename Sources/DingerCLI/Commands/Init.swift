@@ -5,6 +5,7 @@ import Providers
 /// `dinger init [PATH]`: makes a folder a data repository.
 struct Init: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "init",
     abstract: "Make a folder a dinger data repository (a git repository with .dinger/).",
     discussion: """
       Creates a git repository (or uses the one whose top the folder is), adds the scaffold \

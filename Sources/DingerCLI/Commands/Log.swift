@@ -27,6 +27,7 @@ struct LogEntryJSON: Encodable {
 /// `dinger log [S | RECORD]`: who changed what, read from the commits.
 struct Log: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "log",
     abstract: "The team's activity, read from the commits: date, author, what changed.",
     discussion: """
       Follows records by id, so a scrum's log holds its own changes and its meetings. Plain git \

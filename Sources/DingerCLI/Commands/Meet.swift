@@ -7,6 +7,7 @@ import Providers
 /// `dinger meet S`: runs a meeting, or records one held elsewhere with `--record`.
 struct Meet: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "meet",
     abstract: "Run a stand-up with the terminal timer, or record one held elsewhere.",
     discussion: """
       The timer splits the planned length between the attendees; when a speaker's time is up \

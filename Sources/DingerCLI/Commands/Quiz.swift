@@ -7,6 +7,7 @@ import Providers
 /// `dinger quiz`: the vocabulary quiz in the terminal.
 struct Quiz: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "quiz",
     abstract: "Quiz yourself on a library: a word, four meanings, a countdown.",
     discussion: """
       Keys 1-4 answer; running out of time counts as wrong; q ends without saving. The result is

@@ -4,6 +4,7 @@ import Providers
 /// `dinger undo`: reverts the newest dinger change as a new commit.
 struct Undo: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "undo",
     abstract: "Undo the newest dinger change (as a new commit; history keeps both).",
     discussion: """
       Refuses when a later commit changed the same files again, when the newest dinger change \

@@ -4,6 +4,7 @@ import Foundation
 /// `dinger where`: which data repository commands here use, and why.
 struct Where: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "where",
     abstract: "Show which data repository dinger uses here, and how it was chosen.",
     discussion: """
       The order: --repo PATH, else $DINGER_REPO, else the enclosing directory that has \

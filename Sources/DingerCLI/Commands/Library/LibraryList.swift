@@ -8,6 +8,7 @@ extension LibraryCommand {
   /// `dinger library list`.
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "list",
       abstract: "List the libraries: name, language, words, file.",
       discussion: "Examples:\n  dinger library list\n  dinger library list --json")
     @OptionGroup var global: GlobalOptions

@@ -8,6 +8,7 @@ extension LibraryCommand {
   /// `dinger library show`.
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "show",
       abstract: "Show a library and all its words.",
       discussion:
         "Examples:\n  dinger library show spanish-basics\n  dinger library show \"Spanish basics\" --json"

@@ -8,6 +8,7 @@ extension WordCommand {
   /// `dinger word add`.
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "add",
       abstract: "Add a word, or a meaning to a word the library has.",
       discussion: """
         A word is one per library, whatever its case or accent composition: adding it again with

@@ -8,6 +8,7 @@ extension WordCommand {
   /// `dinger word edit`.
   struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "edit",
       abstract: "Change a word: its text, phonetic, or one meaning's fields.",
       discussion: """
         Examples:

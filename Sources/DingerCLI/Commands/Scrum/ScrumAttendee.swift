@@ -19,6 +19,7 @@ extension ScrumCommand {
     /// `dinger scrum attendee add S NAME...`.
     struct Add: ParsableCommand {
       static let configuration = CommandConfiguration(
+    commandName: "add",
         abstract: "Add attendees (at the end, in order).")
 
       @OptionGroup var global: GlobalOptions

@@ -8,6 +8,7 @@ extension ScrumCommand {
   /// `dinger scrum edit S [--title --theme --length]`, or `$EDITOR` on the file.
   struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "edit",
       abstract: "Change a scrum's title, theme or length, or edit its file in $EDITOR.",
       discussion: """
         With no options, opens the scrum's file in $VISUAL or $EDITOR (else vi). When you save \

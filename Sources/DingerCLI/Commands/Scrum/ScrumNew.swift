@@ -8,6 +8,7 @@ extension ScrumCommand {
   /// `dinger scrum new TITLE`.
   struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "new",
       abstract: "Add a scrum (one commit).",
       discussion: """
         Without --theme the scrum gets the first theme no scrum uses yet; without --length, 5 \

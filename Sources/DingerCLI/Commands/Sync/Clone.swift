@@ -5,6 +5,7 @@ import Providers
 /// `dinger clone URL [DIR]`: a teammate's copy of a shared data repository.
 struct Clone: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "clone",
     abstract: "Copy a shared data repository and set it up for 'dinger sync'.",
     discussion: """
       Clones with libgit2 (paths, file://, git://, ssh://, https://), checks that it is a dinger \

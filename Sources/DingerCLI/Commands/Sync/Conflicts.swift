@@ -7,6 +7,7 @@ import Providers
 /// `dinger conflicts`: the values a sync could not place.
 struct Conflicts: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "conflicts",
     abstract: "List the conflicts syncs recorded (values both sides changed differently).",
     discussion: """
       Each conflict names the record file and field, the value kept in the data and the other \
@@ -54,6 +55,7 @@ struct Conflicts: ParsableCommand {
 /// `dinger resolve ID --ours|--theirs|--value V`.
 struct Resolve: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "resolve",
     abstract: "Settle a recorded conflict, as a commit.",
     discussion: """
       --ours keeps the value now in the data; --theirs takes the other value (or applies the \

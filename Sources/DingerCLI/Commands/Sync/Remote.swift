@@ -22,6 +22,7 @@ struct RemoteCommand: ParsableCommand {
 
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+    commandName: "add",
       abstract: "Add a remote.",
       discussion: "Example:\n  dinger remote add origin https://example.com/team/scrums.git")
     @OptionGroup var global: GlobalOptions
