@@ -99,6 +99,30 @@ public struct MeetingDetailView {
         + t.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
           separator: "\n") + "\n"
     }
+    if !meeting.turns.isEmpty {
+      out += "\nTranscript\n"
+      for turn in meeting.turns {
+        let at = "\(turn.start / 60):\(turn.start % 60 < 10 ? "0" : "")\(turn.start % 60)"
+        let text = turn.text.isEmpty ? "(nothing heard)" : turn.text
+        out += "  \(at)  \(turn.speaker)\n"
+        out += Self.wrapped(text, width: 72, indent: "        ")
+      }
+    }
+    return out
+  }
+
+  /// `text` in lines of at most `width` columns (a longer word keeps its own line), indented.
+  static func wrapped(_ text: String, width: Int, indent: String) -> String {
+    var out = ""
+    var line = ""
+    for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+      if !line.isEmpty && line.count + 1 + word.count > width - indent.count {
+        out += indent + line + "\n"
+        line = ""
+      }
+      line += line.isEmpty ? String(word) : " " + word
+    }
+    if !line.isEmpty { out += indent + line + "\n" }
     return out
   }
 }

@@ -48,15 +48,16 @@ enum StartupBench {
     }
     let medians = times.map(Shell.median)
     for (i, run) in runs.enumerated() {
-      print(String(format: "  %-34@ %7.2f ms", run.0 as NSString, medians[i] * 1000))
+      let name = run.0.padding(toLength: 38, withPad: " ", startingAt: 0)
+      print("  \(name)" + String(format: "%7.2f ms", medians[i] * 1000))
     }
     let over = (medians[1] - medians[0]) * 1000
     print(
-      String(format: "  dinger --version - C hello             %6.2f ms (target <= 5.00) %@", over,
+      String(format: "  dinger --version - C hello            %7.2f ms (target <= 5.00) %@", over,
         over <= 5 ? "ok" : "OVER TARGET"))
     let list = medians[3] * 1000
     print(
-      String(format: "  dinger scrum list                      %6.2f ms (target < 10.00) %@", list,
+      String(format: "  dinger scrum list                     %7.2f ms (target < 10.00) %@", list,
         list < 10 ? "ok" : "OVER TARGET"))
     print("")
   }

@@ -18,18 +18,20 @@ public struct Meeting: Hashable, Sendable, Codable {
   public var speakers: [SpeakerTime]
   /// Free-text notes.
   public var transcript: String?
+  /// What was said, by speaker, as transcribed during the meeting (`dinger meet --transcribe`).
+  public var turns: [TranscriptTurn] = []
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// The keys of a meeting file, in the order they are written.
   public static let keys = [
-    "id", "scrum", "date", "length", "duration", "attendees", "speakers", "transcript",
+    "id", "scrum", "date", "length", "duration", "attendees", "speakers", "transcript", "turns",
   ]
 
   /// Creates a meeting.
   public init(
     id: UUID? = nil, scrum: UUID, date: Date, length: Int, duration: Int, attendees: [String],
-    speakers: [SpeakerTime] = [], transcript: String? = nil
+    speakers: [SpeakerTime] = [], transcript: String? = nil, turns: [TranscriptTurn] = []
   ) {
     self.id = id
     self.scrum = scrum
@@ -39,6 +41,7 @@ public struct Meeting: Hashable, Sendable, Codable {
     self.attendees = attendees
     self.speakers = speakers
     self.transcript = transcript
+    self.turns = turns
   }
 
   public init(from decoder: any Decoder) throws {
@@ -51,6 +54,7 @@ public struct Meeting: Hashable, Sendable, Codable {
     attendees = r.list("attendees")
     speakers = r.list("speakers")
     transcript = r.optional("transcript")
+    turns = r.list("turns")
     unknown = r.unknown()
     try r.finish(self)
   }
@@ -65,6 +69,7 @@ public struct Meeting: Hashable, Sendable, Codable {
     try w.write("attendees", attendees)
     try w.writeNonEmpty("speakers", speakers)
     try w.write("transcript", transcript)
+    try w.writeNonEmpty("turns", turns)
     try w.write(unknown)
   }
 
@@ -95,6 +100,29 @@ public struct Meeting: Hashable, Sendable, Codable {
             at: path + [.key("seconds")],
             "'seconds' must be 0 or more, found \(speaker.seconds)"))
       }
+    }
+    var previous = 0
+    for (i, turn) in turns.enumerated() {
+      let path: [PathComponent] = [.key("turns"), .index(i)]
+      if turn.speaker.trimmed.isEmpty {
+        issues.append(.init(at: path + [.key("speaker")], "turn \(i + 1) has an empty speaker"))
+      }
+      if turn.start < 0 {
+        issues.append(
+          .init(at: path + [.key("start")], "'start' must be 0 or more seconds, found \(turn.start)"))
+      } else if turn.start < previous {
+        issues.append(
+          .init(
+            at: path + [.key("start")],
+            "turn \(i + 1) starts at \(turn.start) s, before turn \(i) (\(previous) s); turns are in the order spoken"
+          ))
+      } else if turn.start > duration && duration >= 0 {
+        issues.append(
+          .init(
+            .warning, at: path + [.key("start")],
+            "turn \(i + 1) starts at \(turn.start) s, after the meeting's duration of \(duration) s"))
+      }
+      previous = max(previous, turn.start)
     }
     let spoken = speakers.reduce(0) { $0 + max(0, $1.seconds) }
     if spoken > duration && duration >= 0 {
@@ -134,6 +162,44 @@ public struct SpeakerTime: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.write("name", name)
     try w.write("seconds", seconds)
+    try w.write(unknown)
+  }
+}
+
+/// One speaker's turn in a transcribed meeting: who, from when (seconds from the meeting's
+/// start), and what the recognizer heard.
+public struct TranscriptTurn: Hashable, Sendable, Codable {
+  /// The speaker (an attendee's name).
+  public var speaker: String
+  /// Seconds from the start of the meeting.
+  public var start: Int
+  /// What was said, as recognized (may be empty: nothing was heard).
+  public var text: String
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
+
+  /// The keys of a turn, in the order they are written.
+  public static let keys = ["speaker", "start", "text"]
+
+  /// Creates a turn.
+  public init(speaker: String, start: Int, text: String) {
+    (self.speaker, self.start, self.text) = (speaker, start, text)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: Self.keys)
+    speaker = r.required("speaker") ?? ""
+    start = r.required("start") ?? 0
+    text = r.optional("text") ?? ""
+    unknown = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.write("speaker", speaker)
+    try w.write("start", start)
+    try w.write("text", text)
     try w.write(unknown)
   }
 }

@@ -124,6 +124,14 @@ struct MeetingJSON: Encodable {
   var attendees: [String]
   var speakers: [[String: String]]
   var transcript: String?
+  var turns: [Turn]
+
+  /// One transcribed turn.
+  struct Turn: Encodable {
+    var speaker: String
+    var start: Int
+    var text: String
+  }
 
   init(_ stored: StoredMeeting, title: String?) {
     let m = stored.meeting
@@ -137,5 +145,6 @@ struct MeetingJSON: Encodable {
     attendees = m.attendees
     speakers = m.speakers.map { ["name": $0.name, "seconds": String($0.seconds)] }
     transcript = m.transcript
+    turns = m.turns.map { Turn(speaker: $0.speaker, start: $0.start, text: $0.text) }
   }
 }

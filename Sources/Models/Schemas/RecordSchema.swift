@@ -208,6 +208,19 @@ public enum RecordSchema {
                 ("seconds", integer("Seconds spoken.", minimum: 0)),
               ])))),
       ("transcript", optionalText("Notes typed after the meeting.")),
+      ("turns",
+        object(
+          ("description",
+            "What was said, by speaker, as 'dinger meet --transcribe' heard it; in the order spoken."),
+          ("type", "array"),
+          ("items",
+            nested(
+              "One speaker's turn.", required: ["speaker", "start"],
+              [
+                ("speaker", text("Who spoke (an attendee's name).")),
+                ("start", integer("Seconds from the start of the meeting.", minimum: 0)),
+                ("text", optionalText("What the recognizer heard (empty when it heard nothing).")),
+              ])))),
     ])
 
   static let library = record(

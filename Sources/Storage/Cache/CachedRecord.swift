@@ -6,7 +6,7 @@ import Models
 /// there is, so reading them back gives the same value the YAML gives.
 enum CachedRecord {
   /// Bumped with any change to the layout below (or to the models it writes).
-  static let version: UInt8 = 1
+  static let version: UInt8 = 2
 
   /// The record's bytes, or nil when it is not one the cache keeps.
   static func encode(_ record: AnyRecord) -> [UInt8]? {
@@ -22,7 +22,9 @@ enum CachedRecord {
       w.varint(s.attendees.count)
       for a in s.attendees { w.string(a.name) }
     case .meeting(let m):
-      guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }) else { return nil }
+      guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }),
+        m.turns.allSatisfy({ $0.unknown.isEmpty })
+      else { return nil }
       w.u8(2)
       w.optional(m.id)
       w.uuid(m.scrum)
@@ -37,6 +39,12 @@ enum CachedRecord {
         w.int(s.seconds)
       }
       w.optional(m.transcript)
+      w.varint(m.turns.count)
+      for t in m.turns {
+        w.string(t.speaker)
+        w.int(t.start)
+        w.string(t.text)
+      }
     case .library(let l):
       guard l.unknown.isEmpty,
         l.words.allSatisfy({ $0.unknown.isEmpty && $0.meanings.allSatisfy(\.unknown.isEmpty) })
@@ -92,10 +100,17 @@ enum CachedRecord {
       let s = try r.count(each: 9)
       speakers.reserveCapacity(s)
       for _ in 0..<s { speakers.append(SpeakerTime(name: try r.string(), seconds: try r.int())) }
+      let transcript = try r.optionalString()
+      var turns: [TranscriptTurn] = []
+      let t = try r.count(each: 10)
+      turns.reserveCapacity(t)
+      for _ in 0..<t {
+        turns.append(TranscriptTurn(speaker: try r.string(), start: try r.int(), text: try r.string()))
+      }
       return .meeting(
         Meeting(
           id: id, scrum: scrum, date: date, length: length, duration: duration,
-          attendees: attendees, speakers: speakers, transcript: try r.optionalString()))
+          attendees: attendees, speakers: speakers, transcript: transcript, turns: turns))
     case 3:
       let id = try r.optionalUUID()
       let name = try r.string()
