@@ -18,7 +18,9 @@ all: build
 
 ## deps: install libgit2-dev, libyaml-dev, zlib1g-dev, libcurl4-openssl-dev (http(s) remotes; dinger
 ## loads libcurl only when it talks to one) and pkg-config when pkg-config cannot find them,
-## tmux (for the meeting timer's terminal test), curl and openssl (https look-ups, their test)
+## tmux (for the meeting timer's terminal test), curl and openssl (https look-ups, their test),
+## libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (dinger-transcribe, the transcription
+## helper) and pulseaudio pulseaudio-utils flite (its tests and the demo's recording)
 ## and PyYAML (the independent parser the tests
 ## compare against) when missing.
 deps:
@@ -35,6 +37,14 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client apache2; \
 	  $(SUDO) service apache2 stop >/dev/null 2>&1 || true; \
 	fi
+	@if ! pkg-config --exists pocketsphinx libpulse-simple || [ ! -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ]; then \
+	  echo "installing libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (the transcription helper, dinger-transcribe)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpocketsphinx-dev pocketsphinx-en-us libpulse-dev; \
+	fi
+	@if ! command -v pulseaudio >/dev/null 2>&1 || ! command -v paplay >/dev/null 2>&1 || ! command -v flite >/dev/null 2>&1; then \
+	  echo "installing pulseaudio pulseaudio-utils flite (the transcription tests play voices into a private sound server; the demo makes its recording)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pulseaudio pulseaudio-utils flite; \
+	fi
 	@if ! python3 -c 'import yaml' >/dev/null 2>&1; then \
 	  echo "installing PyYAML"; \
 	  python3 -m pip install -q pyyaml 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-yaml; }; \
@@ -49,6 +59,7 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger-transcribe
 
 ## test: every test (unit, provider and end-to-end against the built binary).
 test: deps
@@ -77,6 +88,7 @@ demo: build
 bench: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product DingerBench
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger-transcribe
 	DINGER_BENCH_CACHE="$(CURDIR)/.build/bench-repo-v1" $$($(SWIFT) build -c release --show-bin-path)/DingerBench
 
 ## bench-quick: the scale group at its smallest size (10,000 meetings) only.
@@ -98,6 +110,8 @@ install-files:
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
 	install -m 755 "$(BIN_DIR)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
+	@# dinger finds its transcription helper beside itself.
+	@if [ -x "$(BIN_DIR)/dinger-transcribe" ]; then install -m 755 "$(BIN_DIR)/dinger-transcribe" "$(DESTDIR)$(PREFIX)/bin/dinger-transcribe"; fi
 	@tmp="$$(mktemp -d)"; "$(BIN_DIR)/generate-manual" "$(BIN_DIR)/dinger" -o "$$tmp" && \
 	  install -m 644 "$$tmp/dinger.1" "$(DESTDIR)$(PREFIX)/share/man/man1/dinger.1"; rc=$$?; rm -rf "$$tmp"; exit $$rc
 	"$(BIN_DIR)/dinger" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dinger"

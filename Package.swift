@@ -7,7 +7,9 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
   name: "Dinger",
   products: [
-    .executable(name: "dinger", targets: ["DingerCLI"])
+    .executable(name: "dinger", targets: ["DingerCLI"]),
+    // `dinger meet --transcribe` runs it; the audio and speech libraries stay out of `dinger`.
+    .executable(name: "dinger-transcribe", targets: ["DingerTranscribe"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,9 +26,16 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // http(s) remotes go through libcurl, loaded with dlopen on first use (headers only here).
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    // Transcription (the helper only): speech recognition and the sound server.
+    .systemLibrary(
+      name: "CSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+    .systemLibrary(
+      name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
 
     // Core
     .target(name: "Models", swiftSettings: strict),
+    // Audio without C: WAV files, the ding, the level meter, pronunciations, the helper's lines.
+    .target(name: "Speech", swiftSettings: strict),
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
     .target(name: "Git", dependencies: ["CGit2", "CZlib", "CCurl"], swiftSettings: strict),
     .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
@@ -35,7 +44,8 @@ let package = Package(
 
     // Providers and components
     .target(
-      name: "Providers", dependencies: ["Models", "Storage", "Sync", "YAML"], swiftSettings: strict),
+      name: "Providers", dependencies: ["Models", "Storage", "Sync", "YAML", "Speech"],
+      swiftSettings: strict),
     .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
 
     // Modules: the executable
@@ -46,6 +56,10 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
+
+    // The transcription helper.
+    .executableTarget(
+      name: "DingerTranscribe", dependencies: ["Speech", "CSphinx", "CPulse"], swiftSettings: strict),
 
     // `make bench`
     .executableTarget(
@@ -74,6 +88,7 @@ let package = Package(
     .testTarget(
       name: "SyncTests", dependencies: ["Sync", "Storage", "YAML", "TestSupport"],
       swiftSettings: strict),
+    .testTarget(name: "SpeechTests", dependencies: ["Speech"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(

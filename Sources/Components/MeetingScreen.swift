@@ -13,14 +13,36 @@ public struct MeetingScreen {
   public var color: Bool
   /// Show the keys.
   public var showHelp: Bool
+  /// Transcription: listening (with the sound level, so a muted microphone shows at once) or
+  /// off and why; nil when not asked for.
+  public var listening: Listening?
+
+  /// What the transcription line shows.
+  public enum Listening: Sendable, Equatable {
+    case level(Int)
+    case off(String)
+  }
 
   /// Creates a screen.
   public init(
     timer: MeetingTimer, title: String, theme: Theme, width: Int, height: Int, color: Bool,
-    showHelp: Bool = false
+    showHelp: Bool = false, listening: Listening? = nil
   ) {
     (self.timer, self.title, self.theme, self.width, self.height, self.color, self.showHelp) =
       (timer, title, theme, max(20, width), max(8, height), color, showHelp)
+    self.listening = listening
+  }
+
+  /// The transcription line: a dot, the word, and a ten-step meter.
+  public static func listeningLine(_ listening: Listening) -> String {
+    switch listening {
+    case .level(let level):
+      let steps = max(0, min(10, (level + 5) / 10))
+      return " ● Listening  " + String(repeating: "▮", count: steps)
+        + String(repeating: "▯", count: 10 - steps) + (level < 5 ? "  (no sound: is the microphone muted?)" : "")
+    case .off(let why):
+      return " Transcription off: " + why
+    }
   }
 
   /// `m:ss`.
@@ -54,6 +76,7 @@ public struct MeetingScreen {
     out.append(fit(" \(position): \(name)    \(left)"))
     let done = (0..<timer.current).map { "\(timer.speakers[$0]) (\(Self.clock(timer.spoken[$0])))" }
     if !done.isEmpty { out.append(fit(" Done: " + done.joined(separator: ", "))) }
+    if let listening { out.append(fit(Self.listeningLine(listening))) }
     out.append("")
     switch timer.phase {
     case .paused: out.append(fit(" PAUSED: press p to go on"))

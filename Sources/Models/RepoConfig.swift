@@ -10,13 +10,15 @@ public struct RepoConfig: Hashable, Sendable, Codable {
   public var quiz: QuizDefaults?
   /// Dictionary endpoints for `word lookup` and `word random`.
   public var dictionary: DictionaryEndpoints?
+  /// Meeting settings.
+  public var meet: MeetDefaults?
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// The format version this dinger understands.
   public static let currentFormat = 1
   /// The keys of a config file, in the order they are written.
-  public static let keys = ["format", "language", "quiz", "dictionary"]
+  public static let keys = ["format", "language", "quiz", "dictionary", "meet"]
 
   /// Creates a config.
   public init(
@@ -35,6 +37,7 @@ public struct RepoConfig: Hashable, Sendable, Codable {
     language = r.optional("language")
     quiz = r.optional("quiz")
     dictionary = r.optional("dictionary")
+    meet = r.optional("meet")
     unknown = r.unknown()
     try r.finish(self)
   }
@@ -45,6 +48,7 @@ public struct RepoConfig: Hashable, Sendable, Codable {
     try w.write("language", language)
     try w.write("quiz", quiz)
     try w.write("dictionary", dictionary)
+    try w.write("meet", meet)
     try w.write(unknown)
   }
 
@@ -81,6 +85,30 @@ public struct RepoConfig: Hashable, Sendable, Codable {
           "'timeout' must be more than 0 and at most 120 seconds, found \(t)"))
     }
     return issues
+  }
+}
+
+/// Meeting settings a repository may set.
+public struct MeetDefaults: Hashable, Sendable, Codable {
+  /// Play a ding through the sound server at each speaker change (`meet --sound`).
+  public var sound: Bool?
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
+
+  /// Creates meeting settings.
+  public init(sound: Bool? = nil) { self.sound = sound }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: ["sound"])
+    sound = r.optional("sound")
+    unknown = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.write("sound", sound)
+    try w.write(unknown)
   }
 }
 

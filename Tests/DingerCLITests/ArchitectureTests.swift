@@ -14,7 +14,10 @@ import Testing
     "Git": ["Foundation", "CGit2", "CZlib", "CCurl"],
     "Storage": ["Foundation", "Models", "YAML", "Git"],
     "Sync": ["Foundation", "Models", "YAML", "Git", "Storage"],
-    "Providers": ["Foundation", "Models", "YAML", "Git", "Storage", "Sync"],
+    "Speech": ["Foundation"],
+    "Providers": ["Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech"],
+    // The helper program: the audio and speech libraries, and nothing of dinger's data.
+    "DingerTranscribe": ["Foundation", "Speech", "CSphinx", "CPulse"],
     "Components": ["Foundation", "Models"],
     "DingerCLI": ["Foundation", "ArgumentParser", "Components", "Models", "Providers"],
   ]

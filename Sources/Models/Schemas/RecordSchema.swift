@@ -283,6 +283,16 @@ public enum RecordSchema {
           ("description", .string("The data format version; this dinger writes \(RepoConfig.currentFormat).")),
           ("type", "integer"), ("minimum", 1), ("maximum", .integer(RepoConfig.currentFormat)))),
       ("language", language("The team's default language for new word libraries.")),
+      ("meet",
+        nested(
+          "Settings for 'dinger meet'.", required: [],
+          [
+            ("sound",
+              object(
+                ("description",
+                  "Play a ding through the sound server at each speaker change, as --sound does (the terminal bell where no sound server runs)."),
+                ("type", "boolean"))),
+          ])),
       ("quiz",
         nested(
           "Defaults for 'dinger quiz'.", required: [],

@@ -4,110 +4,9 @@ import Foundation
 import Models
 import Providers
 
-/// `dinger meet S`: runs a meeting, or records one held elsewhere with `--record`.
-struct Meet: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "meet",
-    abstract: "Run a stand-up with the terminal timer, or record one held elsewhere.",
-    discussion: """
-      The timer splits the planned length between the attendees; when a speaker's time is up \
-      it rings and moves on. Keys: space or n next speaker (on the last one it asks to end), \
-      p pause, q or Esc end (save, discard or resume), ? help; arrow keys do nothing. \
-      Afterwards it asks for notes (or takes --notes-file, or $EDITOR with --edit-notes) and \
-      records the meeting as one commit; Ctrl-C there saves it without notes. With \
-      --overtime the last speaker may run past the planned length (a ding marks it, and the \
-      timer shows how far over); the meeting ends when you press n or q.
-
-      With --record, writes a meeting held elsewhere without the timer: attendees default to \
-      the scrum's, the date to now, the length to the scrum's planned length.
-
-      Examples:
-        dinger meet design
-        dinger meet design --notes-file standup.txt
-        dinger meet design --overtime
-        dinger meet design --record --duration 12m
-        dinger meet design --record --date 2026-11-20T09:00 --duration 10:30
-        dinger meet design --record --duration 9m --transcript-file notes.txt
-      """)
-
-  @OptionGroup var global: GlobalOptions
-
-  @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
-  var scrum: String
-
-  @Flag(help: "Let the last speaker run over the planned length; the timer shows by how much.")
-  var overtime = false
-
-  @Flag(help: "Record a meeting held elsewhere, without the timer.")
-  var record = false
-
-  @Option(
-    help: "When it started: 2026-11-21T09:00 (local time) or with a zone, 2026-11-21T09:00:00Z (default: now).")
-  var date: String?
-
-  @Option(help: "How long it took: 12m, 90s, 1h, 10:30 or minutes (default: the planned length).")
-  var duration: String?
-
-  @Option(
-    name: .customLong("attendee"), help: "Who was there; repeat (default: the scrum's attendees).")
-  var attendees: [String] = []
-
-  @Option(help: "A file whose text becomes the transcript.")
-  var transcriptFile: String?
-
-  @Option(help: "After a timed meeting, take the notes from this file.")
-  var notesFile: String?
-
-  @Flag(help: "After a timed meeting, write the notes in $EDITOR.")
-  var editNotes = false
-
-  func validate() throws {
-    if record && (notesFile != nil || editNotes) {
-      throw ValidationError(
-        "--notes-file and --edit-notes go with the timer; use --transcript-file with --record")
-    }
-    if !record && (date != nil || duration != nil || !attendees.isEmpty || transcriptFile != nil) {
-      throw ValidationError("--date, --duration, --attendee and --transcript-file go with --record")
-    }
-    if let date, userDate(date) == nil {
-      throw ValidationError(
-        "--date must be a date and time like 2026-11-21T09:00:00Z, found '\(date)'")
-    }
-    if let duration, Self.seconds(duration) == nil {
-      throw ValidationError(
-        "--duration must look like 12m, 90s, 1h, 10:30 or a number of minutes, found '\(duration)'")
-    }
-  }
-
-  func run() async throws {
-    guard record else {
-      try await reportingAsync { try await runTimer() }
-      return
-    }
-    try reporting {
-      let repository = try global.repository()
-      let stored = try ScrumProvider.live(repository: repository).find(scrum)
-      var transcript: String?
-      if let transcriptFile {
-        guard let text = try? String(contentsOfFile: transcriptFile, encoding: .utf8) else {
-          throw CLIError("can't read the transcript file '\(transcriptFile)'")
-        }
-        transcript = text
-      }
-      let meeting = Meeting(
-        scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? Date(),
-        length: stored.scrum.length,
-        duration: duration.flatMap(Self.seconds) ?? stored.scrum.length * 60,
-        attendees: attendees.isEmpty ? stored.scrum.attendees.map(\.name) : attendees,
-        transcript: transcript)
-      let (saved, subject) = try MeetingProvider.live(repository: repository).record(
-        meeting, of: stored)
-      Terminal.output("\(subject) (\(saved.path))\n")
-    }
-  }
-
+extension Meet {
   /// The full-screen timer, then notes, then the commit.
-  private func runTimer() async throws {
+  func runTimer() async throws {
     guard isatty(0) == 1 && isatty(1) == 1 else {
       throw CLIError(
         "dinger meet shows a full-screen timer and needs a terminal; record a meeting held elsewhere with 'dinger meet \(scrum) --record --duration 12m'"
@@ -115,17 +14,28 @@ struct Meet: AsyncParsableCommand {
     }
     let repository = try global.repository()
     let stored = try ScrumProvider.live(repository: repository).find(scrum)
+    let startTimer = MeetingTimer(
+      attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length,
+      overtime: overtime)
+    let sound = sound || (try? repository.config().meet?.sound) == true
+    if transcribe { Terminal.status("starting the transcriber...\r") }
+    let listener = MeetingListener(
+      transcribe: transcribe, names: startTimer.speakers, first: startTimer.speakers[0])
+    if let failure = listener.startFailure {
+      Terminal.error("note: the meeting runs without transcription: \(failure)\n")
+      // NB: a moment to read it before the timer's screen covers it.
+      try? await Task.sleep(for: .seconds(2))
+    }
     let started = Date()
     let terminal = RawTerminal()
     defer { terminal.restore() }
     let over = SharedFlag()
     let help = SharedFlag()
-    let session = MeetingSession(
-      MeetingTimer(
-        attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length,
-        overtime: overtime)
-    ) { event, _ in
-      terminal.bell()
+    let ding: @Sendable () -> Void = {
+      if sound { Chime.play { terminal.bell() } } else { terminal.bell() }
+    }
+    let session = MeetingSession(startTimer) { event, _ in
+      ding()
       if event == .finished { over.set() }
     }
     let draw: @Sendable (MeetingTimer) -> Void = { timer in
@@ -133,7 +43,8 @@ struct Meet: AsyncParsableCommand {
       Terminal.control(
         MeetingScreen(
           timer: timer, title: stored.scrum.title, theme: stored.scrum.effectiveTheme, width: width,
-          height: height, color: Terminal.colorOnStdout, showHelp: help.isSet
+          height: height, color: Terminal.colorOnStdout, showHelp: help.isSet,
+          listening: listener.status(timer)
         ).render())
     }
     // NB: DINGER_TEST_SECOND_MS makes a second shorter, for the terminal tests only.
@@ -145,6 +56,7 @@ struct Meet: AsyncParsableCommand {
     let drawing = Task {
       while !Task.isCancelled {
         let timer = await session.timer
+        listener.follow(timer)
         draw(timer)
         if timer.isFinished { over.set() }
         try? await Task.sleep(for: .milliseconds(200))
@@ -160,6 +72,10 @@ struct Meet: AsyncParsableCommand {
         await session.update { MeetingKeys.apply(action, to: &$0) }
       }
       let timer = await session.timer
+      // A speaker change by hand dings too with --sound (the timer's own come as events).
+      let moved = timer.current != current.current
+      listener.follow(timer)
+      if moved && sound && !timer.isFinished { ding() }
       draw(timer)
       if timer.isFinished { over.set() }
     }
@@ -169,10 +85,15 @@ struct Meet: AsyncParsableCommand {
     // NB: keys pressed while the meeting ended are not the notes' first words.
     tcflush(0, TCIFLUSH)
     let timer = await session.timer
+    listener.follow(timer)
+    if listener.isOn { Terminal.status("finishing the transcript...\r") }
+    let (turns, note) = listener.finish(elapsed: timer.elapsed)
+    if listener.isOn { Terminal.status("\u{1B}[K") }
     guard case .finished(saved: true) = timer.phase else {
       Terminal.output("meeting discarded; nothing recorded\n")
       return
     }
+    if let note { Terminal.error("note: \(note)\n") }
     // NB: the meeting is saved whatever happens to its notes (Ctrl-C, a failed editor, an
     // unreadable file): they are extra, the meeting is not.
     let transcript: String?
@@ -185,7 +106,9 @@ struct Meet: AsyncParsableCommand {
     let meeting = Meeting(
       scrum: stored.scrum.id ?? UUID(), date: started, length: stored.scrum.length,
       duration: timer.elapsed, attendees: stored.scrum.attendees.map(\.name),
-      speakers: timer.speakerTimes, transcript: transcript)
+      speakers: timer.speakerTimes,
+      transcript: note.map { (transcript.map { $0 + "\n" } ?? "") + "(\($0))\n" } ?? transcript,
+      turns: turns)
     let (saved, subject) = try MeetingProvider.live(repository: repository).record(
       meeting, of: stored)
     Terminal.output("\(subject) (\(saved.path))\n")
@@ -210,24 +133,6 @@ struct Meet: AsyncParsableCommand {
     var lines: [String] = []
     while let line = try NotesInterrupt.readLine(), !line.isEmpty { lines.append(line) }
     return lines.isEmpty ? nil : lines.joined(separator: "\n") + "\n"
-  }
-
-  /// `12m`, `90s`, `1h`, `10:30` (minutes:seconds) or plain minutes, in seconds.
-  static func seconds(_ text: String) -> Int? {
-    let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-    if let colon = t.firstIndex(of: ":") {
-      guard let m = Int(t[..<colon]), let s = Int(t[t.index(after: colon)...]), m >= 0,
-        (0..<60).contains(s)
-      else { return nil }
-      return m * 60 + s
-    }
-    let units: [(String, Int)] = [("h", 3600), ("m", 60), ("s", 1)]
-    for (unit, factor) in units where t.hasSuffix(unit) {
-      guard let n = Int(t.dropLast()), n >= 0 else { return nil }
-      return n * factor
-    }
-    guard let minutes = Int(t), minutes >= 0 else { return nil }
-    return minutes * 60
   }
 }
 

@@ -1,0 +1,86 @@
+import Components
+import Foundation
+import Models
+import Providers
+
+/// A timed meeting's transcription, as the timer sees it: starts the transcriber (or notes why
+/// it can't), tells it each speaker change, and makes the meeting's turns at the end. Never
+/// stops the meeting: whatever goes wrong ends in a note for the meeting's notes.
+final class MeetingListener: @unchecked Sendable {
+  private let lock = NSLock()
+  private let live: LiveTranscription?
+  /// Why there is no transcription (it could not start, or it stopped), and when it stopped.
+  private var off: String?
+  private var stoppedAt: Int?
+  /// Each turn: the speaker and the meeting second it began.
+  private var turns: [(speaker: String, start: Int)]
+  private var current = 0
+
+  /// Starts the transcriber when asked; `first` speaks first.
+  init(transcribe: Bool, names: [String], first: String) {
+    turns = [(first, 0)]
+    guard transcribe else {
+      live = nil
+      return
+    }
+    do {
+      live = try LiveTranscription.start(names: names)
+    } catch {
+      live = nil
+      off = "\(error)"
+    }
+  }
+
+  /// Whether there is transcription to show at all.
+  var isOn: Bool { live != nil || off != nil }
+
+  /// Why transcription could not start (before the screen takes the terminal), if it could not.
+  var startFailure: String? { live == nil ? lock.withLock { off } : nil }
+
+  /// Notes a speaker change (true when `timer` has moved on since the last call).
+  @discardableResult
+  func follow(_ timer: MeetingTimer) -> Bool {
+    let changed: Bool = lock.withLock {
+      guard timer.current != current else { return false }
+      current = timer.current
+      turns.append((timer.speakers[timer.current], timer.elapsed))
+      return true
+    }
+    if changed { live?.turn(timer.speakers[timer.current]) }
+    return changed
+  }
+
+  /// The screen's transcription line.
+  func status(_ timer: MeetingTimer) -> MeetingScreen.Listening? {
+    guard isOn else { return nil }
+    if let live, let failure = live.failure {
+      lock.withLock {
+        if stoppedAt == nil {
+          stoppedAt = timer.elapsed
+          off = failure
+        }
+      }
+      return .off("stopped: " + failure)
+    }
+    if let live { return .level(live.level) }
+    return .off(lock.withLock { off } ?? "")
+  }
+
+  /// Ends transcription: the meeting's turns (empty without transcription) and a note for
+  /// the meeting's notes when something went wrong.
+  func finish(elapsed: Int) -> (turns: [TranscriptTurn], note: String?) {
+    guard isOn else { return ([], nil) }
+    guard let live else {
+      return ([], "Not transcribed: \(lock.withLock { off } ?? "the transcriber did not start").")
+    }
+    let result = live.finish()
+    return lock.withLock {
+      let made = turns.enumerated().map { i, turn in
+        TranscriptTurn(speaker: turn.speaker, start: turn.start, text: result.heard[i] ?? "")
+      }
+      guard let failure = off ?? result.failure else { return (made, nil) }
+      let at = MeetingScreen.clock(stoppedAt ?? elapsed)
+      return (made, "Transcription stopped at \(at): \(failure). The text heard before that is kept.")
+    }
+  }
+}

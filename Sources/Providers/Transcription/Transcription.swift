@@ -1,0 +1,164 @@
+import Foundation
+import Models
+import Speech
+
+/// Speech to text through `dinger-transcribe`: a live meeting heard from the default source,
+/// or a recording made elsewhere. Text comes back by turn (a turn is one speaker's time).
+public enum Transcription {
+  /// What a transcription gave: the text of each turn (by the turn's number), what the helper
+  /// noted, and what went wrong (nil when it finished).
+  public struct Result: Sendable {
+    public var heard: [Int: String] = [:]
+    public var notes: [String] = []
+    public var failure: String?
+  }
+
+  /// Transcribes a WAV recording, with `turns` (names and start seconds in the recording).
+  public static func recording(
+    _ path: String, turns: [(name: String, start: Double)], names: [String]
+  ) throws -> Result {
+    let (process, input, output, tail) = try TranscriberHelper.start(
+      ["file", path] + turns.flatMap { ["--turn", "\($0.name)=\($0.start)"] }
+        + names.flatMap { ["--word", $0] })
+    try? input.close()
+    var reader = MessageReader(output)
+    var result = Result()
+    var done = false
+    while let message = reader.next() {
+      switch message {
+      case .heard(let turn, let text): result.heard[turn, default: ""].append(separator(result.heard[turn]) + text)
+      case .note(let text): result.notes.append(text)
+      case .error(let text): result.failure = text
+      case .done: done = true
+      default: break
+      }
+    }
+    let ending = TranscriberHelper.ending(process)
+    if !done, result.failure == nil {
+      result.failure = ending + (tail.text.isEmpty ? "" : ": " + tail.text)
+    }
+    return result
+  }
+
+  static func separator(_ existing: String?) -> String { existing?.isEmpty == false ? " " : "" }
+}
+
+/// A meeting being transcribed as it happens. Start it before the timer, tell it each speaker
+/// change, and finish it when the meeting ends. It never stops the meeting: a helper that
+/// cannot start or that dies leaves `failure` set, and what was heard until then is kept.
+public final class LiveTranscription: @unchecked Sendable {
+  private let lock = NSLock()
+  private let process: Process
+  private let input: FileHandle
+  private let tail: StderrTail
+  private var result = Transcription.Result()
+  private var latestLevel = 0
+  private var isReady = false
+  private var isDone = false
+  private var ended = false
+  private let changed = NSCondition()
+
+  private init(process: Process, input: FileHandle, output: FileHandle, tail: StderrTail) {
+    (self.process, self.input, self.tail) = (process, input, tail)
+    let thread = Thread { [unowned self] in self.read(output) }
+    thread.start()
+  }
+
+  /// Starts the helper listening, teaching it `names`; waits until it hears (or says why it
+  /// can't). Throws what is missing, in words a person can act on.
+  public static func start(names: [String], timeout: Double = 30) throws -> LiveTranscription {
+    let (process, input, output, tail) = try TranscriberHelper.start(
+      ["listen"] + names.flatMap { ["--word", $0] })
+    let live = LiveTranscription(process: process, input: input, output: output, tail: tail)
+    let deadline = Date().addingTimeInterval(timeout)
+    live.changed.lock()
+    while !live.lock.withLock({ live.isReady || live.ended }) && live.changed.wait(until: deadline) {}
+    live.changed.unlock()
+    let (ready, failure) = live.lock.withLock { (live.isReady, live.result.failure) }
+    if !ready {
+      live.stop()
+      throw TranscriberHelper.Missing(description: failure ?? "the transcriber did not start within \(Int(timeout)) s")
+    }
+    return live
+  }
+
+  /// The sound level now, 0-100.
+  public var level: Int { lock.withLock { latestLevel } }
+  /// Why transcription stopped, once it has.
+  public var failure: String? { lock.withLock { result.failure } }
+
+  /// Says a new speaker has the floor from now.
+  public func turn(_ name: String) { send(.turn(name)) }
+
+  /// Ends listening and waits (at most `timeout` seconds) for the text still being decoded.
+  public func finish(timeout: Double = 60) -> Transcription.Result {
+    send(.end)
+    let deadline = Date().addingTimeInterval(timeout)
+    changed.lock()
+    while !lock.withLock({ ended }) && changed.wait(until: deadline) {}
+    changed.unlock()
+    if !lock.withLock({ ended }) {
+      stop()
+      lock.withLock {
+        if result.failure == nil {
+          result.failure = "the transcriber took longer than \(Int(timeout)) s to finish; the text after that is lost"
+        }
+      }
+    }
+    return lock.withLock { result }
+  }
+
+  private func send(_ message: TranscriberMessage) {
+    // NB: a helper that died makes this write fail (EPIPE, SIGPIPE is ignored); the reader
+    // thread has noted the failure.
+    try? input.write(contentsOf: Data(message.line.utf8))
+  }
+
+  private func stop() {
+    if process.isRunning { process.terminate() }
+    try? input.close()
+  }
+
+  private func read(_ output: FileHandle) {
+    var reader = MessageReader(output)
+    while let message = reader.next() {
+      lock.withLock {
+        switch message {
+        case .ready: isReady = true
+        case .level(let n): latestLevel = n
+        case .heard(let turn, let text):
+          result.heard[turn, default: ""].append(Transcription.separator(result.heard[turn]) + text)
+        case .note(let text): result.notes.append(text)
+        case .error(let text): result.failure = text
+        case .done: isDone = true
+        default: break
+        }
+      }
+      changed.withLock { changed.broadcast() }
+    }
+    let ending = TranscriberHelper.ending(process)
+    lock.withLock {
+      if !isDone && result.failure == nil {
+        result.failure = ending + (tail.text.isEmpty ? "" : ": " + tail.text)
+      }
+      ended = true
+    }
+    changed.withLock { changed.broadcast() }
+  }
+}
+
+/// The ding at a speaker change: through the sound server by the helper, the terminal bell
+/// where that fails (no sound server, no helper).
+public enum Chime {
+  /// Plays the ding without waiting; `fallback` runs (on another thread) when it can't be heard.
+  public static func play(fallback: @escaping @Sendable () -> Void) {
+    Thread {
+      guard let (process, input, _, _) = try? TranscriberHelper.start(["ding"]) else {
+        return fallback()
+      }
+      try? input.close()
+      process.waitUntilExit()
+      if process.terminationStatus != 0 { fallback() }
+    }.start()
+  }
+}

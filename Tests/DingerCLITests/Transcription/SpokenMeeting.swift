@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+
+/// A stand-up of three speakers, each turn spoken by its own `flite` voice after 1.5 s of
+/// silence, in one 16 kHz mono WAV file; and the word error rate of what a recognizer heard.
+struct SpokenMeeting {
+  static let script: [(name: String, voice: String, text: String)] = [
+    ("Ana", "slt", "Yesterday I finished the login page. Today I will review the pull requests."),
+    ("Bo", "rms", "I fixed the bug in the payment service and wrote more tests."),
+    ("Chella", "awb", "I am blocked on the database migration. I need help from Chella."),
+  ]
+
+  /// The recording.
+  let wav: URL
+  /// Where each turn begins in it (its silence first), in seconds.
+  let starts: [Double]
+  /// Its length in seconds.
+  let length: Double
+
+  /// Makes the recording in `folder` (flite for the voices, Python's wave module to join them).
+  init(in folder: URL, turns: Int = 3) throws {
+    guard let flite = ProcessRunner.which("flite") else {
+      throw ProcessError("flite is needed for the transcription tests (make deps installs it)")
+    }
+    var parts: [String] = []
+    for (i, turn) in Self.script.prefix(turns).enumerated() {
+      let part = folder.appendingPathComponent("turn\(i).wav").path
+      let r = try ProcessRunner.run(flite, ["-voice", turn.voice, "-t", turn.text, "-o", part])
+      guard r.status == 0 else { throw ProcessError("flite: \(r.stderr)") }
+      parts.append(part)
+    }
+    wav = folder.appendingPathComponent("meeting.wav")
+    let joined = try ProcessRunner.run(
+      "/usr/bin/python3",
+      [
+        "-c",
+        """
+        import sys, wave
+        out = wave.open(sys.argv[1], 'wb')
+        out.setnchannels(1); out.setsampwidth(2); out.setframerate(16000)
+        at = 0.0
+        for part in sys.argv[2:]:
+            w = wave.open(part)
+            assert w.getframerate() == 16000 and w.getnchannels() == 1
+            print(at)
+            data = b'\\x00\\x00' * 24000 + w.readframes(w.getnframes())
+            out.writeframes(data)
+            at += len(data) / 32000
+        out.writeframes(b'\\x00\\x00' * 16000)
+        print(at + 1.0)
+        out.close()
+        """,
+        wav.path,
+      ] + parts)
+    guard joined.status == 0 else { throw ProcessError("joining the turns: \(joined.stderr)") }
+    let numbers = joined.stdout.split(separator: "\n").compactMap { Double($0) }
+    starts = Array(numbers.dropLast())
+    length = numbers.last ?? 0
+  }
+
+  /// Lowercase words without punctuation.
+  static func words(_ text: String) -> [String] {
+    text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
+  }
+
+  /// Word error rate of `heard` against `said`: (substitutions + insertions + deletions) over
+  /// the words said.
+  static func errorRate(said: String, heard: String) -> Double {
+    let ref = words(said)
+    let hyp = words(heard)
+    guard !ref.isEmpty else { return hyp.isEmpty ? 0 : 1 }
+    var row = Array(0...hyp.count)
+    for i in 1...ref.count {
+      var next = [i] + [Int](repeating: 0, count: hyp.count)
+      for j in 1...max(hyp.count, 1) where j <= hyp.count {
+        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (ref[i - 1] == hyp[j - 1] ? 0 : 1))
+      }
+      row = next
+    }
+    return Double(row[hyp.count]) / Double(ref.count)
+  }
+
+  /// The turns of the meeting `dinger history S --json` shows first.
+  static func turns(_ box: Sandbox, scrum: String) throws -> [(speaker: String, start: Int, text: String)] {
+    let r = try box.dinger("history", scrum, "--json")
+    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+    let meetings = json?["meetings"] as? [[String: Any]] ?? []
+    let turns = meetings.first?["turns"] as? [[String: Any]] ?? []
+    return turns.map {
+      ($0["speaker"] as? String ?? "", $0["start"] as? Int ?? -1, $0["text"] as? String ?? "")
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `dinger meet --transcribe` end to end: a private PulseAudio with a null sink, three flite
+/// voices played into it while the meeting runs in tmux, keys pressed at the turn changes; and
+/// each way it can fail (no sound server, no model, the helper killed), where the meeting must
+/// still be saved and say what happened.
+@Suite(.serialized) struct TranscriptionTests {
+  func team(_ box: Sandbox, extra: [String] = []) throws {
+    #expect(try box.dinger("init").status == 0)
+    var args = ["scrum", "new", "Team", "--length", "1"]
+    for name in ["Ana", "Bo", "Chella"] + extra { args += ["--attendee", name] }
+    #expect(try box.dinger(args).status == 0)
+  }
+
+  /// Ends the meeting on the screen (q, s, no notes) and waits for dinger to exit.
+  func end(_ tmux: Tmux, _ exit: URL) {
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("s")
+    #expect(tmux.wait(for: "Notes for the transcript", seconds: 90), "\(tmux.screen())")
+    tmux.keys("Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+  }
+
+  func meetingFile(_ box: Sandbox) throws -> String {
+    let files = try box.git("ls-files", "history").split(separator: "\n")
+    #expect(files.count == 1)
+    return try box.read(String(files.first ?? ""))
+  }
+
+  @Test func aMeetingHeardLiveIsWrittenDownBySpeakerAndARecordingGivesTheSameTurns() throws {
+    let pulse = try PulseServer()
+    defer { pulse.stop() }
+    let box = try Sandbox()
+    box.extraEnvironment = pulse.environment
+    try team(box)
+    let spoken = try SpokenMeeting(in: box.home.url)
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
+    #expect(tmux.screen().contains("no sound: is the microphone muted?"))
+    // The voices go into the sink while the keys follow the script: n at each turn's start
+    // (in the silence before its first word).
+    let played = DispatchSemaphore(value: 0)
+    Thread {
+      try? pulse.play(spoken.wav)
+      played.signal()
+    }.start()
+    let t0 = Date()
+    for start in spoken.starts.dropFirst() {
+      Thread.sleep(until: t0.addingTimeInterval(start + 0.4))
+      tmux.keys("n")
+    }
+    played.wait()
+    Thread.sleep(forTimeInterval: 0.5)
+    end(tmux, exit)
+
+    let live = try SpokenMeeting.turns(box, scrum: "team")
+    #expect(live.map(\.speaker) == ["Ana", "Bo", "Chella"])
+    #expect(live.map(\.start) == live.map(\.start).sorted())
+    let said = SpokenMeeting.script.map(\.text).joined(separator: " ")
+    let heard = live.map(\.text).joined(separator: " ")
+    let overall = SpokenMeeting.errorRate(said: said, heard: heard)
+    #expect(overall <= 0.30, "word error rate \(overall): heard '\(heard)'")
+    for (turn, script) in zip(live, SpokenMeeting.script) {
+      let rate = SpokenMeeting.errorRate(said: script.text, heard: turn.text)
+      #expect(rate <= 0.5, "\(turn.speaker): \(rate), heard '\(turn.text)'")
+    }
+    // Audio is never written to the repository.
+    let tracked = try box.git("ls-files").split(separator: "\n")
+    #expect(!tracked.contains { $0.hasSuffix(".wav") || $0.hasSuffix(".raw") })
+    #expect(try box.git("status", "--porcelain", "--untracked-files=all") == "")
+    #expect(try meetingFile(box).contains("turns:\n  - speaker: Ana\n    start: 0\n    text: "))
+
+    // The same recording, transcribed afterwards with the turns given, gives the same turns.
+    let r = try box.dinger(
+      ["meet", "team", "--record", "--audio", spoken.wav.path, "--duration", "\(Int(spoken.length))s"]
+        + zip(SpokenMeeting.script, spoken.starts).flatMap { ["--turn", "\($0.name)=\($1)"] })
+    #expect(r.status == 0, "\(r.stderr)")
+    let recorded = try SpokenMeeting.turns(box, scrum: "team").filter { _ in true }
+    let both = try box.dinger("history", "team", "--json").stdout
+    #expect(both.components(separatedBy: "\"turns\"").count == 3)
+    #expect(recorded.map(\.speaker) == ["Ana", "Bo", "Chella"])
+    #expect(recorded.map(\.start) == spoken.starts.map { Int($0.rounded()) })
+    let again = recorded.map(\.text).joined(separator: " ")
+    #expect(SpokenMeeting.errorRate(said: said, heard: again) <= 0.30, "heard '\(again)'")
+    for (a, b) in zip(live, recorded) {
+      #expect(SpokenMeeting.errorRate(said: b.text, heard: a.text) <= 0.3, "\(a.text) / \(b.text)")
+    }
+  }
+
+  @Test func withoutASoundServerTheMeetingRunsAndSaysWhy() throws {
+    let box = try Sandbox()
+    box.extraEnvironment = ["PULSE_SERVER": "unix:" + box.home.url.appendingPathComponent("nothing").path]
+    try team(box)
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "Transcription off: can't record from the sound server"), "\(tmux.screen())")
+    tmux.keys("n")
+    #expect(tmux.wait(for: "Speaker 2 of 3: Bo"), "\(tmux.screen())")
+    end(tmux, exit)
+    let text = try meetingFile(box)
+    #expect(text.contains("Not transcribed: can't record from the sound server"), "\(text)")
+    #expect(text.contains("PulseAudio or PipeWire"))
+    #expect(!text.contains("turns:"))
+    #expect(text.contains("  - {name: Bo, seconds: "))
+  }
+
+  @Test func withoutTheSpeechModelTheMeetingRunsAndSaysHowToInstallIt() throws {
+    let box = try Sandbox()
+    box.extraEnvironment = ["DINGER_SPEECH_MODEL": box.home.url.appendingPathComponent("no-model").path]
+    try team(box)
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "Transcription off: no speech model at"), "\(tmux.screen())")
+    end(tmux, exit)
+    let text = try meetingFile(box)
+    #expect(text.contains("Not transcribed: no speech model at"), "\(text)")
+    #expect(text.contains("sudo apt-get install pocketsphinx-en-us"))
+  }
+
+  @Test func aTranscriberKilledMidMeetingKeepsWhatItHeardAndTheMeeting() throws {
+    let pulse = try PulseServer()
+    defer { pulse.stop() }
+    let box = try Sandbox()
+    box.extraEnvironment = pulse.environment
+    let marker = "Zed\(UInt32.random(in: 1000...9999))"
+    try team(box, extra: [marker])
+    let spoken = try SpokenMeeting(in: box.home.url, turns: 1)
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
+    try pulse.play(spoken.wav)
+    Thread.sleep(forTimeInterval: 0.5)
+    tmux.keys("n")
+    #expect(tmux.wait(for: "Speaker 2 of 4: Bo"), "\(tmux.screen())")
+    let killed = try ProcessRunner.run("/usr/bin/pkill", ["-KILL", "-f", "dinger-transcribe listen.*\(marker)"])
+    #expect(killed.status == 0)
+    #expect(tmux.wait(for: "stopped: the transcriber was stopped (signal 9)"), "\(tmux.screen())")
+    tmux.keys("n")
+    #expect(tmux.wait(for: "Speaker 3 of 4: Chella"), "\(tmux.screen())")
+    end(tmux, exit)
+    let text = try meetingFile(box)
+    #expect(text.contains("Transcription stopped at 0:"), "\(text)")
+    #expect(text.contains("the transcriber was stopped (signal 9). The text heard before that is kept."))
+    let turns = try SpokenMeeting.turns(box, scrum: "team")
+    #expect(turns.first?.speaker == "Ana")
+    let rate = SpokenMeeting.errorRate(said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "")
+    #expect(rate <= 0.5, "heard '\(turns.first?.text ?? "")'")
+  }
+}

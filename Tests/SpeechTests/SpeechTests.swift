@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import Speech
+
+/// The helper's pure parts: WAV files from elsewhere, the ding, the meter, pronunciations and
+/// the line protocol.
+@Suite struct SpeechTests {
+  @Test func aWAVFileReadsBackAsWritten() throws {
+    let samples: [Int16] = (0..<1000).map { Int16(truncatingIfNeeded: $0 * 37 - 18000) }
+    #expect(try WAVFile.samples(WAVFile.bytes(samples)) == samples)
+  }
+
+  @Test func stereoAndOtherRatesBecome16kHzMono() throws {
+    // 8 kHz stereo, left 1000 and right 3000: 16 kHz mono of 2000, twice as many samples.
+    var bytes = WAVFile.bytes([Int16](repeating: 0, count: 800), rate: 8000)
+    bytes[22] = 2  // channels
+    bytes[32] = 4  // block align
+    let data = [Int16](repeating: 0, count: 400).flatMap { _ in [Int16(1000), Int16(3000)] }
+    bytes.replaceSubrange(44..., with: data.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] })
+    let out = try WAVFile.samples(bytes)
+    #expect(out.count == 800)
+    #expect(out.allSatisfy { $0 == 2000 })
+  }
+
+  @Test func brokenWAVFilesAreRefusedWithTheReason() throws {
+    let good = WAVFile.bytes([1, 2, 3, 4])
+    func problem(_ bytes: [UInt8]) -> String? {
+      do {
+        _ = try WAVFile.samples(bytes)
+        return nil
+      } catch { return error.description }
+    }
+    #expect(problem(Array("hello".utf8))?.contains("not a WAV file") == true)
+    var eightBit = good
+    eightBit[34] = 8
+    #expect(problem(eightBit)?.contains("not 16-bit PCM") == true)
+    var huge = good
+    huge[16] = 0xff; huge[17] = 0xff; huge[18] = 0xff; huge[19] = 0x7f  // fmt size
+    #expect(problem(huge)?.contains("cut short") == true)
+    #expect(problem(Array(good.prefix(36)))?.contains("no audio data") == true)
+    // A data size larger than the file (a recorder stopped early): the samples there are.
+    var long = good
+    long[40] = 0xff
+    #expect(try WAVFile.samples(long) == [1, 2, 3, 4])
+  }
+
+  @Test func theDingIsAShortFadingToneWithinRange() {
+    let ding = Ding.samples()
+    #expect(ding.count == 7200)
+    let loud = ding.prefix(800).map { abs(Int($0)) }.max() ?? 0
+    let tail = ding.suffix(800).map { abs(Int($0)) }.max() ?? 0
+    #expect(loud > 10000)
+    #expect(tail < loud / 10)
+  }
+
+  @Test func theMeterReadsSilenceAsZeroAndFullScaleAs100() {
+    let silence = [Int16](repeating: 0, count: 1600)
+    let full = (0..<1600).map { $0 % 2 == 0 ? Int16.max : Int16.min }
+    let quiet = [Int16](repeating: 33, count: 1600)  // -60 dBFS
+    #expect(silence.withUnsafeBufferPointer(Level.of) == 0)
+    #expect(full.withUnsafeBufferPointer(Level.of) == 100)
+    #expect(quiet.withUnsafeBufferPointer(Level.of) <= 1)
+  }
+
+  @Test func namesAreSoundedOutInTheModelsPhones() {
+    #expect(Pronouncer.words(of: "Mary-Jane O'Neil") == ["mary", "jane", "o'neil"])
+    #expect(Pronouncer.phones("jane") == "JH EY N")
+    #expect(Pronouncer.phones("kate") == "K EY T")
+    #expect(Pronouncer.phones("chella") == "CH EH L AH")
+    #expect(Pronouncer.phones("darla") == "D AA R L AH")
+    #expect(Pronouncer.phones("lindsey") == "L IH N D S IY")
+    let phones = Set(
+      "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH"
+        .split(separator: " ").map(String.init))
+    for name in ["Xiomara", "Siobhan", "Yusuf", "Qi", "Zoë", "Brzęczyszczykiewicz", "aaaa", "x"] {
+      for word in Pronouncer.words(of: name) {
+        let out = Pronouncer.phones(word).split(separator: " ").map(String.init)
+        #expect(!out.isEmpty && out.allSatisfy(phones.contains), "\(word): \(out)")
+      }
+    }
+  }
+
+  @Test func messagesSurviveTheirLinesAndNothingStartsASecondOne() {
+    let messages: [TranscriberMessage] = [
+      .ready, .level(0), .level(100), .heard(turn: 3, text: "good morning team"),
+      .note("added 'chella'"), .error("no model"), .done, .turn("Ana María"), .end,
+    ]
+    for m in messages {
+      #expect(TranscriberMessage(line: Substring(m.line.dropLast())) == m)
+    }
+    let hostile = TranscriberMessage.turn("Bob\nend\u{1B}[2J")
+    #expect(hostile.line.filter { $0 == "\n" }.count == 1)
+    #expect(TranscriberMessage(line: Substring(hostile.line.dropLast())) == .turn("Bob end [2J"))
+    #expect(TranscriberMessage(line: "level 101") == nil)
+    #expect(TranscriberMessage(line: "heard -1 x") == nil)
+    #expect(TranscriberMessage(line: "launch missiles") == nil)
+  }
+}
