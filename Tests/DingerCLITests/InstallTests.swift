@@ -28,11 +28,15 @@ struct InstallTests {
       ["-s", "-C", Self.root.path, "install-files", "PREFIX=\(prefix.path)", "BIN_DIR=\(Self.binDir.path)"])
     #expect(make.status == 0, "\(make.stdout) \(make.stderr)")
     for file in [
-      "bin/dinger", "share/man/man1/dinger.1", "share/bash-completion/completions/dinger",
+      "bin/dinger", "bin/dinger-transcribe", "share/man/man1/dinger.1",
+      "share/bash-completion/completions/dinger",
       "share/zsh/site-functions/_dinger", "share/fish/vendor_completions.d/dinger.fish",
     ] {
       #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
     }
+    // dinger finds its helper beside itself: the installed one answers in its line protocol.
+    let helper = try ProcessRunner.run(prefix.appendingPathComponent("bin/dinger-transcribe").path, ["nonsense"])
+    #expect(helper.status == 64 && helper.stdout.hasPrefix("error usage: dinger-transcribe"), "\(helper.stdout)")
     let man = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/dinger.1"), encoding: .utf8)
     #expect(man.contains(".Dt DINGER 1") && man.contains("scrum"), "\(man.prefix(300))")
 

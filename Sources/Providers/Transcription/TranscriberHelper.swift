@@ -33,9 +33,12 @@ public enum TranscriberHelper {
 
   /// Starts the helper with pipes to its standard input and output; its standard error is
   /// kept (the last 4 KiB) to explain a failure.
-  static func start(_ arguments: [String]) throws -> (Process, FileHandle, FileHandle, StderrTail) {
+  static func start(
+    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> (Process, FileHandle, FileHandle, StderrTail) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try path())
+    process.executableURL = URL(fileURLWithPath: try path(environment: environment))
+    process.environment = environment
     process.arguments = arguments
     let input = Pipe()
     let output = Pipe()

@@ -151,9 +151,13 @@ public final class LiveTranscription: @unchecked Sendable {
 /// where that fails (no sound server, no helper).
 public enum Chime {
   /// Plays the ding without waiting; `fallback` runs (on another thread) when it can't be heard.
-  public static func play(fallback: @escaping @Sendable () -> Void) {
+  public static func play(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    fallback: @escaping @Sendable () -> Void
+  ) {
     Thread {
-      guard let (process, input, _, _) = try? TranscriberHelper.start(["ding"]) else {
+      guard let (process, input, _, _) = try? TranscriberHelper.start(["ding"], environment: environment)
+      else {
         return fallback()
       }
       try? input.close()

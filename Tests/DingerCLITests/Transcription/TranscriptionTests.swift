@@ -147,3 +147,47 @@ import Testing
     #expect(rate <= 0.5, "heard '\(turns.first?.text ?? "")'")
   }
 }
+
+/// `--sound`: a ding that is heard through the sound server at each speaker change.
+@Suite(.serialized) struct MeetingSoundTests {
+  @Test func aSpeakerChangePlaysADingThroughTheSoundServer() throws {
+    let pulse = try PulseServer()
+    defer { pulse.stop() }
+    let box = try Sandbox()
+    box.extraEnvironment = pulse.environment
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Team", "--attendee", "Ana", "--attendee", "Bo").status == 0)
+    // What the sink plays, recorded from its monitor.
+    let heard = box.home.url.appendingPathComponent("heard.raw")
+    let recorder = try ProcessRunner.start(
+      "/bin/sh",
+      ["-c", "PULSE_SERVER='\(pulse.address)' exec parec --format=s16le --rate=16000 --channels=1 -d virt.monitor > '\(heard.path)'"])
+    defer { ProcessRunner.stop(recorder) }
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--sound")
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ana"), "\(tmux.screen())")
+    Thread.sleep(forTimeInterval: 1)
+    let before = try loudest(heard)
+    tmux.keys("n")
+    #expect(tmux.wait(for: "Last speaker: Bo"), "\(tmux.screen())")
+    Thread.sleep(forTimeInterval: 1.5)
+    let after = try loudest(heard)
+    #expect(before < 100, "sound before any speaker change: \(before)")
+    #expect(after > 2000, "no ding was heard: loudest sample \(after)")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"))
+    tmux.keys("d")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+  }
+
+  func loudest(_ raw: URL) throws -> Int {
+    let data = try Data(contentsOf: raw)
+    var most = 0
+    data.withUnsafeBytes { bytes in
+      for i in stride(from: 0, to: bytes.count - 1, by: 2) {
+        let s = Int(Int16(bitPattern: UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8))
+        most = max(most, abs(s))
+      }
+    }
+    return most
+  }
+}
