@@ -4,6 +4,7 @@
 # undo, see what `dinger check` says about a hand edit gone wrong, and sync with a teammate
 # through a bare repository standing in for the team's remote.
 set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
 : "${DINGER:?path to the dinger binary}"
 : "${DEMO_DIR:?where to make the demo data}"
 
@@ -38,6 +39,19 @@ run dinger scrum rm web-dev
 run dinger undo
 run git status --short
 echo "(git status is clean: every change above is exactly one commit)"
+
+echo
+echo "A meeting transcribed by speaker, offline. This machine has no microphone, so three voices"
+echo "made by flite stand in for App Dev's stand-up; 'dinger meet app-dev --transcribe' hears a"
+echo "live one the same way, from the default sound source."
+mapfile -t starts < <(python3 "$HERE/demo-recording.py" "$DEMO_DIR/standup.wav" \
+  "slt:Yesterday I finished the login page. Today I will review the pull requests." \
+  "rms:I fixed the bug in the payment service and wrote more tests." \
+  "awb:I am blocked on the database migration. I need help from Katie.")
+run dinger meet app-dev --record --audio "$DEMO_DIR/standup.wav" --duration 20s \
+  --turn "Katie=${starts[0]}" --turn "Gray=${starts[1]}" --turn "Euna=${starts[2]}"
+run dinger history show "$(ls history/app-dev | head -1 | sed 's/\.yaml$//')"
+echo "(the recording stays outside the repository: only the text is committed)"
 
 echo
 echo "Word libraries: the team's vocabulary, one file per library, one commit per change."
