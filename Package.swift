@@ -68,7 +68,8 @@ let package = Package(
 
     // `make fuzz`: libFuzzer harnesses (built with --sanitize fuzzer -DFUZZING)
     .executableTarget(
-      name: "DingerFuzz", dependencies: ["YAML", "Models", "Storage", "Sync", "Git", "Providers"]),
+      name: "DingerFuzz",
+      dependencies: ["YAML", "Models", "Storage", "Sync", "Git", "Providers", "Speech"]),
 
     // Tests
     .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),

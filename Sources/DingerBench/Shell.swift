@@ -26,6 +26,15 @@ enum Shell {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
+  /// The path of a program on PATH.
+  static func which(_ name: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = "\(dir)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
   /// The median of a list.
   static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()

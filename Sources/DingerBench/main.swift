@@ -25,6 +25,12 @@ func group(_ name: String, _ body: () throws -> Void) {
   do { try body() } catch { print("\(name) benchmark failed: \(error)") }
 }
 group("startup") { try StartupBench.run(dinger: dinger) }
+group("transcribe") {
+  try TranscribeBench.run(
+    dinger: dinger,
+    packageRoot: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent())
+}
 group("storage") { try StorageBench.run(dinger: dinger, cache: cache) }
 group("library") { try LibraryBench.run(dinger: dinger) }
 group("edit") { try EditBench.run(dinger: dinger) }

@@ -1,5 +1,5 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
-// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json). Built only with
+// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json, speech). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -8,6 +8,7 @@ import Foundation
 @testable import Git
 @testable import Models
 @testable import Providers
+@testable import Speech
 @testable import Storage
 @testable import Sync
 @testable import YAML
@@ -25,12 +26,31 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case "pack": Harness.pack(bytes)
   case "http": Harness.http(bytes)
   case "json": Harness.json(bytes)
-  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http or json")
+  case "speech": Harness.speech(bytes)
+  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http, json or speech")
   }
   return 0
 }
 
 enum Harness {
+  /// A recording from elsewhere (`meet --record --audio`), and the helper's lines as dinger
+  /// reads them.
+  static func speech(_ bytes: [UInt8]) {
+    if let samples = try? WAVFile.samples(bytes) {
+      precondition(samples.count <= WAVFile.longest * WAVFile.rate)
+    }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      if let message = TranscriberMessage(line: line) {
+        // What is read back as a message writes as one line, which reads back as a message
+        // that writes the same line (control characters were flattened once, for good).
+        let line = message.line
+        precondition(line.filter { $0 == "\n" }.count == 1)
+        let again = TranscriberMessage(line: Substring(line.dropLast()))
+        precondition(again?.line == line)
+      }
+    }
+  }
+
   /// Parse, decode as each record kind, and write a changed record back in place.
   static func yaml(_ bytes: [UInt8]) {
     _ = try? YAMLParser.parse(SourceText(bytes))

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The transcription helper on a 2-minute recording of three flite voices: its CPU real-time
+/// factor (CPU seconds per second of audio, target at most 0.3) and peak memory (target at most
+/// 150 MB); and `dinger --version` beside it, with the shared libraries `dinger` loads, to show
+/// that the audio and speech libraries stay out of the main program.
+enum TranscribeBench {
+  static func run(dinger: String, packageRoot: URL) throws {
+    print("Transcription: dinger-transcribe on a 2-minute recording")
+    let helper = URL(fileURLWithPath: dinger).deletingLastPathComponent()
+      .appendingPathComponent("dinger-transcribe").path
+    guard FileManager.default.isExecutableFile(atPath: helper) else {
+      print("  no dinger-transcribe beside dinger (make bench builds it)\n")
+      return
+    }
+    guard Shell.which("flite") != nil else {
+      print("  no flite to make the recording (make deps installs it)\n")
+      return
+    }
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dinger-bench-transcribe-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: work) }
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let lines = [
+      "slt:Yesterday I finished the login page. Today I will review the pull requests.",
+      "rms:I fixed the bug in the payment service and wrote more tests.",
+      "awb:I am blocked on the database migration. I need help from the team.",
+      "slt:The release is planned for Thursday, and the notes are almost done.",
+      "rms:I paired with the designers on the new settings screen this morning.",
+      "awb:Nothing blocks me today. I will finish the search feature.",
+    ]
+    let wav = work.appendingPathComponent("two-minutes.wav")
+    let turns = Array(repeating: lines, count: 4).flatMap { $0 }
+    let starts = try Shell.run(
+      "/usr/bin/python3",
+      [packageRoot.appendingPathComponent("scripts/demo-recording.py").path, wav.path] + turns)
+      .split(separator: "\n").compactMap { Double($0) }
+    let seconds = Double(((try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 44) - 44) / 32000
+    let names = ["Ana", "Bo", "Chella"]
+    let args = ["file", wav.path] + starts.enumerated().flatMap { ["--turn", "\(names[$0.offset % 3])=\($0.element)"] }
+      + names.flatMap { ["--word", $0] }
+    var best: (cpu: Double, wall: Double, rss: Int)?
+    for _ in 0..<3 {
+      let run = try measure(helper, args)
+      if best == nil || run.cpu < best!.cpu { best = run }
+    }
+    guard let best else { return }
+    print(String(format: "  recording                               %7.1f s (%d turns)", seconds, starts.count))
+    print(String(format: "  helper CPU time (user+system)            %7.2f s, wall %.2f s", best.cpu, best.wall))
+    let factor = best.cpu / seconds
+    print(String(format: "  CPU real-time factor                     %7.3f (target <= 0.30) %@", factor, factor <= 0.3 ? "ok" : "OVER TARGET"))
+    let mb = Double(best.rss) / 1024
+    print(String(format: "  peak memory                              %7.1f MB (target <= 150) %@", mb, mb <= 150 ? "ok" : "OVER TARGET"))
+    let libraries = (try? Shell.run("/usr/bin/ldd", [dinger])) ?? ""
+    let audio = libraries.split(separator: "\n").filter { $0.contains("pocketsphinx") || $0.contains("sphinxbase") || $0.contains("pulse") }
+    var version: [Double] = []
+    for _ in 0..<40 { version.append(try StartupBench.spawn(dinger, ["--version"])) }
+    print(String(format: "  dinger --version                         %7.2f ms", Shell.median(version) * 1000))
+    print(
+      audio.isEmpty
+        ? "  dinger loads no audio or speech library (ldd): its start-up is as without the helper"
+        : "  dinger loads audio libraries: \(audio.joined(separator: ", ")) OVER TARGET")
+    print("")
+  }
+
+  /// Runs a program to its end (output to /dev/null); its CPU seconds, wall seconds and peak
+  /// resident memory in KiB, from wait4's resource usage.
+  static func measure(_ path: String, _ args: [String]) throws -> (cpu: Double, wall: Double, rss: Int) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv = ([path] + args).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
+      throw BenchError("can't run \(path)")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu =
+      Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return (cpu, wall, Int(usage.ru_maxrss))
+  }
+}
