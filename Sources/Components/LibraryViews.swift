@@ -92,8 +92,13 @@ public struct WordListView {
     var out: [UInt8] = []
     out.reserveCapacity(groups.reduce(0) { $0 + $1.words.count } * 64)
     // NB: bytes, no Foundation padding or Characters: this prints 50,000 lines.
+    func append(_ s: String) {
+      if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+        out.append(contentsOf: s.utf8)
+      }
+    }
     func pad(_ s: String, _ width: Int) {
-      out.append(contentsOf: s.utf8)
+      append(s)
       let n = Self.width(s)
       if n < width { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - n)) }
     }
@@ -112,7 +117,7 @@ public struct WordListView {
           var newline = false
           var definition = first.definition
           let plain = definition.withUTF8 { $0.isEmpty || memchr($0.baseAddress!, 10, $0.count) == nil }
-          if plain { out.append(contentsOf: definition.utf8) }
+          if plain { append(definition) }
           for b in definition.utf8 where !plain {
             if b == 10 {
               newline = true
