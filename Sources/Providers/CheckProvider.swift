@@ -27,9 +27,8 @@ public struct CheckProvider: Sendable {
   public static func live(directory: DataDirectory) -> CheckProvider {
     CheckProvider(
       Dependencies { only in
-        let (files, problems) = try directory.recordFiles()
-        return DataChecker.check(
-          files: files, problems: problems + conflictRecordProblems(directory),
+        DataChecker.check(
+          directory: directory, problems: conflictRecordProblems(directory),
           only: only.map(Set.init))
       })
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Git
 import Models
 
 /// Validates record files one by one and against each other: ids used twice, meetings of scrums
@@ -9,16 +10,87 @@ public enum DataChecker {
   public static func check(
     files: [(path: String, bytes: [UInt8])], problems: [Diagnostic] = [], only: Set<String>? = nil
   ) -> CheckReport {
+    judge(files.map { ($0.path, Input.bytes($0.bytes)) }, problems: problems, only: only)
+  }
+
+  /// Checks every record file of a data directory, through the record cache when the directory
+  /// is the top of a git working tree.
+  public static func check(directory: DataDirectory, problems: [Diagnostic], only: Set<String>?)
+    -> CheckReport
+  {
+    let gitDirectory = try? Repository.openLater(directory.root).gitDirectory
+    return check(
+      directory: directory, cache: gitDirectory.flatMap { RecordCache.of(gitDirectory: $0) },
+      problems: problems, only: only
+    ).report
+  }
+
+  /// Checks every record file of a data directory, taking from the record cache (when there is
+  /// one) what the cross-file pass needs of files that have not changed since they were cached
+  /// clean; the others are read, decoded, and cached when clean.
+  static func check(
+    directory: DataDirectory, cache: RecordCache?, problems extra: [Diagnostic],
+    only: Set<String>?, now: Int64 = FileStamp.now()
+  ) -> (report: CheckReport, fromCache: Int) {
+    let (paths, problems) = directory.recordFilePaths()
+    var known: [String: SlimFile] = [:]
+    let read = WorkTree(root: directory.root).read(paths) { path, stamp in
+      guard let cache, let kind = RecordLayout.kind(ofPath: path),
+        let kept = cache.slim(path, stamp: stamp),
+        kept.kind == [RecordKind.scrum: 1, .meeting: 2, .library: 3][kind]
+      else { return false }
+      known[path] = SlimFile(path: path, kind: kind, id: kept.id, parent: kept.parent, places: kept.places)
+      return true
+    }
+    var inputs: [(String, Input)] = []
+    var unreadable: [Diagnostic] = []
+    inputs.reserveCapacity(paths.count)
+    for (path, result) in zip(paths, read) {
+      switch result {
+      case .success(.known): if let slim = known[path] { inputs.append((path, .slim(slim))) }
+      case .success(.read(let bytes, let stamp)): inputs.append((path, .stamped(bytes, stamp)))
+      case .success(.missing): continue
+      case .failure(let error):
+        unreadable.append(Diagnostic(.error, file: path, message: DataDirectory.unreadable(error)))
+      }
+    }
+    Trace.mark("checking \(paths.count) files, \(known.count) of them from the record cache")
+    defer { cache?.save() }
+    let report = judge(inputs, problems: problems + unreadable + extra, only: only) { file, stamp in
+      guard let cache, let record = file.record, file.diagnostics.isEmpty else { return }
+      cache.remember(
+        file.path, stamp: stamp, record: record, places: SlimFile.places(of: file), now: now)
+    }
+    return (report, known.count)
+  }
+
+  /// A file to judge: its bytes, its bytes and stamp (to cache what it gives), or what the
+  /// cache kept of it.
+  enum Input {
+    case bytes([UInt8])
+    case stamped([UInt8], FileStamp)
+    case slim(SlimFile)
+  }
+
+  private static func judge(
+    _ inputs: [(path: String, input: Input)], problems: [Diagnostic], only: Set<String>?,
+    clean: (DecodedFile, FileStamp) -> Void = { _, _ in }
+  ) -> CheckReport {
     // NB: each file is decoded, judged on its own, and kept only as what the cross-file pass
     // needs (its ids and the places of its `id:` and parent keys): holding every file's nodes
     // and source until the end took 715 MB over 130,000 meetings.
     var slim: [SlimFile] = []
     var diagnostics: [Diagnostic] = problems
-    for (path, bytes) in files.sorted(by: { $0.path < $1.path }) {
+    for (path, input) in inputs.sorted(by: { $0.path < $1.path }) {
       if let kind = RecordLayout.kind(ofPath: path) {
-        let file = RecordCodec.decode(bytes, path: path, kind: kind)
-        diagnostics += file.diagnostics
-        slim.append(SlimFile(file))
+        switch input {
+        case .slim(let kept): slim.append(kept)
+        case .bytes(let bytes), .stamped(let bytes, _):
+          let file = RecordCodec.decode(bytes, path: path, kind: kind)
+          diagnostics += file.diagnostics
+          slim.append(SlimFile(file))
+          if case .stamped(_, let stamp) = input { clean(file, stamp) }
+        }
       } else if path.hasSuffix(".yml") {
         diagnostics.append(
           Diagnostic(
@@ -65,6 +137,25 @@ public enum DataChecker {
       default: break
       }
       if let parent { parentPlace = file.diagnostic(.error, at: [.key(parent.key)], "") }
+    }
+
+    /// What the cache keeps of a clean file for this pass: the places of `id:` and of the
+    /// parent key.
+    static func places(of file: DecodedFile) -> CachedRecord.Places {
+      let slim = SlimFile(file)
+      return CachedRecord.Places(id: slim.idPlace, parent: slim.parentPlace)
+    }
+
+    /// A clean file as the cache kept it (a clean file's id is its id as written, so it is the
+    /// one key it answers to). `parent` is a meeting's scrum (quizzes are not cached).
+    init(path: String, kind: RecordKind, id: UUID?, parent: UUID?, places: CachedRecord.Places) {
+      self.path = path
+      self.kind = kind
+      self.id = id
+      if kind == .scrum || kind == .library { ownerKeys = id.map { [$0.uuidString.lowercased()] } ?? [] }
+      if kind == .meeting, let parent { self.parent = (parent, "scrum", .scrum, "history") }
+      idPlace = places.id
+      parentPlace = places.parent
     }
 
     func finding(_ place: Diagnostic?, _ severity: Severity, _ message: String) -> Diagnostic {

@@ -239,6 +239,12 @@ public struct DataDirectory: Sendable {
   public func recordFiles() throws -> (
     files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
   ) {
+    let (paths, problems) = recordFilePaths()
+    return read(paths, problems: problems)
+  }
+
+  /// The paths `recordFiles` reads, and the problems it reports, without reading.
+  func recordFilePaths() -> (paths: [String], problems: [Diagnostic]) {
     var paths: [String] = []
     var problems: [Diagnostic] = []
     func walk(_ relative: String) {
@@ -268,6 +274,6 @@ public struct DataDirectory: Sendable {
     if lstat(root.appendingPathComponent(RecordLayout.configPath).path, &st) == 0 {
       paths.append(RecordLayout.configPath)
     }
-    return read(paths, problems: problems)
+    return (paths, problems)
   }
 }

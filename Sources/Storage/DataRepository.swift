@@ -95,7 +95,9 @@ public final class DataRepository: @unchecked Sendable {
       case .success(.read(let bytes, let stamp)):
         let file = RecordCodec.decode(bytes, path: path, kind: kind)
         if let record = file.record, file.diagnostics.isEmpty {
-          cache?.remember(path, stamp: stamp, record: record, now: now)
+          cache?.remember(
+            path, stamp: stamp, record: record, places: DataChecker.SlimFile.places(of: file),
+            now: now)
         }
         return file
       case .success(.missing):

@@ -191,16 +191,46 @@ import Testing
       guard let kind = RecordLayout.kind(ofPath: path) else { continue }
       let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(item)))
       let file = RecordCodec.decode(bytes, path: path, kind: kind)
+      let places = DataChecker.SlimFile.places(of: file)
       guard let record = file.record, file.diagnostics.isEmpty,
-        let encoded = CachedRecord.encode(record)
+        let encoded = CachedRecord.encode(record, places: places)
       else { continue }
-      let back = try encoded.withUnsafeBytes { raw in
+      let (back, placesBack) = try encoded.withUnsafeBytes { raw in
         var r = CacheReader(raw)
-        return try CachedRecord.decode(&r)
+        return try CachedRecord.decode(&r, path: path)
       }
       #expect(back == record, "\(item)")
+      #expect(placesBack.id == places.id && placesBack.parent == places.parent, "\(item)")
       checked += 1
     }
     #expect(checked > 10)
+  }
+
+  @Test func checkFromTheCacheReportsExactlyWhatCheckFromTheFilesReports() throws {
+    let (box, repo) = try repository()
+    // Files each clean on their own, wrong together: an id used twice, a meeting of a scrum
+    // that does not exist, a meeting filed under another scrum's folder.
+    try box.write(
+      "scrums/copy.yaml",
+      "id: 3f1c2d4e-0000-4000-8000-000000000002\ntitle: Copy\nlength: 5\nattendees: [Cy]\n")
+    try box.write(
+      "history/design/2026-02-01-00000009.yaml",
+      "scrum: 3f1c2d4e-0000-4000-8000-0000000000ff\ndate: 2026-02-01T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n")
+    try box.write(
+      "history/other/2026-02-02-00000008.yaml",
+      "# a comment first, so the places are not on line 1\nscrum: 3f1c2d4e-0000-4000-8000-000000000002\ndate: 2026-02-02T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n")
+    let later = FileStamp.now() + 10_000_000_000
+    let cache = RecordCache.of(gitDirectory: repo.git.gitDirectory)
+    let plain = DataChecker.check(directory: repo.directory, cache: nil, problems: [], only: nil)
+    let cold = DataChecker.check(directory: repo.directory, cache: cache, problems: [], only: nil, now: later)
+    let warmCache = RecordCache.of(gitDirectory: repo.git.gitDirectory)
+    let warm = DataChecker.check(directory: repo.directory, cache: warmCache, problems: [], only: nil, now: later)
+    #expect(plain.fromCache == 0 && cold.fromCache == 0)
+    #expect(warm.fromCache == 7)  // all but the library's config and nothing else
+    #expect(plain.report.diagnostics.count >= 3, "\(plain.report.diagnostics)")
+    #expect(cold.report.diagnostics == plain.report.diagnostics)
+    #expect(warm.report.diagnostics == plain.report.diagnostics)
+    #expect(warm.report.files == plain.report.files)
+    #expect(warm.report.diagnostics.contains { $0.file.hasPrefix("history/other/") && $0.line == 2 })
   }
 }

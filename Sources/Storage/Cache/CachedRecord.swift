@@ -6,14 +6,76 @@ import Models
 /// there is, so reading them back gives the same value the YAML gives.
 enum CachedRecord {
   /// Bumped with any change to the layout below (or to the models it writes).
-  static let version: UInt8 = 2
+  static let version: UInt8 = 4
 
-  /// The record's bytes, or nil when it is not one the cache keeps.
-  static func encode(_ record: AnyRecord) -> [UInt8]? {
+  /// Where a clean file's `id:` and parent key (a meeting's `scrum:`, a quiz's `library:`) are,
+  /// for `check`'s cross-file findings.
+  struct Places {
+    var id: Diagnostic?
+    var parent: Diagnostic?
+  }
+
+  /// The record's bytes and its places (first, so that `check` reads them without the rest),
+  /// or nil when it is not one the cache keeps.
+  static func encode(_ record: AnyRecord, places: Places) -> [UInt8]? {
     var w = CacheWriter()
+    for place in [places.id, places.parent] {
+      guard let place, let line = place.line, let column = place.column else {
+        w.u8(0)
+        continue
+      }
+      w.u8(1)
+      w.varint(line)
+      w.varint(column)
+      w.string(place.path)
+      w.optional(place.sourceLine)
+    }
+    guard body(record, into: &w) else { return nil }
+    return w.bytes
+  }
+
+  static func places(_ r: inout CacheReader, path: String) throws(CacheReader.Damaged) -> Places {
+    var found: [Diagnostic?] = []
+    for _ in 0..<2 {
+      switch try r.u8() {
+      case 0: found.append(nil)
+      case 1:
+        let line = try r.varint()
+        let column = try r.varint()
+        let at = try r.string()
+        found.append(
+          Diagnostic(
+            .error, file: path, line: line, column: column, path: at, message: "",
+            sourceLine: try r.optionalString()))
+      default: throw CacheReader.Damaged()
+      }
+    }
+    return Places(id: found[0], parent: found[1])
+  }
+
+  /// The record and places written by `encode`, for the file at `path`.
+  static func decode(_ r: inout CacheReader, path: String) throws(CacheReader.Damaged) -> (
+    AnyRecord, Places
+  ) {
+    let places = try places(&r, path: path)
+    return (try decode(&r), places)
+  }
+
+  /// What `check`'s cross-file pass needs, without decoding the rest: the kind, the id, a
+  /// meeting's scrum, and the places.
+  static func slim(_ r: inout CacheReader, path: String) throws(CacheReader.Damaged) -> (
+    kind: UInt8, id: UUID?, parent: UUID?, places: Places
+  ) {
+    let places = try places(&r, path: path)
+    let kind = try r.u8()
+    let id = try r.optionalUUID()
+    return (kind, id, kind == 2 ? try r.uuid() : nil, places)
+  }
+
+  private static func body(_ record: AnyRecord, into w: inout CacheWriter) -> Bool {
     switch record {
     case .scrum(let s):
-      guard s.unknown.isEmpty, s.attendees.allSatisfy({ $0.unknown.isEmpty }) else { return nil }
+      guard s.unknown.isEmpty, s.attendees.allSatisfy({ $0.unknown.isEmpty }) else { return false }
       w.u8(1)
       w.optional(s.id)
       w.string(s.title)
@@ -24,7 +86,7 @@ enum CachedRecord {
     case .meeting(let m):
       guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }),
         m.turns.allSatisfy({ $0.unknown.isEmpty })
-      else { return nil }
+      else { return false }
       w.u8(2)
       w.optional(m.id)
       w.uuid(m.scrum)
@@ -48,7 +110,7 @@ enum CachedRecord {
     case .library(let l):
       guard l.unknown.isEmpty,
         l.words.allSatisfy({ $0.unknown.isEmpty && $0.meanings.allSatisfy(\.unknown.isEmpty) })
-      else { return nil }
+      else { return false }
       w.u8(3)
       w.optional(l.id)
       w.string(l.name)
@@ -65,9 +127,9 @@ enum CachedRecord {
         }
       }
     case .quiz, .config:
-      return nil
+      return false
     }
-    return w.bytes
+    return true
   }
 
   /// The record written by `encode`.

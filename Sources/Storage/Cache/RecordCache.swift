@@ -36,7 +36,23 @@ final class RecordCache {
   }
 
   /// The cached record of `path` when it was cached with this stamp.
-  func record(_ path: String, stamp: FileStamp) -> AnyRecord? {
+  func record(_ path: String, stamp: FileStamp) -> AnyRecord? { entry(path, stamp: stamp)?.0 }
+
+  /// The cached record of `path` and its places, when it was cached with this stamp.
+  func entry(_ path: String, stamp: FileStamp) -> (AnyRecord, CachedRecord.Places)? {
+    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in try CachedRecord.decode(&r, path: path) }
+  }
+
+  /// What `check` needs of `path` (see `CachedRecord.slim`), when it was cached with this stamp.
+  func slim(_ path: String, stamp: FileStamp) -> (
+    kind: UInt8, id: UUID?, parent: UUID?, places: CachedRecord.Places
+  )? {
+    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in try CachedRecord.slim(&r, path: path) }
+  }
+
+  private func payload<T>(
+    _ path: String, stamp: FileStamp, _ read: (inout CacheReader) throws(CacheReader.Damaged) -> T
+  ) -> T? {
     let (dir, name) = Self.split(path)
     let bucket = self.bucket(dir)
     guard let entry = bucket.entries[name] else { return nil }
@@ -45,15 +61,18 @@ final class RecordCache {
       bucket.changed = true
       return nil
     }
-    return bucket.data.withUnsafeBytes { raw -> AnyRecord? in
+    return bucket.data.withUnsafeBytes { raw -> T? in
       var r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
-      return try? CachedRecord.decode(&r)
+      return try? read(&r)
     }
   }
 
   /// Remembers a record read from `path`, when it is settled at `now` and of a kind kept.
-  func remember(_ path: String, stamp: FileStamp, record: AnyRecord, now: Int64) {
-    guard stamp.isSettled(at: now), let payload = CachedRecord.encode(record) else { return }
+  func remember(
+    _ path: String, stamp: FileStamp, record: AnyRecord, places: CachedRecord.Places, now: Int64
+  ) {
+    guard stamp.isSettled(at: now), let payload = CachedRecord.encode(record, places: places)
+    else { return }
     let (dir, name) = Self.split(path)
     let bucket = self.bucket(dir)
     bucket.added[name] = (stamp, payload)
