@@ -106,10 +106,12 @@ public struct WordListView {
       for word in group.words {
         let start = out.count
         pad(word.text, textWidth)
-        out += [0x20, 0x20]
+        out.append(0x20)
+        out.append(0x20)
         if showLibrary {
           pad(group.library, libraryWidth)
-          out += [0x20, 0x20]
+          out.append(0x20)
+          out.append(0x20)
         }
         if let first = word.meanings.first {
           // Lines of the definition joined by one space (empty lines dropped).
@@ -127,7 +129,19 @@ public struct WordListView {
             newline = false
             out.append(b)
           }
-          if word.meanings.count > 1 { out.append(contentsOf: " (+\(word.meanings.count - 1))".utf8) }
+          if word.meanings.count > 1 {
+            // " (+N)", without a string made for it.
+            out.append(0x20)
+            out.append(0x28)
+            out.append(0x2B)
+            let digitsAt = out.count
+            var n = word.meanings.count - 1
+            repeat {
+              out.insert(UInt8(48 + n % 10), at: digitsAt)
+              n /= 10
+            } while n > 0
+            out.append(0x29)
+          }
         }
         while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
         out.append(10)
