@@ -64,19 +64,6 @@ enum StartupBench {
 
   /// Runs a program with output to /dev/null and returns its wall-clock time in seconds.
   static func spawn(_ path: String, _ args: [String]) throws -> Double {
-    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let argv = ([path] + args).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
-      throw BenchError("can't run \(path)")
-    }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    try Shell.spawn(path, args).wall
   }
 }

@@ -39,9 +39,9 @@ enum TranscribeBench {
     let names = ["Ana", "Bo", "Chella"]
     let args = ["file", wav.path] + starts.enumerated().flatMap { ["--turn", "\(names[$0.offset % 3])=\($0.element)"] }
       + names.flatMap { ["--word", $0] }
-    var best: (cpu: Double, wall: Double, rss: Int)?
+    var best: (wall: Double, cpu: Double, rss: Int)?
     for _ in 0..<3 {
-      let run = try measure(helper, args)
+      let run = try Shell.spawn(helper, args)
       if best == nil || run.cpu < best!.cpu { best = run }
     }
     guard let best else { return }
@@ -61,29 +61,5 @@ enum TranscribeBench {
         ? "  dinger loads no audio or speech library (ldd): its start-up is as without the helper"
         : "  dinger loads audio libraries: \(audio.joined(separator: ", ")) OVER TARGET")
     print("")
-  }
-
-  /// Runs a program to its end (output to /dev/null); its CPU seconds, wall seconds and peak
-  /// resident memory in KiB, from wait4's resource usage.
-  static func measure(_ path: String, _ args: [String]) throws -> (cpu: Double, wall: Double, rss: Int) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let argv = ([path] + args).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
-      throw BenchError("can't run \(path)")
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let cpu =
-      Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return (cpu, wall, Int(usage.ru_maxrss))
   }
 }
