@@ -1,5 +1,5 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
-// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json, speech). Built only with
+// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json, speech, cache). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -27,12 +27,32 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case "http": Harness.http(bytes)
   case "json": Harness.json(bytes)
   case "speech": Harness.speech(bytes)
-  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http, json or speech")
+  case "cache": Harness.cache(bytes)
+  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http, json, speech or cache")
   }
   return 0
 }
 
 enum Harness {
+  /// A record cache file from `.git/dinger/records-v1/` (git's folder is not trusted either):
+  /// as the input, and with a valid checksum appended so the entries' own parsing is reached.
+  static func cache(_ bytes: [UInt8]) {
+    var sealed = RecordCache.magic + [CachedRecord.version] + bytes
+    let sum = sealed.withUnsafeBytes { cacheChecksum($0) }
+    withUnsafeBytes(of: sum.littleEndian) { sealed += $0 }
+    for data in [bytes, sealed] {
+      guard let entries = try? RecordCache.entries(data, dir: "") else { continue }
+      data.withUnsafeBytes { raw in
+        for (name, entry) in entries {
+          var r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
+          _ = try? CachedRecord.decode(&r, path: name)
+          r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
+          _ = try? CachedRecord.slim(&r, path: name)
+        }
+      }
+    }
+  }
+
   /// A recording from elsewhere (`meet --record --audio`), and the helper's lines as dinger
   /// reads them.
   static func speech(_ bytes: [UInt8]) {
