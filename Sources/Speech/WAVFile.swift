@@ -12,6 +12,38 @@ public enum WAVFile {
     init(_ d: String) { description = d }
   }
 
+  /// The length in seconds of the audio in a WAV file, read from its header (the first 64 KiB
+  /// of the file are enough); nil when that is not a 16-bit PCM WAV header.
+  public static func seconds(header bytes: [UInt8], fileSize: Int) -> Double? {
+    func u32(_ at: Int) -> Int {
+      Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+    }
+    func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+    guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8),
+      bytes[8..<12].elementsEqual("WAVE".utf8)
+    else { return nil }
+    var at = 12
+    var bytesPerSecond: Int?
+    while at + 8 <= bytes.count {
+      let id = bytes[at..<at + 4]
+      let size = u32(at + 4)
+      if id.elementsEqual("fmt ".utf8) {
+        guard at + 8 + 16 <= bytes.count else { return nil }
+        let channels = u16(at + 10)
+        let rate = u32(at + 12)
+        guard u16(at + 22) == 16, (1...8).contains(channels), (8000...192_000).contains(rate) else {
+          return nil
+        }
+        bytesPerSecond = rate * channels * 2
+      } else if id.elementsEqual("data".utf8) {
+        guard let bytesPerSecond else { return nil }
+        return Double(min(size, fileSize - (at + 8))) / Double(bytesPerSecond)
+      }
+      at += 8 + size + (size & 1)
+    }
+    return nil
+  }
+
   /// The samples of a WAV file at 16 kHz mono.
   public static func samples(_ bytes: [UInt8]) throws(Problem) -> [Int16] {
     func u32(_ at: Int) -> Int {

@@ -96,4 +96,16 @@ import Testing
     #expect(TranscriberMessage(line: "heard -1 x") == nil)
     #expect(TranscriberMessage(line: "launch missiles") == nil)
   }
+
+  @Test func aRecordingsLengthComesFromItsHeader() {
+    let second = WAVFile.bytes([Int16](repeating: 0, count: 16000))
+    #expect(WAVFile.seconds(header: second, fileSize: second.count) == 1.0)
+    // A data size past the end of the file (a recorder stopped early): what the file holds.
+    #expect(WAVFile.seconds(header: Array(second.prefix(44 + 8000)), fileSize: 44 + 8000) == 0.25)
+    var stereo = WAVFile.bytes([Int16](repeating: 0, count: 16000), rate: 8000)
+    stereo[22] = 2
+    #expect(WAVFile.seconds(header: stereo, fileSize: stereo.count) == 1.0)
+    #expect(WAVFile.seconds(header: Array("RIFF....WAVE".utf8), fileSize: 12) == nil)
+    #expect(WAVFile.seconds(header: Array("hello".utf8), fileSize: 5) == nil)
+  }
 }

@@ -41,6 +41,17 @@ public enum Transcription {
   }
 
   static func separator(_ existing: String?) -> String { existing?.isEmpty == false ? " " : "" }
+
+  /// How long a WAV recording is, in whole seconds (rounded), from its header; nil when the
+  /// file can't be read or is not 16-bit PCM WAV.
+  public static func length(ofRecording path: String) -> Int? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    let size = Int((try? handle.seekToEnd()) ?? 0)
+    try? handle.seek(toOffset: 0)
+    guard let head = try? handle.read(upToCount: 65536) else { return nil }
+    return WAVFile.seconds(header: [UInt8](head), fileSize: size).map { Int($0.rounded()) }
+  }
 }
 
 /// A meeting being transcribed as it happens. Start it before the timer, tell it each speaker

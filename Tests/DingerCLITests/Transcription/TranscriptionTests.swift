@@ -90,6 +90,29 @@ import Testing
     }
   }
 
+  @Test func aRecordingGivesItsLengthAndRefusesBadTurns() throws {
+    let box = try Sandbox()
+    try team(box)
+    let spoken = try SpokenMeeting(in: box.home.url, turns: 1)
+    var r = try box.dinger("meet", "team", "--record", "--audio", spoken.wav.path)
+    #expect(r.status != 0)
+    #expect(r.stderr.contains("--audio needs --turn NAME=SECONDS"), "\(r.stderr)")
+    r = try box.dinger("meet", "team", "--record", "--audio", spoken.wav.path, "--turn", "Bo=5", "--turn", "Ana=1")
+    #expect(r.stderr.contains("give turns in the order spoken"), "\(r.stderr)")
+    r = try box.dinger("meet", "team", "--record", "--audio", box.home.url.appendingPathComponent("none.wav").path, "--turn", "Ana=0")
+    #expect(r.status != 0 && r.stderr.contains("can't read the recording"), "\(r.stderr)")
+    try Data("not a wav".utf8).write(to: box.home.url.appendingPathComponent("bad.wav"))
+    r = try box.dinger("meet", "team", "--record", "--audio", box.home.url.appendingPathComponent("bad.wav").path, "--turn", "Ana=0")
+    #expect(r.status != 0 && r.stderr.contains("not a WAV file") && r.stderr.contains("nothing was recorded"), "\(r.stderr)")
+    #expect(try box.git("ls-files", "history") == "")
+    r = try box.dinger("meet", "team", "--record", "--audio", spoken.wav.path, "--turn", "Ana=0")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("(\(Int(spoken.length.rounded())) s, 3 attendees)"), "\(r.stdout)")
+    let turns = try SpokenMeeting.turns(box, scrum: "team")
+    #expect(turns.map(\.speaker) == ["Ana"])
+    #expect(SpokenMeeting.errorRate(said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "") <= 0.5)
+  }
+
   @Test func withoutASoundServerTheMeetingRunsAndSaysWhy() throws {
     let box = try Sandbox()
     box.extraEnvironment = ["PULSE_SERVER": "unix:" + box.home.url.appendingPathComponent("nothing").path]

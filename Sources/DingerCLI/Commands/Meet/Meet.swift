@@ -28,7 +28,8 @@ struct Meet: AsyncParsableCommand {
 
       With --record, writes a meeting held elsewhere without the timer: attendees default to \
       the scrum's, the date to now, the length to the scrum's planned length. --audio FILE.wav \
-      transcribes its recording, with --turn NAME=SECONDS for when each speaker began.
+      transcribes its recording, with --turn NAME=SECONDS for when each speaker began; the \
+      duration is then the recording's.
 
       Examples:
         dinger meet design
@@ -134,7 +135,8 @@ struct Meet: AsyncParsableCommand {
       var meeting = Meeting(
         scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? Date(),
         length: stored.scrum.length,
-        duration: duration.flatMap(Self.seconds) ?? stored.scrum.length * 60,
+        duration: duration.flatMap(Self.seconds)
+          ?? audio.flatMap(Transcription.length(ofRecording:)) ?? stored.scrum.length * 60,
         attendees: names, transcript: transcript)
       if let audio { try transcribeRecording(audio, into: &meeting, names: names) }
       let (saved, subject) = try MeetingProvider.live(repository: repository).record(
