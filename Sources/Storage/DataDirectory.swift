@@ -65,8 +65,9 @@ public struct DataDirectory: Sendable {
     scan(kind).paths
   }
 
-  /// The record paths of a kind, and the files under its folder that are not readable records
-  /// (links, names that are not UTF-8), as `recordFiles` reports them.
+  /// The record paths of a kind, sorted; and the files under the kind's folder that can't be
+  /// read as records: symbolic links (never followed: a teammate's link could point anywhere)
+  /// and names that are not UTF-8 (shown escaped).
   public func recordPathsAndProblems(of kind: RecordKind) -> (paths: [String], problems: [Diagnostic]) {
     scan(kind)
   }
@@ -80,33 +81,6 @@ public struct DataDirectory: Sendable {
     return Self.list(root.appendingPathComponent(folder).path).flatMap {
       record(folder + "/" + $0.name, $0, kind, &problems)
     }.sorted()
-  }
-
-  /// The record files of one kind, with their bytes, sorted by path; and the files under the
-  /// kind's folder that can't be read as records: symbolic links (never followed: a teammate's
-  /// link could point anywhere), names that are not UTF-8 (shown escaped), unreadable files.
-  public func recordFiles(of kind: RecordKind) throws -> (
-    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
-  ) {
-    let (paths, problems) = scan(kind)
-    return read(paths, problems: problems)
-  }
-
-  private func read(_ paths: [String], problems: [Diagnostic]) -> (
-    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
-  ) {
-    let tree = WorkTree(root: root)
-    var files: [(path: String, bytes: [UInt8])] = []
-    var problems = problems
-    files.reserveCapacity(paths.count)
-    for path in paths {
-      do {
-        if let bytes = try tree.read(path) { files.append((path, bytes)) }
-      } catch {
-        problems.append(Diagnostic(.error, file: path, message: Self.unreadable(error)))
-      }
-    }
-    return (files, problems)
   }
 
   static func unreadable(_ refusal: WorkTree.Refusal) -> String {
@@ -233,17 +207,8 @@ public struct DataDirectory: Sendable {
     return out
   }
 
-  /// Every record file under the record folders (and the config), with their bytes, plus
-  /// stray `.yml` files (for a warning) and what can't be read (links, names that are not
-  /// UTF-8).
-  public func recordFiles() throws -> (
-    files: [(path: String, bytes: [UInt8])], problems: [Diagnostic]
-  ) {
-    let (paths, problems) = recordFilePaths()
-    return read(paths, problems: problems)
-  }
-
-  /// The paths `recordFiles` reads, and the problems it reports, without reading.
+  /// The paths of every record file (all kinds, and `.yml` files, which check warns about), and
+  /// what can't be read as one (links, names that are not UTF-8), without reading them.
   func recordFilePaths() -> (paths: [String], problems: [Diagnostic]) {
     var paths: [String] = []
     var problems: [Diagnostic] = []

@@ -109,12 +109,6 @@ public struct WorkTree: Sendable {
     return try readFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path)?.bytes
   }
 
-  /// Reads many files, each folder on the way opened once for all the files in it (a scrum's
-  /// 2,600 meetings were 4 opens each); each result as `read` gives it.
-  public func read(_ paths: [String]) -> [Result<[UInt8]?, Refusal>] {
-    each(paths) { dir, name, path throws(Refusal) in try readFile(in: dir, name: name, path: path)?.bytes }
-  }
-
   /// What a stamped read found: no file, the file's bytes and stamp, or only the stamp of a
   /// file the caller already knows in that version (not read).
   public enum StampedRead: Sendable {
@@ -123,8 +117,9 @@ public struct WorkTree: Sendable {
     case known(FileStamp)
   }
 
-  /// Reads many files as `read(_:)` does, but first asks `known` about each regular file's
-  /// stamp (taken without following links) and skips reading the ones it knows.
+  /// Reads many files, each folder on the way opened once for all the files in it (a scrum's
+  /// 2,600 meetings were 4 opens each), each as `read` reads one; but first asks `known` about
+  /// each regular file's stamp (taken without following links) and skips the ones it knows.
   public func read(_ paths: [String], unless known: (String, FileStamp) -> Bool)
     -> [Result<StampedRead, Refusal>]
   {
