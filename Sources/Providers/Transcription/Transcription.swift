@@ -119,6 +119,9 @@ public final class LiveTranscription: @unchecked Sendable {
     return lock.withLock { result }
   }
 
+  /// Stops the helper at once, keeping nothing more.
+  public func cancel() { stop() }
+
   private func send(_ message: TranscriberMessage) {
     // NB: a helper that died makes this write fail (EPIPE, SIGPIPE is ignored); the reader
     // thread has noted the failure.
@@ -126,8 +129,10 @@ public final class LiveTranscription: @unchecked Sendable {
   }
 
   private func stop() {
-    if process.isRunning { process.terminate() }
     try? input.close()
+    // NB: SIGKILL, not Process.terminate's SIGTERM: a child started from a thread that blocks
+    // signals (as the runtime's threads do) keeps SIGTERM blocked and never dies of it.
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
   }
 
   private func read(_ output: FileHandle) {

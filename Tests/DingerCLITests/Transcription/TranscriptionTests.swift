@@ -113,6 +113,27 @@ import Testing
     #expect(SpokenMeeting.errorRate(said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "") <= 0.5)
   }
 
+  @Test func aDiscardedMeetingStopsTheTranscriberAndRecordsNothing() throws {
+    let pulse = try PulseServer()
+    defer { pulse.stop() }
+    let box = try Sandbox()
+    box.extraEnvironment = pulse.environment
+    let marker = "Zed\(UInt32.random(in: 1000...9999))"
+    try team(box, extra: [marker])
+    let head = try box.head()
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("d")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(tmux.wait(for: "meeting discarded; nothing recorded"), "\(tmux.screen())")
+    #expect(try box.head() == head)
+    Thread.sleep(forTimeInterval: 0.5)
+    let left = try ProcessRunner.run("/usr/bin/pgrep", ["-a", "-f", "dinger-transcribe listen.*\(marker)"])
+    #expect(left.stdout.isEmpty, "a transcriber was left running: \(left.stdout)")
+  }
+
   @Test func withoutASoundServerTheMeetingRunsAndSaysWhy() throws {
     let box = try Sandbox()
     box.extraEnvironment = ["PULSE_SERVER": "unix:" + box.home.url.appendingPathComponent("nothing").path]

@@ -85,14 +85,15 @@ extension Meet {
     // NB: keys pressed while the meeting ended are not the notes' first words.
     tcflush(0, TCIFLUSH)
     let timer = await session.timer
+    guard case .finished(saved: true) = timer.phase else {
+      listener.cancel()
+      Terminal.output("meeting discarded; nothing recorded\n")
+      return
+    }
     listener.follow(timer)
     if listener.isOn { Terminal.status("finishing the transcript...\r") }
     let (turns, note) = listener.finish(elapsed: timer.elapsed)
     if listener.isOn { Terminal.status("\u{1B}[K") }
-    guard case .finished(saved: true) = timer.phase else {
-      Terminal.output("meeting discarded; nothing recorded\n")
-      return
-    }
     if let note { Terminal.error("note: \(note)\n") }
     // NB: the meeting is saved whatever happens to its notes (Ctrl-C, a failed editor, an
     // unreadable file): they are extra, the meeting is not.

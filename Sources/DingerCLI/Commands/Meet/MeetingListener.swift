@@ -66,6 +66,9 @@ final class MeetingListener: @unchecked Sendable {
     return .off(lock.withLock { off } ?? "")
   }
 
+  /// Stops transcription without waiting for the rest (a discarded meeting).
+  func cancel() { live?.cancel() }
+
   /// Ends transcription: the meeting's turns (empty without transcription) and a note for
   /// the meeting's notes when something went wrong.
   func finish(elapsed: Int) -> (turns: [TranscriptTurn], note: String?) {
