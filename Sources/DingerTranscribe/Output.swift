@@ -28,51 +28,6 @@ enum Output {
   }
 }
 
-/// What the decoding thread takes, in the order it happened: audio, a new turn, the end.
-enum Item {
-  case audio([Int16])
-  case turn(Int)
-  case end
-}
-
-/// A queue between capture (and dinger's commands) and the decoder, so that decoding never
-/// holds up capture. Bounded: past a minute of audio behind, audio is dropped (and said).
-final class ItemQueue: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var items: [Item] = []
-  private var head = 0
-  private var audioQueued = 0
-  static let mostAudio = 600  // chunks of 100 ms
-
-  /// False when the audio was dropped.
-  @discardableResult
-  func push(_ item: Item) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    if case .audio = item {
-      guard audioQueued < Self.mostAudio else { return false }
-      audioQueued += 1
-    }
-    items.append(item)
-    condition.signal()
-    return true
-  }
-
-  func pop() -> Item {
-    condition.lock()
-    defer { condition.unlock() }
-    while head == items.count { condition.wait() }
-    let item = items[head]
-    head += 1
-    if head > 1024 {
-      items.removeFirst(head)
-      head = 0
-    }
-    if case .audio = item { audioQueued -= 1 }
-    return item
-  }
-}
-
 /// Decodes what the queue gives until its end: each turn's utterances as `heard` lines.
 func decode(_ queue: ItemQueue, with recognizer: Recognizer) {
   var turn = 0
@@ -91,3 +46,4 @@ func decode(_ queue: ItemQueue, with recognizer: Recognizer) {
     }
   }
 }
+

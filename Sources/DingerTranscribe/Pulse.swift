@@ -37,6 +37,13 @@ final class PulseStream {
     }
   }
 
+  /// How much recorded sound waits in the server's buffers (not read yet), in samples.
+  func pendingSamples() -> Int {
+    var error: Int32 = 0
+    let usec = pa_simple_get_latency(stream, &error)
+    return usec == UInt64.max ? 0 : Int(usec) * WAVFile.rate / 1_000_000
+  }
+
   /// Plays `samples` and waits until they are heard.
   func play(_ samples: [Int16]) throws(Failure) {
     var error: Int32 = 0

@@ -11,6 +11,12 @@
 import Foundation
 import Speech
 
+// NB: a child inherits its spawning thread's blocked signals and its parent's ignored ones
+// (dinger's runtime threads block SIGTERM and SIGINT): start with the usual ones.
+var none = sigset_t()
+sigemptyset(&none)
+sigprocmask(SIG_SETMASK, &none, nil)
+for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(sig, SIG_DFL) }
 signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 let mode = arguments.first ?? ""
@@ -123,6 +129,7 @@ case "listen":
       status: 4)
   }
   let queue = ItemQueue()
+  let marks = TurnMarks()
   let stop = NSCondition()
   nonisolated(unsafe) var stopping = false
   // dinger's commands: each turn as it begins; the end (or dinger gone).
@@ -132,7 +139,7 @@ case "listen":
       switch TranscriberMessage(line: Substring(line)) {
       case .turn?:
         turn += 1
-        queue.push(.turn(turn))
+        marks.begin(turn)
       case .end?:
         stop.withLock { stopping = true }
         return
@@ -152,7 +159,6 @@ case "listen":
   Output.send(.ready)
   var buffer = [Int16](repeating: 0, count: WAVFile.rate / 10)
   var dropped = false
-  var chunks = 0
   while !stop.withLock({ stopping }) {
     do {
       try buffer.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
@@ -160,9 +166,8 @@ case "listen":
       Output.send(.note("recording stopped: \((error as? PulseStream.Failure)?.message ?? "\(error)")"))
       break
     }
-    chunks += 1
     Output.send(.level(buffer.withUnsafeBufferPointer { Level.of($0) }))
-    if !queue.push(.audio(buffer)) && !dropped {
+    if !marks.queue(buffer, waiting: stream.pendingSamples(), into: queue) && !dropped {
       dropped = true
       Output.send(.note("decoding fell a minute behind; some audio was not transcribed"))
     }

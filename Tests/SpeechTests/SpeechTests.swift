@@ -108,4 +108,36 @@ import Testing
     #expect(WAVFile.seconds(header: Array("RIFF....WAVE".utf8), fileSize: 12) == nil)
     #expect(WAVFile.seconds(header: Array("hello".utf8), fileSize: 5) == nil)
   }
+
+  @Test func aTurnBeginsAtTheAudioCapturedWhenItsKeyCameNotAtTheNextChunk() {
+    let queue = ItemQueue()
+    let marks = TurnMarks()
+    let chunk = (0..<1600).map { Int16($0) }
+    marks.queue(chunk, waiting: 800, into: queue)  // 1,600 read, 800 more wait in the server
+    marks.begin(1)  // the key: at sample 2,400, half-way into the next chunk
+    marks.queue(chunk, waiting: 0, into: queue)
+    marks.begin(2)  // nothing waits: at the start of the next chunk
+    marks.queue(chunk, waiting: 0, into: queue)
+    queue.push(.end)
+    var items: [Item] = []
+    while true {
+      let item = queue.pop()
+      if item == .end { break }
+      items.append(item)
+    }
+    #expect(
+      items == [
+        .audio(chunk), .audio(Array(chunk[..<800])), .turn(1), .audio(Array(chunk[800...])),
+        .turn(2), .audio(chunk),
+      ])
+  }
+
+  @Test func theQueueDropsAudioPastAMinuteBehindButNeverATurn() {
+    let queue = ItemQueue()
+    for _ in 0..<ItemQueue.mostAudio { #expect(queue.push(.audio([0]))) }
+    #expect(!queue.push(.audio([0])))
+    #expect(queue.push(.turn(1)))
+    #expect(queue.pop() == .audio([0]))
+    #expect(queue.push(.audio([0])))
+  }
 }

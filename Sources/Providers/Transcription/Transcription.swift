@@ -130,8 +130,9 @@ public final class LiveTranscription: @unchecked Sendable {
 
   private func stop() {
     try? input.close()
-    // NB: SIGKILL, not Process.terminate's SIGTERM: a child started from a thread that blocks
-    // signals (as the runtime's threads do) keeps SIGTERM blocked and never dies of it.
+    // NB: SIGKILL, not Process.terminate's SIGTERM: nothing more is wanted from it, and a child
+    // started from a runtime thread inherits that thread's blocked SIGTERM (the helper now
+    // unblocks it first thing, but a stuck one must still go).
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
   }
 

@@ -40,8 +40,8 @@ import Testing
     let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
     #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
     #expect(tmux.screen().contains("no sound: is the microphone muted?"))
-    // The voices go into the sink while the keys follow the script: n at each turn's start
-    // (in the silence before its first word).
+    // The voices go into the sink while the keys follow the script: n in the middle of the
+    // 1.5 s of silence that starts each turn (the sound server's latency is then no matter).
     let played = DispatchSemaphore(value: 0)
     Thread {
       try? pulse.play(spoken.wav)
@@ -49,7 +49,7 @@ import Testing
     }.start()
     let t0 = Date()
     for start in spoken.starts.dropFirst() {
-      Thread.sleep(until: t0.addingTimeInterval(start + 0.4))
+      Thread.sleep(until: t0.addingTimeInterval(start + 0.75))
       tmux.keys("n")
     }
     played.wait()
@@ -85,8 +85,10 @@ import Testing
     #expect(recorded.map(\.start) == spoken.starts.map { Int($0.rounded()) })
     let again = recorded.map(\.text).joined(separator: " ")
     #expect(SpokenMeeting.errorRate(said: said, heard: again) <= 0.30, "heard '\(again)'")
+    // The same words by turn: an utterance cut at a slightly different instant may decode a
+    // word differently, so each turn is compared loosely and the whole against the script.
     for (a, b) in zip(live, recorded) {
-      #expect(SpokenMeeting.errorRate(said: b.text, heard: a.text) <= 0.3, "\(a.text) / \(b.text)")
+      #expect(SpokenMeeting.errorRate(said: b.text, heard: a.text) <= 0.5, "\(a.text) / \(b.text)")
     }
   }
 
