@@ -28,16 +28,19 @@ extension WordCommand {
         let provider = LibraryProvider.live(repository: try global.repository())
         let stored = try library.map { try provider.find($0) }
         let groups = try provider.wordsByLibrary(in: stored, language: language, search: search)
+        Workspace.trace("words listed")
         if output.json {
           let words = groups.flatMap { g in g.words.map { WordJSON($0, library: g.library) } }
           Terminal.output(try JSONView.render("words", words))
         } else if groups.isEmpty {
           Terminal.output("no words\(search.map { " matching '\($0)'" } ?? "")\n")
         } else {
-          Terminal.output(
-            bytes: WordListView(
-              groups: groups.map { ($0.library.library.name, $0.words) }, showLibrary: stored == nil
-            ).renderBytes())
+          let bytes = WordListView(
+            groups: groups.map { ($0.library.library.name, $0.words) }, showLibrary: stored == nil
+          ).renderBytes()
+          Workspace.trace("rendered")
+          Terminal.output(bytes: bytes)
+          Workspace.trace("written")
         }
         if let stored { warnBroken(stored) }
       }
