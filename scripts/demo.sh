@@ -48,7 +48,7 @@ mapfile -t starts < <(python3 "$HERE/demo-recording.py" "$DEMO_DIR/standup.wav" 
   "slt:Yesterday I finished the login page. Today I will review the pull requests." \
   "rms:I fixed the bug in the payment service and wrote more tests." \
   "awb:I am blocked on the database migration. I need help from Katie.")
-run dinger meet app-dev --record --audio "$DEMO_DIR/standup.wav" --duration 20s \
+run dinger meet app-dev --record --audio "$DEMO_DIR/standup.wav" \
   --turn "Katie=${starts[0]}" --turn "Gray=${starts[1]}" --turn "Euna=${starts[2]}"
 run dinger history show "$(ls history/app-dev | head -1 | sed 's/\.yaml$//')"
 echo "(the recording stays outside the repository: only the text is committed)"
