@@ -53,6 +53,9 @@ public struct ScrumProvider: Sendable {
     /// nothing to do. The builder is an operation: it runs under the writer lock, against the
     /// data as committed then, so concurrent writers never undo each other.
     public var commit: @Sendable (_ build: (Snapshot) throws -> Change?) throws -> String?
+    /// Every library as packed listing rows, when that can be had without decoding words (a
+    /// repository's record cache); nil: use `load`.
+    public var listings: @Sendable () -> [LibraryListing]? = { nil }
 
     /// Creates dependencies.
     public init(
@@ -78,13 +81,14 @@ public struct ScrumProvider: Sendable {
 
   /// Scrums of a git-backed data repository.
   public static func live(repository: DataRepository) -> ScrumProvider {
-    ScrumProvider(
-      Dependencies(
-        load: { try repository.files(of: $0) },
-        paths: { try repository.directory.recordPaths(of: $0) },
-        read: { kind, paths in try repository.files(kind, at: paths) },
-        pathsIn: { folder in repository.directory.recordPaths(in: folder) },
-        commit: { build in try repository.commit(build)?.hex }))
+    var dependencies = Dependencies(
+      load: { try repository.files(of: $0) },
+      paths: { try repository.directory.recordPaths(of: $0) },
+      read: { kind, paths in try repository.files(kind, at: paths) },
+      pathsIn: { folder in repository.directory.recordPaths(in: folder) },
+      commit: { build in try repository.commit(build)?.hex })
+    dependencies.listings = { repository.libraryListings() }
+    return ScrumProvider(dependencies)
   }
 
   /// Scrums held in memory (data-relative path to text); changes apply to `store`.

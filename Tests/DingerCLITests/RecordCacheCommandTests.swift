@@ -65,6 +65,63 @@ import Testing
   }
 }
 
+/// `word list` straight from the cache's packed rows prints what the full read prints.
+@Suite struct WordListingTests {
+  @Test func theFastListingPrintsWhatTheFullReadPrints() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    try box.write(
+      "libraries/spanish-basics.yaml",
+      """
+      id: 5b0c2d4e-0000-4000-8000-00000000000a
+      name: Spanish basics
+      language: es
+      words:
+        - text: año
+          phonetic: /ˈaɲo/
+          meanings:
+            - partOfSpeech: noun
+              definition: |
+                year
+
+                (of the calendar)
+            - definition: age
+        - text: sin
+        - text: agua
+          meanings:
+            - definition: water
+              example: Un vaso de agua.
+            - definition: rain
+            - definition: tears
+        - text: a-very-long-word-that-passes-thirty-columns
+          meanings:
+            - definition: "trailing spaces   "
+
+      """)
+    try box.write(
+      "libraries/mexican.yaml",
+      "name: Mexicano\nlanguage: es-MX\nwords:\n  - text: güey\n    meanings:\n      - definition: dude\n")
+    try box.write("libraries/english.yaml", "name: English\nlanguage: en\nwords:\n  - text: hello\n    meanings:\n      - definition: hi\n")
+    Thread.sleep(forTimeInterval: 2.2)
+    let cases: [[String]] = [
+      [], ["--library", "spanish-basics"], ["--library", "SPANISH BASICS"], ["--library", "5b0c2d4e"],
+      ["--language", "es"], ["--language", "es-MX"], ["--library", "english", "--language", "es"],
+      ["--library", "nope"],
+    ]
+    for extra in cases {
+      let full = try box.dinger(["word", "list"] + extra, env: ["DINGER_RECORD_CACHE": "off"])
+      _ = try box.dinger(["word", "list"] + extra)  // fills the cache
+      let fast = try box.dinger(["word", "list"] + extra, env: ["DINGER_TRACE": "1"])
+      #expect(fast.stdout == full.stdout, "\(extra)")
+      #expect(fast.stderr.replacingOccurrences(of: #"dinger: .*\n"#, with: "", options: .regularExpression) == full.stderr, "\(extra)")
+      #expect(fast.status == full.status, "\(extra)")
+    }
+    let traced = try box.dinger("word", "list", env: ["DINGER_TRACE": "1"])
+    #expect(traced.stderr.contains("listed 3 libraries, 3 of them from the record cache"), "\(traced.stderr)")
+    #expect(traced.stdout.contains("año    Spanish basics  year (of the calendar) (+1)\n"), "\(traced.stdout)")
+  }
+}
+
 /// Outputs gathered from several threads.
 final class Outputs: @unchecked Sendable {
   private let lock = NSLock()

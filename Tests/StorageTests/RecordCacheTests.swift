@@ -233,4 +233,41 @@ import Testing
     #expect(warm.report.files == plain.report.files)
     #expect(warm.report.diagnostics.contains { $0.file.hasPrefix("history/other/") && $0.line == 2 })
   }
+
+  @Test func libraryListingsFromTheCacheAreTheWordsTheFileHas() throws {
+    let (box, repo) = try repository()
+    try box.write(
+      "libraries/more.yaml",
+      "name: Más\nlanguage: es\nwords:\n  - text: año\n    meanings:\n      - definition: |\n          year\n\n          (calendar)\n      - definition: age\n  - text: sin\n")
+    func rows(_ listing: LibraryListing) -> [(String, String?, Int)] {
+      listing.rows.rows.map { row in
+        (
+          String(decoding: listing.rows.bytes[row.text], as: UTF8.self),
+          row.definition.map { String(decoding: listing.rows.bytes[$0], as: UTF8.self) },
+          row.meanings
+        )
+      }
+    }
+    let cold = try #require(repo.libraryListings())
+    #expect(repo.cacheHits == 0)
+    let warm = try #require(repo.libraryListings())
+    #expect(repo.cacheHits == 2)
+    let libraries = try repo.files(of: .library).compactMap { file -> Library? in
+      if case .library(let l) = file.record { return l }
+      return nil
+    }
+    for listings in [cold, warm] {
+      #expect(listings.map(\.name) == libraries.map(\.name))
+      for (listing, library) in zip(listings, libraries) {
+        let expected = library.words.map { ($0.text, $0.meanings.first?.definition, $0.meanings.count) }
+        #expect(rows(listing).map(\.0) == expected.map(\.0))
+        #expect(rows(listing).map(\.1) == expected.map(\.1))
+        #expect(rows(listing).map(\.2) == expected.map(\.2))
+        #expect(listing.id == library.id && listing.language == library.language)
+      }
+    }
+    // A library with findings: no listing, so the full read reports them.
+    try box.write("libraries/broken.yaml", "name: Broken\nlanguage: 12x\n")
+    #expect(repo.libraryListings() == nil)
+  }
 }

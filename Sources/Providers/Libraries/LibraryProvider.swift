@@ -82,17 +82,17 @@ public struct LibraryProvider: Sendable {
   public func find(_ query: String) throws -> StoredLibrary {
     let (libraries, problems) = try list()
     let q = query.trimmed
-    if let bySlug = libraries.first(where: { $0.slug == q }) { return bySlug }
+    if let i = Self.match(q, libraries.map { ($0.slug, $0.library.name, $0.library.id) }) {
+      return libraries[i]
+    }
     let byName = libraries.filter { $0.library.name.lowercased() == q.lowercased() }
-    if byName.count == 1 { return byName[0] }
     if byName.count > 1 {
       throw StorageError(
         "\(byName.count) libraries are named '\(q)'; name one by its file: \(byName.map(\.slug).joined(separator: ", "))"
       )
     }
-    if q.count >= 4, q.allSatisfy(\.isHexDigit) || q.contains("-") {
+    if Self.looksLikeID(q) {
       let byID = libraries.filter { $0.library.id?.lowercased.hasPrefix(q.lowercased()) == true }
-      if byID.count == 1 { return byID[0] }
       if byID.count > 1 {
         throw StorageError("id prefix '\(q)' matches \(byID.count) libraries; give more of it")
       }
@@ -122,6 +122,45 @@ public struct LibraryProvider: Sendable {
       message += "; 'dinger library list' shows them all"
     }
     throw StorageError(message, kind: .notFound(q))
+  }
+
+  /// The library `q` names by `find`'s rules (its slug; else its name, any case, when only one
+  /// has it; else a unique id prefix); nil when none does or it is ambiguous.
+  static func match(_ q: String, _ candidates: [(slug: String, name: String, id: UUID?)]) -> Int? {
+    if let bySlug = candidates.firstIndex(where: { $0.slug == q }) { return bySlug }
+    let byName = candidates.indices.filter { candidates[$0].name.lowercased() == q.lowercased() }
+    if byName.count == 1 { return byName[0] }
+    guard byName.isEmpty, looksLikeID(q) else { return nil }
+    let byID = candidates.indices.filter {
+      candidates[$0].id?.lowercased.hasPrefix(q.lowercased()) == true
+    }
+    return byID.count == 1 ? byID[0] : nil
+  }
+
+  static func looksLikeID(_ q: String) -> Bool {
+    q.count >= 4 && (q.allSatisfy(\.isHexDigit) || q.contains("-"))
+  }
+
+  /// The words `word list` shows, as packed rows by library (libraries in name order, empty
+  /// ones left out), when they can be had without decoding words: no search, every library
+  /// file clean, and `library` (when given) naming exactly one. Nil otherwise: `wordsByLibrary`
+  /// then gives them, or the error `find` gives.
+  public func wordListing(library query: String?, language: String?) -> [(
+    library: String, rows: WordRows
+  )]? {
+    guard var listings = dependencies.listings() else { return nil }
+    listings.sort { ($0.name.lowercased(), $0.path) < ($1.name.lowercased(), $1.path) }
+    if let query {
+      guard let i = Self.match(query.trimmed, listings.map { ($0.slug, $0.name, $0.id) }) else {
+        return nil
+      }
+      listings = [listings[i]]
+    }
+    return
+      listings
+      .filter { language == nil || Self.sameLanguage($0.language, language!) }
+      .filter { $0.rows.count > 0 }
+      .map { ($0.name, $0.rows) }
   }
 
   /// Words of every library (or of `library`), optionally only of a language and only those

@@ -115,6 +115,19 @@ struct CacheReader {
     return at..<at + n
   }
 
+  /// Where a string is, without making it.
+  mutating func stringRange() throws(Damaged) -> Range<Int> {
+    try slice(try varint())
+  }
+
+  mutating func skipOptionalString() throws(Damaged) {
+    switch try u8() {
+    case 0: return
+    case 1: _ = try stringRange()
+    default: throw Damaged()
+    }
+  }
+
   mutating func optionalString() throws(Damaged) -> String? {
     switch try u8() {
     case 0: return nil
@@ -147,14 +160,25 @@ struct CacheReader {
 /// A quick checksum of a cache file (64-bit words multiplied in), enough to tell a torn or
 /// damaged file; not a defence against someone who can write to `.git/` anyway.
 func cacheChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-  var h: UInt64 = 0x9E37_79B9_7F4A_7C15
-  let words = bytes.count / 8
-  for i in 0..<words {
-    let w = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-    h = (h ^ w) &* 0x100_0000_01B3 &+ 0x2545_F491
-    h ^= h >> 29
+  // NB: four independent lanes of 64-bit words, so the multiplications overlap (one lane was
+  // a chain of dependent multiplies, 1.5 ms over a 6 MB cache file).
+  var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+    0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5
+  )
+  func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
+    let x = (h ^ w) &* 0x100_0000_01B3 &+ 0x2545_F491
+    return x ^ (x >> 29)
   }
-  for i in (words * 8)..<bytes.count {
+  let blocks = bytes.count / 32
+  for i in 0..<blocks {
+    let at = i * 32
+    lanes.0 = mix(lanes.0, bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+    lanes.1 = mix(lanes.1, bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+    lanes.2 = mix(lanes.2, bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
+    lanes.3 = mix(lanes.3, bytes.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))
+  }
+  var h = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
+  for i in (blocks * 32)..<bytes.count {
     h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3
   }
   return h ^ UInt64(bytes.count)

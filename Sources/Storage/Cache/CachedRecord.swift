@@ -72,6 +72,37 @@ enum CachedRecord {
     return (kind, id, kind == 2 ? try r.uuid() : nil, places)
   }
 
+  /// A cached library's name, language, id and its words as listing rows, read without making
+  /// a `Word` (what `word list` shows); nil when the entry is not a library.
+  /// The rows point into `data`, the cache file's bytes `r` reads: nothing is copied.
+  static func libraryListing(_ r: inout CacheReader, in data: [UInt8], path: String)
+    throws(CacheReader.Damaged) -> LibraryListing?
+  {
+    _ = try places(&r, path: path)
+    guard try r.u8() == 3 else { return nil }
+    let id = try r.optionalUUID()
+    let name = try r.string()
+    let language = try r.string()
+    let n = try r.count(each: 3)
+    var rows: [WordRows.Row] = []
+    rows.reserveCapacity(n)
+    for _ in 0..<n {
+      let text = try r.stringRange()
+      try r.skipOptionalString()
+      let m = try r.count(each: 3)
+      var definition: Range<Int>?
+      for k in 0..<m {
+        try r.skipOptionalString()
+        let d = try r.stringRange()
+        if k == 0 { definition = d }
+        try r.skipOptionalString()
+      }
+      rows.append(WordRows.Row(text: text, definition: definition, meanings: m))
+    }
+    return LibraryListing(
+      path: path, id: id, name: name, language: language, rows: WordRows(bytes: data, rows: rows))
+  }
+
   private static func body(_ record: AnyRecord, into w: inout CacheWriter) -> Bool {
     switch record {
     case .scrum(let s):

@@ -50,8 +50,23 @@ final class RecordCache {
     payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in try CachedRecord.slim(&r, path: path) }
   }
 
+  /// A cached library as listing rows (see `CachedRecord.libraryListing`).
+  func libraryListing(_ path: String, stamp: FileStamp) -> LibraryListing? {
+    payload(path, stamp: stamp) { r, data throws(CacheReader.Damaged) in
+      try CachedRecord.libraryListing(&r, in: data, path: path)
+    } ?? nil
+  }
+
   private func payload<T>(
     _ path: String, stamp: FileStamp, _ read: (inout CacheReader) throws(CacheReader.Damaged) -> T
+  ) -> T? {
+    payload(path, stamp: stamp) { r, _ throws(CacheReader.Damaged) in try read(&r) }
+  }
+
+  /// Reads an entry's payload; `read` also gets the bucket's bytes (rows may point into them).
+  private func payload<T>(
+    _ path: String, stamp: FileStamp,
+    _ read: (inout CacheReader, [UInt8]) throws(CacheReader.Damaged) -> T
   ) -> T? {
     let (dir, name) = Self.split(path)
     let bucket = self.bucket(dir)
@@ -61,9 +76,10 @@ final class RecordCache {
       bucket.changed = true
       return nil
     }
-    return bucket.data.withUnsafeBytes { raw -> T? in
+    let data = bucket.data
+    return data.withUnsafeBytes { raw -> T? in
       var r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
-      return try? read(&r)
+      return try? read(&r, data)
     }
   }
 
