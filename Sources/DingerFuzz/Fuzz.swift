@@ -48,6 +48,11 @@ enum Harness {
           _ = try? CachedRecord.decode(&r, path: name)
           r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
           _ = try? CachedRecord.slim(&r, path: name)
+          r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
+          if let listing = try? CachedRecord.libraryListing(&r, in: data, path: name) {
+            // Every row lies inside the bytes (WordRows checks it, and so does this render).
+            _ = listing.rows.rows.map { data[$0.text].count + (($0.definition).map { data[$0].count } ?? 0) }
+          }
         }
       }
     }
