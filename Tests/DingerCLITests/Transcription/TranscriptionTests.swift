@@ -24,6 +24,18 @@ import Testing
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
   }
 
+  /// A team's meeting running with --transcribe against a private sound server, listening.
+  /// `marker`, an extra attendee, names this test's helper among others (`pgrep -f`).
+  func listeningMeeting(marker: String? = nil) throws -> (PulseServer, Sandbox, Tmux, URL) {
+    let pulse = try PulseServer()
+    let box = try Sandbox()
+    box.extraEnvironment = pulse.environment
+    try team(box, extra: marker.map { [$0] } ?? [])
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
+    return (pulse, box, tmux, exit)
+  }
+
   func meetingFile(_ box: Sandbox) throws -> String {
     let files = try box.git("ls-files", "history").split(separator: "\n")
     #expect(files.count == 1)
@@ -31,15 +43,10 @@ import Testing
   }
 
   @Test func aMeetingHeardLiveIsWrittenDownBySpeakerAndARecordingGivesTheSameTurns() throws {
-    let pulse = try PulseServer()
+    let (pulse, box, tmux, exit) = try listeningMeeting()
     defer { pulse.stop() }
-    let box = try Sandbox()
-    box.extraEnvironment = pulse.environment
-    try team(box)
-    let spoken = try SpokenMeeting(in: box.home.url)
-    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
-    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
     #expect(tmux.screen().contains("no sound: is the microphone muted?"))
+    let spoken = try SpokenMeeting(in: box.home.url)
     // The voices go into the sink while the keys follow the script: n in the middle of the
     // 1.5 s of silence that starts each turn (the sound server's latency is then no matter).
     let played = DispatchSemaphore(value: 0)
@@ -116,15 +123,10 @@ import Testing
   }
 
   @Test func aDiscardedMeetingStopsTheTranscriberAndRecordsNothing() throws {
-    let pulse = try PulseServer()
-    defer { pulse.stop() }
-    let box = try Sandbox()
-    box.extraEnvironment = pulse.environment
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
-    try team(box, extra: [marker])
+    let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)
+    defer { pulse.stop() }
     let head = try box.head()
-    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
-    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
     tmux.keys("q")
     #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
     tmux.keys("d")
@@ -165,15 +167,10 @@ import Testing
   }
 
   @Test func aTranscriberKilledMidMeetingKeepsWhatItHeardAndTheMeeting() throws {
-    let pulse = try PulseServer()
-    defer { pulse.stop() }
-    let box = try Sandbox()
-    box.extraEnvironment = pulse.environment
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
-    try team(box, extra: [marker])
+    let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)
+    defer { pulse.stop() }
     let spoken = try SpokenMeeting(in: box.home.url, turns: 1)
-    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
-    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
     try pulse.play(spoken.wav)
     Thread.sleep(forTimeInterval: 0.5)
     tmux.keys("n")
