@@ -34,17 +34,21 @@ let package = Package(
 
     // Core
     .target(name: "Models", swiftSettings: strict),
+    // The one way to start another program (editor, pager, ssh, helpers): no dinger types.
+    .target(name: "Processes", swiftSettings: strict),
     // Audio without C: WAV files, the ding, the level meter, pronunciations, the helper's lines.
     .target(name: "Speech", swiftSettings: strict),
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
-    .target(name: "Git", dependencies: ["CGit2", "CZlib", "CCurl"], swiftSettings: strict),
+    .target(
+      name: "Git", dependencies: ["CGit2", "CZlib", "CCurl", "Processes"], swiftSettings: strict),
     .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
     .target(
-      name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage"], swiftSettings: strict),
+      name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage", "Processes"], swiftSettings: strict),
 
     // Providers and components
     .target(
-      name: "Providers", dependencies: ["Models", "Storage", "Sync", "YAML", "Speech"],
+      name: "Providers",
+      dependencies: ["Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes"],
       swiftSettings: strict),
     .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
 
@@ -52,7 +56,7 @@ let package = Package(
     .executableTarget(
       name: "DingerCLI",
       dependencies: [
-        "Models", "Providers", "Components",
+        "Models", "Providers", "Components", "Processes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -90,6 +94,7 @@ let package = Package(
       name: "SyncTests", dependencies: ["Sync", "Storage", "YAML", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "SpeechTests", dependencies: ["Speech"], swiftSettings: strict),
+    .testTarget(name: "ProcessesTests", dependencies: ["Processes"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(

@@ -25,6 +25,9 @@ public struct Workspace: Sendable {
   /// How many sync conflicts wait to be settled.
   public var conflictCount: Int { ConflictStore.count(in: repository.root) }
 
+  /// A value of git's effective configuration for the repository (`core.editor`), or nil.
+  public func gitConfig(_ key: String) -> String? { repository.gitConfig(key) }
+
   /// The commented template for a new record of a kind.
   public func template(for kind: RecordKind) -> String? { repository.template(for: kind) }
 

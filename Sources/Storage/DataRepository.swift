@@ -23,6 +23,9 @@ public final class DataRepository: @unchecked Sendable {
   /// The working tree as a plain data directory.
   public var directory: DataDirectory { DataDirectory(root: root) }
 
+  /// A value of git's effective configuration for this repository (`core.editor`), or nil.
+  public func gitConfig(_ key: String) -> String? { git.config(key) }
+
   init(root: URL, git: Repository) {
     // NB: one spelling of the root (no trailing slash) so paths and comparisons agree.
     self.root = URL(fileURLWithPath: root.standardizedFileURL.path)

@@ -10,16 +10,21 @@ import Testing
 
   static let allowed: [String: Set<String>] = [
     "Models": ["Foundation"],
+    "Processes": ["Glibc"],
     "YAML": ["Foundation", "CYAML"],
-    "Git": ["Foundation", "CGit2", "CZlib", "CCurl"],
+    "Git": ["Foundation", "CGit2", "CZlib", "CCurl", "Processes"],
     "Storage": ["Foundation", "Models", "YAML", "Git"],
-    "Sync": ["Foundation", "Models", "YAML", "Git", "Storage"],
+    "Sync": ["Foundation", "Models", "YAML", "Git", "Storage", "Processes"],
     "Speech": ["Foundation"],
-    "Providers": ["Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech"],
+    "Providers": [
+      "Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech", "Processes",
+    ],
     // The helper program: the audio and speech libraries, and nothing of dinger's data.
     "DingerTranscribe": ["Foundation", "Speech", "CSphinx", "CPulse"],
     "Components": ["Foundation", "Models"],
-    "DingerCLI": ["Foundation", "ArgumentParser", "Components", "Models", "Providers"],
+    "DingerCLI": [
+      "Foundation", "ArgumentParser", "Components", "Models", "Providers", "Processes",
+    ],
   ]
 
   /// Command files that still import a layer below the providers (to be moved behind them).
@@ -40,7 +45,7 @@ import Testing
     let listed = manifest[deps.upperBound..<end.lowerBound]
     let names = listed.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
     #expect(
-      Set(names.filter { $0 != "swift-argument-parser" }) == ["Models", "Providers", "Components", "ArgumentParser"],
+      Set(names.filter { $0 != "swift-argument-parser" }) == ["Models", "Providers", "Components", "Processes", "ArgumentParser"],
       "\(names)")
   }
 

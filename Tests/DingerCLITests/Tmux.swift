@@ -38,7 +38,7 @@ final class Tmux {
     let env = box.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
     let quoted = args.map { "'\($0)'" }.joined(separator: " ")
     let command =
-      "cd '\(box.data.path)' && env \(env) NO_COLOR=1 '\(dingerBinary)' \(quoted); echo $? > '\(exit.path)'; sleep 30"
+      "cd '\(box.data.path)' && stty -g > '\(box.home.path("stty-before"))'; env \(env) NO_COLOR=1 '\(dingerBinary)' \(quoted); echo $? > '\(exit.path)'; stty -g > '\(box.home.path("stty-after"))'; sleep 30"
     let tmux = Tmux()
     // NB: through the shell with stdio on /dev/null: tmux's client forks a server that
     // daemonizes, and Foundation's Process never saw that client exit.
@@ -53,6 +53,14 @@ final class Tmux {
     )
     #expect(rc == 0)
     return (tmux, exit)
+  }
+
+  /// The terminal's settings (`stty -g`) before dinger started and after it ended.
+  static func terminalSettings(_ box: Sandbox) -> (before: String?, after: String?) {
+    (
+      try? String(contentsOfFile: box.home.path("stty-before"), encoding: .utf8),
+      try? String(contentsOfFile: box.home.path("stty-after"), encoding: .utf8)
+    )
   }
 
   /// The exit status written by `start`'s command, waiting up to 15 s for it.

@@ -99,7 +99,7 @@ extension Meet {
     // unreadable file): they are extra, the meeting is not.
     let transcript: String?
     do {
-      transcript = try notes()
+      transcript = try notes(repository: repository)
     } catch {
       Terminal.error("\nnote: \(error); the meeting is saved without notes\n")
       transcript = nil
@@ -116,7 +116,7 @@ extension Meet {
   }
 
   /// The meeting's notes: from --notes-file, from $EDITOR with --edit-notes, else typed.
-  private func notes() throws -> String? {
+  private func notes(repository: Workspace) throws -> String? {
     if let notesFile {
       guard let text = try? String(contentsOfFile: notesFile, encoding: .utf8) else {
         throw CLIError("can't read the notes file '\(notesFile)'")
@@ -124,7 +124,7 @@ extension Meet {
       return text
     }
     if editNotes {
-      let text = try Editor.edit("", header: [], name: "notes")
+      let text = try Editor.edit("", header: [], name: "notes", repository: repository)
       return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
     }
     Terminal.output("Notes for the transcript (end with an empty line; Enter alone skips):\n")

@@ -52,7 +52,8 @@ extension ScrumCommand {
         let repository = try global.repository()
         let provider = ScrumProvider.live(repository: repository)
         guard let title else {
-          try writeInEditor(repository.template(for: .scrum) ?? "", provider: provider)
+          try writeInEditor(
+            repository.template(for: .scrum) ?? "", provider: provider, repository: repository)
           return
         }
         let scrum = Scrum(
@@ -63,9 +64,11 @@ extension ScrumCommand {
       }
     }
 
-    private func writeInEditor(_ template: String, provider: ScrumProvider) throws {
+    private func writeInEditor(
+      _ template: String, provider: ScrumProvider, repository: Workspace
+    ) throws {
       let added = try Editor.editUntilValid(
-        template, name: "new-scrum", emptyMessage: "the file was left empty; no scrum added",
+        template, name: "new-scrum", repository: repository, emptyMessage: "the file was left empty; no scrum added",
         errorsMessage: "the new scrum has errors; nothing was added"
       ) { try provider.add(text: TemplateText.withoutInstructions($0, template: template)) }
       if let added { Terminal.output("\(added.subject) (\(added.stored.path))\n") }

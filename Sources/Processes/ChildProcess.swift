@@ -1,0 +1,375 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// dinger's one way to start another program (an editor, the pager, ssh, a credential helper,
+/// curl, diff, the transcriber). Each launch states where the child's standard streams go, which
+/// process group it joins and what its signals are; `run` reads every output to its end (keeping
+/// a bounded part, so a child that prints without end never blocks on a full pipe), and
+/// `runInTerminal` hands the terminal to an interactive program as git's `launch_editor` does.
+public final class ChildProcess: @unchecked Sendable {
+  /// Where a standard stream of the child goes.
+  public enum Stream: Sendable, Equatable {
+    /// dinger's own (the terminal, or whatever dinger's stream is).
+    case inherit
+    /// `/dev/null`.
+    case null
+    /// A pipe whose other end dinger holds (`input`, `output`, `errors`).
+    case pipe
+  }
+
+  /// The process group the child joins.
+  public enum Group: Sendable, Equatable {
+    /// dinger's own group: when dinger runs in the foreground of a terminal, so does the child,
+    /// so it may read the terminal and Ctrl-C reaches it (editors, pagers, askpass prompts).
+    case dingers
+    /// A new group of its own: `kill` then reaches whatever the child started, and keys typed
+    /// at the terminal never do (helpers, servers, ssh).
+    case own
+  }
+
+  /// What to start and how.
+  public struct Launch: Sendable {
+    /// The program and its arguments. A name without a slash is looked up in the child's PATH.
+    public var arguments: [String]
+    /// The child's environment; nil: dinger's own.
+    public var environment: [String: String]?
+    /// The child's working directory; nil: dinger's.
+    public var directory: String?
+    public var input: Stream = .null
+    public var output: Stream = .pipe
+    public var errors: Stream = .pipe
+    public var group: Group = .own
+
+    public init(
+      _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+      input: Stream = .null, output: Stream = .pipe, errors: Stream = .pipe, group: Group = .own
+    ) {
+      self.arguments = arguments
+      self.environment = environment
+      self.directory = directory
+      self.input = input
+      self.output = output
+      self.errors = errors
+      self.group = group
+    }
+
+    /// `sh -c COMMAND NAME ARGS...`: a user's own command line (their editor or pager setting),
+    /// with dinger's values as positional parameters, never spliced into the text.
+    public static func shell(
+      _ command: String, name: String, arguments: [String] = [],
+      environment: [String: String]? = nil
+    ) -> Launch {
+      Launch(["/bin/sh", "-c", command, name] + arguments, environment: environment)
+    }
+  }
+
+  /// How a child ended.
+  public struct Termination: Sendable, Equatable, CustomStringConvertible {
+    /// The exit status, when it exited.
+    public var status: Int32?
+    /// The signal that ended it, when one did.
+    public var signal: Int32?
+
+    /// A shell's `$?`: the exit status, or 128 plus the signal.
+    public var code: Int32 { status ?? 128 + (signal ?? 0) }
+    /// Exited with status 0.
+    public var succeeded: Bool { status == 0 }
+
+    /// "exit status 2", "killed by SIGINT".
+    public var description: String {
+      if let status { return "exit status \(status)" }
+      return "killed by \(ChildProcess.signalName(signal ?? 0))"
+    }
+
+    init(waitStatus: Int32) {
+      if waitStatus & 0x7f == 0 {
+        status = (waitStatus >> 8) & 0xff
+      } else {
+        signal = waitStatus & 0x7f
+      }
+    }
+  }
+
+  /// What `run` gives back.
+  public struct Result: Sendable {
+    public var termination: Termination
+    /// Standard output (its first `limit` bytes when it said more).
+    public var output: [UInt8]
+    /// Standard error (its first `limit` bytes).
+    public var errors: [UInt8]
+    /// The child was killed because it outlived its timeout.
+    public var timedOut = false
+    /// Some of the output or error was dropped past the limit.
+    public var truncated = false
+
+    /// Standard output as text (invalid UTF-8 repaired).
+    public var outputText: String { String(decoding: output, as: UTF8.self) }
+    /// Standard error as text, trimmed.
+    public var errorText: String {
+      String(decoding: errors, as: UTF8.self).trimmingWhitespace()
+    }
+  }
+
+  /// Why a child could not be started.
+  public struct LaunchError: Error, Sendable, CustomStringConvertible {
+    public var program: String
+    public var reason: String
+    public var description: String { "cannot run '\(program)': \(reason)" }
+  }
+
+  public let pid: pid_t
+  /// The write end of the child's standard input (`.pipe`), else nil.
+  public private(set) var input: Int32?
+  /// The read end of the child's standard output (`.pipe`), else nil.
+  public private(set) var output: Int32?
+  /// The read end of the child's standard error (`.pipe`), else nil.
+  public private(set) var errors: Int32?
+  public let group: Group
+  private var ended: Termination?
+
+  /// Starts `launch`.
+  public init(_ launch: Launch) throws(LaunchError) {
+    guard let name = launch.arguments.first, !name.isEmpty else {
+      throw LaunchError(program: "", reason: "no program named")
+    }
+    let environment = launch.environment ?? ChildProcess.currentEnvironment()
+    guard let path = ChildProcess.resolve(name, path: environment["PATH"]) else {
+      throw LaunchError(program: name, reason: "not found (is it installed and in PATH?)")
+    }
+    if [launch.input, launch.output, launch.errors].contains(.pipe) {
+      // NB: a child that stops reading must make a write fail (EPIPE), not kill dinger.
+      signal(SIGPIPE, SIG_IGN)
+    }
+    var ours: [Int32] = []  // dinger's ends
+    var theirs: [Int32] = []  // the child's ends, closed here after the spawn
+    func pipePair() throws(LaunchError) -> (read: Int32, write: Int32) {
+      var fds: [Int32] = [-1, -1]
+      guard pipe(&fds) == 0 else {
+        throw LaunchError(program: name, reason: String(cString: strerror(errno)))
+      }
+      for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+      return (fds[0], fds[1])
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    var inputEnd: Int32?
+    var outputEnd: Int32?
+    var errorEnd: Int32?
+    do {
+      for (fd, stream) in [(Int32(0), launch.input), (1, launch.output), (2, launch.errors)] {
+        switch stream {
+        case .inherit: break
+        case .null:
+          posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        case .pipe:
+          let p = try pipePair()
+          let (child, mine) = fd == 0 ? (p.read, p.write) : (p.write, p.read)
+          ours.append(mine)
+          theirs.append(child)
+          // NB: dup2 onto 0/1/2 clears close-on-exec there; the originals close at exec.
+          posix_spawn_file_actions_adddup2(&actions, child, fd)
+          switch fd {
+          case 0: inputEnd = mine
+          case 1: outputEnd = mine
+          default: errorEnd = mine
+          }
+        }
+      }
+    } catch {
+      (ours + theirs).forEach { _ = close($0) }
+      throw error
+    }
+    if let directory = launch.directory {
+      // NB: a glibc extension Swift's Glibc module does not show; found at run time.
+      typealias AddChdir = @convention(c) (
+        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+      ) -> Int32
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+      else {
+        (ours + theirs).forEach { _ = close($0) }
+        throw LaunchError(program: name, reason: "this C library cannot start a program in another folder")
+      }
+      _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, directory)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // NB: the child starts with no blocked signals and the usual dispositions, whatever the
+    // spawning thread had blocked or dinger ignores (a runtime thread blocks SIGTERM; dinger
+    // ignores SIGPIPE, and SIGINT while an editor runs): otherwise it could not be stopped.
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for s in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD,
+              SIGALRM, SIGUSR1, SIGUSR2] {
+      sigaddset(&defaults, s)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    if launch.group == .own {
+      flags |= Int32(POSIX_SPAWN_SETPGROUP)
+      posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    let argv: [UnsafeMutablePointer<CChar>?] = launch.arguments.map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] =
+      environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var child: pid_t = 0
+    let rc = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+    theirs.forEach { _ = close($0) }
+    guard rc == 0 else {
+      ours.forEach { _ = close($0) }
+      throw LaunchError(program: name, reason: String(cString: strerror(rc)))
+    }
+    pid = child
+    group = launch.group
+    input = inputEnd
+    output = outputEnd
+    errors = errorEnd
+  }
+
+  deinit {
+    [input, output, errors].compactMap { $0 }.forEach { _ = close($0) }
+    // NB: a child nobody waited for is reaped here rather than left a zombie.
+    if ended == nil { _ = waitpid(pid, nil, WNOHANG) }
+  }
+
+  /// Closes dinger's end of the child's standard input (the child then reads its end).
+  public func closeInput() {
+    if let input { _ = close(input) }
+    input = nil
+  }
+
+  /// Closes dinger's end of the child's standard output.
+  public func closeOutput() {
+    if let output { _ = close(output) }
+    output = nil
+  }
+
+  /// Closes dinger's end of the child's standard error.
+  public func closeErrors() {
+    if let errors { _ = close(errors) }
+    errors = nil
+  }
+
+  /// Sends `signal` to the child, or to its whole group when it has its own.
+  public func kill(_ signal: Int32 = SIGKILL) {
+    guard ended == nil else { return }
+    if group == .own {
+      _ = Glibc.kill(-pid, signal)
+    }
+    _ = Glibc.kill(pid, signal)
+  }
+
+  /// Waits for the child to end (once; later calls give the same answer).
+  @discardableResult
+  public func wait() -> Termination {
+    if let ended { return ended }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      if errno != EINTR {
+        // NB: ECHILD: someone else reaped it (SIGCHLD ignored); nothing more can be known.
+        status = 0
+        break
+      }
+    }
+    let termination = Termination(waitStatus: status)
+    ended = termination
+    return termination
+  }
+
+  /// The child's ending when it has ended, without waiting.
+  public func poll() -> Termination? {
+    if let ended { return ended }
+    var status: Int32 = 0
+    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+    let termination = Termination(waitStatus: status)
+    ended = termination
+    return termination
+  }
+
+  /// Writes all of `bytes` to the child's standard input; false when the child stopped reading.
+  @discardableResult
+  public func write(_ bytes: [UInt8]) -> Bool {
+    guard let input else { return false }
+    return ChildProcess.writeAll(input, bytes)
+  }
+
+  // MARK: - Helpers
+
+  /// Writes all of `bytes` to `fd` (blocking), retrying after EINTR; false on any failure.
+  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var done = 0
+      while done < buffer.count {
+        let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return false }
+        done += n
+      }
+      return true
+    }
+  }
+
+  /// The full path of `name`: as it is when it has a slash, else the first executable file of
+  /// that name in `path` (git's and the shell's rule).
+  public static func resolve(_ name: String, path: String?) -> String? {
+    if name.contains("/") { return name }
+    for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+      let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
+      var info = stat()
+      if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
+        return candidate
+      }
+    }
+    return nil
+  }
+
+  /// dinger's own environment.
+  public static func currentEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return result
+  }
+
+  /// "SIGINT" for 2.
+  public static func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [
+      SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGABRT: "SIGABRT",
+      SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM",
+      SIGTERM: "SIGTERM", SIGBUS: "SIGBUS", SIGTRAP: "SIGTRAP",
+    ]
+    return names[signal] ?? "signal \(signal)"
+  }
+}
+
+/// The address of a signal handler, to compare dispositions (SIG_IGN is 1, SIG_DFL 0).
+func handlerAddress(_ action: sigaction) -> Int {
+  unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+}
+
+extension String {
+  func trimmingWhitespace() -> String {
+    var text = Substring(self)
+    while let c = text.first, c.isWhitespace { text.removeFirst() }
+    while let c = text.last, c.isWhitespace { text.removeLast() }
+    return String(text)
+  }
+}

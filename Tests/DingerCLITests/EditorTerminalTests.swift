@@ -1,0 +1,162 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The editors people use, vim and nano, driven in a real terminal (tmux): edits land, Ctrl-C
+/// inside the editor loses nothing, no temporary file is left, the terminal is as it was.
+@Suite(.serialized) struct EditorTerminalTests {
+  /// A data repository with one scrum, `EDITOR` set, and a private TMPDIR to find leftovers in.
+  func sandbox(editor: String) throws -> Sandbox {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(
+      atPath: box.home.path("tmp"), withIntermediateDirectories: true)
+    box.extraEnvironment = ["EDITOR": editor, "TMPDIR": box.home.path("tmp")]
+    #expect(try box.dinger("init").status == 0)
+    #expect(
+      try box.dinger(
+        "scrum", "new", "Standup", "--length", "1", "--attendee", "Ada", "--attendee", "Grace"
+      ).status == 0)
+    return box
+  }
+
+  /// Files left in the sandbox's TMPDIR.
+  func leftovers(_ box: Sandbox) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: box.home.path("tmp"))) ?? []
+  }
+
+  /// The terminal settings after dinger equal those before it.
+  func expectSaneTerminal(_ box: Sandbox) {
+    var settings = Tmux.terminalSettings(box)
+    let deadline = Date().addingTimeInterval(5)
+    while settings.after == nil && Date() < deadline {
+      usleep(100_000)
+      settings = Tmux.terminalSettings(box)
+    }
+    #expect(settings.before != nil && settings.before == settings.after)
+  }
+
+  @Test func nanoEditsAScrumAndCtrlCInsideItIsNano() throws {
+    let box = try sandbox(editor: "nano")
+    let (tmux, exit) = try Tmux.start(box, "scrum", "edit", "standup")
+    #expect(tmux.wait(for: "^X Exit"), "\(tmux.screen())")
+    #expect(tmux.wait(for: "length: 1"), "\(tmux.screen())")
+    // NB: Ctrl-C in nano shows the cursor's place; dinger must not die of it.
+    tmux.keys("C-c")
+    #expect(tmux.wait(for: "[ line"), "\(tmux.screen())")
+    tmux.keys("M-r")
+    #expect(tmux.wait(for: "Search (to replace)"), "\(tmux.screen())")
+    tmux.keys("length: 1", "Enter")
+    #expect(tmux.wait(for: "Replace with"), "\(tmux.screen())")
+    tmux.keys("length: 9", "Enter")
+    #expect(tmux.wait(for: "Replace this instance?"), "\(tmux.screen())")
+    tmux.keys("y")
+    tmux.keys("C-o")
+    #expect(tmux.wait(for: "File Name to Write"), "\(tmux.screen())")
+    tmux.keys("Enter")
+    tmux.keys("C-x")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(tmux.screen().contains("Standup: length 1 -> 9 min"), "\(tmux.screen())")
+    #expect(try box.read("scrums/standup.yaml").contains("\nlength: 9\n"))
+    #expect(try box.gitAgrees().status == "")
+    #expect(leftovers(box) == [])
+    expectSaneTerminal(box)
+  }
+
+  @Test func vimEditsAScrum() throws {
+    let box = try sandbox(editor: "vim")
+    let (tmux, exit) = try Tmux.start(box, "scrum", "edit", "standup")
+    #expect(tmux.wait(for: "title: Standup"), "\(tmux.screen())")
+    tmux.keys(":%s/length: 1/length: 7/", "Enter")
+    tmux.keys(":wq", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(try box.read("scrums/standup.yaml").contains("\nlength: 7\n"))
+    #expect(try box.git("log", "-1", "--format=%s") == "Standup: length 1 -> 7 min\n")
+    #expect(leftovers(box) == [])
+    expectSaneTerminal(box)
+  }
+
+  @Test func ctrlCInVimThenQuittingChangesNothing() throws {
+    let box = try sandbox(editor: "vim")
+    let head = try box.head()
+    let before = try box.read("scrums/standup.yaml")
+    let (tmux, exit) = try Tmux.start(box, "scrum", "edit", "standup")
+    #expect(tmux.wait(for: "title: Standup"), "\(tmux.screen())")
+    tmux.keys(":%s/length: 1/length: 3/", "Enter")
+    tmux.keys("C-c")
+    // NB: vim answers Ctrl-C with a hint and keeps running.
+    usleep(300_000)
+    tmux.keys("Escape", ":q!", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(tmux.screen().contains("nothing to change"), "\(tmux.screen())")
+    #expect(try box.head() == head)
+    #expect(try box.read("scrums/standup.yaml") == before)
+    #expect(leftovers(box) == [])
+    expectSaneTerminal(box)
+  }
+
+  @Test func vimWritesANewScrumFromTheTemplate() throws {
+    let box = try sandbox(editor: "vim")
+    let (tmux, exit) = try Tmux.start(box, "scrum", "new")
+    #expect(tmux.wait(for: "title:"), "\(tmux.screen())")
+    tmux.keys(":%d|call setline(1, ['title: Retro', 'length: 15', 'attendees:', '  - Ada'])", "Enter")
+    tmux.keys(":wq", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(tmux.screen().contains("Add scrum Retro"), "\(tmux.screen())")
+    #expect(try box.read("scrums/retro.yaml").contains("\nlength: 15\n"))
+    #expect(leftovers(box) == [])
+  }
+
+  /// Ends the running meeting with q then s (save).
+  func endMeeting(_ tmux: Tmux) {
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada"), "\(tmux.screen())")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("s")
+  }
+
+  @Test func meetingNotesWrittenInNano() throws {
+    let box = try sandbox(editor: "nano")
+    let (tmux, exit) = try Tmux.start(box, "meet", "standup", "--edit-notes")
+    endMeeting(tmux)
+    #expect(tmux.wait(for: "^X Exit"), "\(tmux.screen())")
+    tmux.keys("Ada shipped the picker", "Enter", "Grace reviewed it")
+    tmux.keys("C-o")
+    #expect(tmux.wait(for: "File Name to Write"), "\(tmux.screen())")
+    tmux.keys("Enter", "C-x")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    let files = try box.git("ls-files", "history").split(separator: "\n")
+    #expect(files.count == 1)
+    let text = try box.read(String(files.first ?? ""))
+    #expect(text.hasSuffix("transcript: |\n  Ada shipped the picker\n  Grace reviewed it\n"), "\(text)")
+    #expect(leftovers(box) == [])
+    expectSaneTerminal(box)
+  }
+
+  @Test func ctrlCInTheNotesEditorSavesTheMeetingWithoutNotes() throws {
+    let box = try sandbox(editor: "sleep 20; true")
+    let (tmux, exit) = try Tmux.start(box, "meet", "standup", "--edit-notes")
+    endMeeting(tmux)
+    usleep(500_000)
+    tmux.keys("C-c")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(
+      tmux.screen().replacingOccurrences(of: "\n", with: " ").contains(
+        "was interrupted; the meeting is saved without notes"), "\(tmux.screen())")
+    let files = try box.git("ls-files", "history").split(separator: "\n")
+    #expect(files.count == 1)
+    #expect(try !box.read(String(files.first ?? "")).contains("transcript"))
+    #expect(try box.git("log", "-1", "--format=%s").hasPrefix("Record meeting of Standup"))
+    #expect(leftovers(box) == [])
+    expectSaneTerminal(box)
+  }
+
+  @Test func killingDingerWhileTheEditorIsOpenLeavesNoTemporaryFile() throws {
+    // NB: the editor itself sends the SIGTERM a closing terminal or `kill` would.
+    let box = try sandbox(editor: "kill -TERM $PPID; sleep 2; true")
+    let head = try box.head()
+    let r = try box.dinger("scrum", "edit", "standup")
+    #expect(r.status == 143, "\(r.stderr)")
+    #expect(try box.head() == head)
+    #expect(leftovers(box) == [])
+  }
+}
