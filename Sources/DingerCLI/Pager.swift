@@ -1,5 +1,6 @@
 import Components
 import Foundation
+import Processes
 
 /// Long output through a pager on a terminal, as git pages its log: `$DINGER_PAGER`, else
 /// `$PAGER`, else `less` with `LESS=FRX` (quit when it fits one screen, keep colours, leave
@@ -22,46 +23,17 @@ enum Pager {
       Terminal.output(text)
       return
     }
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else {
-      Terminal.output(text)
-      return
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-    posix_spawn_file_actions_addclose(&actions, fds[1])
     var environment = env
     if environment["LESS"] == nil { environment["LESS"] = "FRX" }
     if environment["LV"] == nil { environment["LV"] = "-c" }
-    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { envp.forEach { free($0) } }
-    let words: [String] = ["/bin/sh", "-c", command]
-    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
-    close(fds[0])
-    guard rc == 0 else {
-      close(fds[1])
-      Terminal.output(text)
-      return
-    }
-    // NB: a pager quit early (q) closes the pipe: EPIPE ends the writing, not dinger.
+    // NB: in dinger's process group with the terminal, as git runs its pager: less reads keys
+    // from the terminal, and Ctrl-C while paging ends the pager, not dinger.
     let safe = Printable.escaped(text, keepColors: true)
-    safe.utf8CString.withUnsafeBufferPointer { buffer in
-      var done = 0
-      let count = buffer.count - 1
-      while done < count {
-        let n = write(fds[1], buffer.baseAddress! + done, count - done)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        done += n
-      }
+    do {
+      _ = try ChildProcess.runInTerminal(
+        .shell(command, name: "dinger-pager", environment: environment), input: Array(safe.utf8))
+    } catch {
+      Terminal.output(text)
     }
-    close(fds[1])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
   }
 }

@@ -1,5 +1,6 @@
 internal import CGit2
 import Foundation
+import Processes
 
 /// The callbacks of one fetch, push or clone: progress, credentials (ssh-agent and key files for
 /// ssh; git's credential helpers for https; a bounded number of attempts), and the remote's
@@ -169,10 +170,15 @@ public final class TransferSession: @unchecked Sendable {
     var environment = environment
     // NB: git asks on the terminal when there is one (its prompt reads /dev/tty itself).
     if isatty(0) == 0 && isatty(2) == 0 { environment["GIT_TERMINAL_PROMPT"] = "0" }
+    // NB: in dinger's own process group, so its prompt can read the terminal as under git;
+    // its stderr is dropped (git's "fatal: could not read Username" would stand beside
+    // dinger's own message).
     guard
-      let result = ChildProcess.run(
-        ["git", "credential", action], input: Array(input.utf8), environment: environment),
-      result.status == 0
+      let result = try? ChildProcess.run(
+        .init(
+          ["git", "credential", action], environment: environment, errors: .null, group: .dingers),
+        input: Array(input.utf8), limit: 1 << 20),
+      result.termination.succeeded
     else { return nil }
     let data = result.output
     var out: [String: String] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Models
 import Storage
 
@@ -23,18 +24,16 @@ public enum DiffDriver {
 
   /// `diff -u` of the two files, labelled as git labels them.
   static func unified(old: String, new: String, path: String, created: Bool, deleted: Bool) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
-    process.arguments = [
-      "-u", "--label", created ? "/dev/null" : "a/\(path)", "--label", deleted ? "/dev/null" : "b/\(path)",
-      old, new,
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return "(could not run diff: \(error.localizedDescription))\n" }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    let result: ChildProcess.Result
+    do {
+      result = try ChildProcess.run(
+        .init([
+          "diff", "-u", "--label", created ? "/dev/null" : "a/\(path)", "--label",
+          deleted ? "/dev/null" : "b/\(path)", old, new,
+        ], errors: .null), timeout: 60)
+    } catch {
+      return "(could not run diff: \(error))\n"
+    }
+    return result.outputText
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 #if canImport(Glibc)
   import Glibc
@@ -131,47 +132,32 @@ public enum HTTPClient {
   // MARK: https through curl
 
   static func curl(_ url: URL, timeout: Double) throws(Failure) -> Response {
-    let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-    guard let curl else {
-      throw .unreachable("https:// look-ups need the curl program (apt-get install curl)")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: curl)
     // NB: -q first: no ~/.curlrc; only http(s), no redirects followed; the body is bounded
     // here too, whatever curl does with --max-filesize for a body of unknown length.
-    process.arguments = [
-      "-q", "-sS", "--proto", "=http,https", "--max-time", String(timeout),
+    let arguments = [
+      "curl", "-q", "-sS", "--proto", "=http,https", "--max-time", String(timeout),
       "--max-filesize", String(maxBody), "-H", "Accept: application/json", "-A", "dinger",
       "-w", "\n%{http_code}", "--", url.absoluteString,
     ]
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    do { try process.run() } catch { throw .unreachable("cannot run curl: \(error)") }
-    var data = Data()
-    while true {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      data += chunk
-      if data.count > maxBody + 16 {
-        process.terminate()
-        process.waitUntilExit()
-        throw .badResponse("the answer is over \(maxBody / 1024 / 1024) MiB")
-      }
+    let result: ChildProcess.Result
+    do {
+      result = try ChildProcess.run(
+        .init(arguments), limit: maxBody + 16, timeout: timeout + 5)
+    } catch {
+      throw .unreachable("https:// look-ups need the curl program (apt-get install curl)")
     }
-    let message = String(
-      decoding: err.fileHandleForReading.readDataToEndOfFile().prefix(4096), as: UTF8.self)
-    process.waitUntilExit()
-    switch process.terminationStatus {
+    if result.truncated && result.output.count > maxBody {
+      throw .badResponse("the answer is over \(maxBody / 1024 / 1024) MiB")
+    }
+    if result.timedOut { throw .timedOut(timeout) }
+    switch result.termination.status {
     case 0: break
     case 28: throw .timedOut(timeout)
     case 63: throw .badResponse("the answer is over \(maxBody / 1024 / 1024) MiB")
     default:
-      throw .unreachable(message.trimmingCharacters(in: .whitespacesAndNewlines))
+      throw .unreachable(String(result.errorText.prefix(4096)))
     }
+    let data = result.output
     var bytes = [UInt8](data)
     guard let newline = bytes.lastIndex(of: 10),
       let code = Int(String(decoding: bytes[(newline + 1)...], as: UTF8.self))
