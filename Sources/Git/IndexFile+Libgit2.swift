@@ -12,7 +12,11 @@ extension IndexFile {
     let copy = folder.appendingPathComponent("index-\(getpid()).tmp").path
     unlink(copy)
     defer { unlink(copy) }
-    if let bytes = readFile(gitDirectory.appendingPathComponent("index").path) {
+    let existing = readExisting(gitDirectory.appendingPathComponent("index").path)
+    if case .failed(let why) = existing {
+      throw GitError(code: -1, operation: "read the index", message: why)
+    }
+    if case .read(let bytes) = existing {
       let fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
       guard fd >= 0 else { throw GitError.system("copy the index to \(copy)") }
       let ok = bytes.withUnsafeBytes { writeAll(fd, $0) }

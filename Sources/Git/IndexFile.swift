@@ -30,14 +30,19 @@ enum IndexFile {
     case unsupported
     /// A file that is not a valid index: what is wrong.
     case damaged(String)
+    /// An index that exists but could not be read (permissions, I/O): git's words for it.
+    case unreadable(String)
   }
 
   /// Reads and checks `.git/index`: every count and length is bounded by the file's size before
   /// anything is allocated for it.
   static func load(gitDirectory: URL) -> Loaded {
     let path = gitDirectory.appendingPathComponent("index").path
-    guard let bytes = readFile(path) else { return .unsupported }
-    return parse(bytes)
+    switch readExisting(path) {
+    case .missing: return .unsupported
+    case .failed(let why): return .unreadable(why)
+    case .read(let bytes): return parse(bytes)
+    }
   }
 
   /// Writes the index with the updates applied into `fd` (the held `index.lock`); `.unsupported`
@@ -197,6 +202,33 @@ enum IndexFile {
       done += n
     }
     return true
+  }
+
+  /// A file read whole, missing, or unreadable.
+  enum FileRead {
+    case read([UInt8])
+    case missing
+    /// Why it could not be read, in git's words ("index file open failed: Permission denied").
+    case failed(String)
+  }
+
+  /// Reads `path` whole. Only a file that does not exist is `missing`: every other failure
+  /// (permissions, a folder in its place, an I/O error) is an error, never "empty".
+  static func readExisting(_ path: String) -> FileRead {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard fd >= 0 else {
+      if errno == ENOENT { return .missing }
+      return .failed("index file open failed: \(String(cString: strerror(errno)))")
+    }
+    close(fd)
+    var st = stat()
+    guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+      return .failed("index file is not a regular file")
+    }
+    guard let bytes = readFile(path) else {
+      return .failed("unable to read index file: \(String(cString: strerror(errno)))")
+    }
+    return .read(bytes)
   }
 
   /// A whole file as bytes, read straight into the array.

@@ -83,6 +83,13 @@ public final class IndexLock {
           "\(gitDirectory.appendingPathComponent("index").path) is damaged: \(why); rebuild it from the last commit with: rm -f .git/index && git reset"
       )
     }
+    if case .unreadable(let why) = loaded {
+      throw GitError(
+        code: GIT_ERROR.rawValue, operation: "read the index",
+        message:
+          "\(gitDirectory.appendingPathComponent("index").path): \(why); nothing was changed (git refuses such an index too: fix its permissions, or ask whoever owns it)"
+      )
+    }
     cached = loaded
     return loaded
   }

@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A git file dinger cannot read stops a write before anything changes, with git's words for
+/// it; it never reads as "absent" (an unreadable index taken as empty made the next plain
+/// `git commit` delete every other file). Run as an ordinary user: root reads `chmod 000`.
+@Suite struct UnreadableGitFilesTests {
+  /// A data repository with one scrum, owned by the ordinary user.
+  func sandbox() throws -> Sandbox {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--attendee", "Ada").status == 0)
+    try OrdinaryUser.prepare(box)
+    return box
+  }
+
+  /// HEAD and the scrum's text as the ordinary user's git sees them.
+  func state(_ box: Sandbox) throws -> String {
+    try box.gitAsUser("rev-parse", "HEAD").stdout + box.read("scrums/standup.yaml")
+  }
+
+  @Test(arguments: [".git/index", ".git/HEAD", ".git/refs/heads/main"])
+  func aWriteStopsWhenAGitFileCannotBeRead(_ file: String) throws {
+    let box = try sandbox()
+    let path = box.data.appendingPathComponent(file).path
+    #expect(FileManager.default.fileExists(atPath: path))
+    let before = try state(box)
+    #expect(chmod(path, 0) == 0)
+    let r = try box.dingerAsUser("scrum", "attendee", "add", "standup", "Zoe")
+    #expect(chmod(path, 0o644) == 0)
+    #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("Permission denied"), "\(r.stderr)")
+    #expect(try state(box) == before)
+    let status = try box.gitAsUser("status", "--porcelain")
+    #expect(status.status == 0 && status.stdout == "", "\(status.stdout)\(status.stderr)")
+  }
+
+  @Test func anUnreadableObjectStopsTheWrite() throws {
+    let box = try sandbox()
+    let blob = try box.gitAsUser("rev-parse", "HEAD:scrums/standup.yaml").stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let object = box.data.appendingPathComponent(
+      ".git/objects/\(blob.prefix(2))/\(blob.dropFirst(2))"
+    ).path
+    let before = try state(box)
+    #expect(chmod(object, 0) == 0)
+    let r = try box.dingerAsUser("scrum", "attendee", "add", "standup", "Zoe")
+    #expect(chmod(object, 0o444) == 0)
+    #expect(r.status != 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("Permission denied") || r.stderr.contains("object not found"), "\(r.stderr)")
+    #expect(try state(box) == before)
+  }
+}
