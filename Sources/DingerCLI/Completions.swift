@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Providers
 
 /// Shell completion of names from the data repository: scrums, libraries, words, meetings.
 /// The shell runs `dinger ---completion ...` as the user types, so this reads folder listings
@@ -77,10 +78,8 @@ enum Completions {
       if parent.path == probe.path { break }
       probe = parent
     }
-    let base =
-      env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-      ?? URL(fileURLWithPath: env["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
-    let user = base.appendingPathComponent("dinger")
+    guard let chosen = (try? Workspace.userSettings(environment: env))?.repository else { return nil }
+    let user = URL(fileURLWithPath: chosen)
     return FileManager.default.fileExists(atPath: user.appendingPathComponent(".dinger").path) ? user : nil
   }
 }

@@ -11,8 +11,9 @@ struct Dinger: AsyncParsableCommand {
     abstract: "Stand-up meetings, their history and word libraries, kept as YAML in git.",
     discussion: """
       Data lives in a data repository: --repo PATH, else $DINGER_REPO, else the enclosing \
-      directory that has .dinger/, else ${XDG_DATA_HOME:-~/.local/share}/dinger (created on \
-      first use).
+      directory that has .dinger/, else the default you chose with 'repository: PATH' in \
+      ~/.config/dinger/config.yaml (created on first use); else dinger refuses, as git does \
+      outside a repository.
 
       Examples:
         dinger init ~/team

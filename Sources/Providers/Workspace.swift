@@ -39,8 +39,13 @@ public struct Workspace: Sendable {
     return RepoConfig()
   }
 
-  /// `--repo`, else `DINGER_REPO`, else the enclosing data repository, else the per-user
-  /// default (created on first use).
+  /// The user's own settings (`~/.config/dinger/config.yaml`): the default repository they chose.
+  public static func userSettings(environment: [String: String]) throws -> UserSettings {
+    try UserSettings.load(environment: environment)
+  }
+
+  /// `--repo`, else `DINGER_REPO`, else the enclosing data repository, else the default the
+  /// user chose in their settings (created on first use), else an error.
   public static func locate(option: String?, environment: [String: String], workingDirectory: URL)
     throws -> (Workspace, Origin)
   {

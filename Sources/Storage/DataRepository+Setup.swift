@@ -11,8 +11,9 @@ extension DataRepository {
   }
 
   /// The data repository a command works on: `--repo`, else `DINGER_REPO`, else the enclosing
-  /// repository that has `.dinger/`, else the per-user default
-  /// (`${XDG_DATA_HOME:-~/.local/share}/dinger`), created on first use.
+  /// repository that has `.dinger/`, else the default the user chose in their settings
+  /// (`repository:` in `${XDG_CONFIG_HOME:-~/.config}/dinger/config.yaml`), created on first
+  /// use; else an error, as git's "not a git repository".
   public static func locate(
     option: String?, environment: [String: String], workingDirectory: URL
   ) throws -> (repository: DataRepository, origin: Origin) {
@@ -25,11 +26,19 @@ extension DataRepository {
     if let enclosing = DataDirectory.enclosing(workingDirectory) {
       return (try open(enclosing.root), .enclosing)
     }
-    let base =
-      environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-      ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
-      .appendingPathComponent(".local/share")
-    let url = base.appendingPathComponent("dinger")
+    // NB: as git: outside a repository, refuse; a default is used only when the user chose one.
+    guard let chosen = try UserSettings.load(environment: environment).repository else {
+      if let plain = Repository.discover(from: workingDirectory), let top = plain.workdir {
+        let path = top.standardizedFileURL.path
+        throw StorageError(
+          "the git repository at \(path) is not a dinger data repository (it has no .dinger/): run 'dinger init \(path)' to keep dinger's data in it, or use --repo PATH / DINGER_REPO"
+        )
+      }
+      throw StorageError(
+        "not a dinger data repository (or any of the parent directories): run 'dinger init' to make one, or use --repo PATH / DINGER_REPO, or set a default 'repository:' in \(UserSettings.file(environment: environment).path)"
+      )
+    }
+    let url = URL(fileURLWithPath: chosen)
     if FileManager.default.fileExists(atPath: url.appendingPathComponent(".dinger").path) {
       return (try open(url), .userDefault(created: false))
     }

@@ -350,8 +350,39 @@ import Testing
     #expect(try box.head() == head)
   }
 
-  @Test func theDefaultRepositoryIsCreatedOnFirstUseWithANotice() throws {
+  @Test func outsideADataRepositoryCommandsRefuseAndWriteNothing() throws {
     let box = try Sandbox()
+    var r = try box.dinger(["scrum", "new", "Design", "--attendee", "Ada"], in: box.home.url)
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.hasPrefix(
+        "error: not a dinger data repository (or any of the parent directories): run 'dinger init' to make one, or use --repo PATH / DINGER_REPO"
+      ), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: box.home.path(".local/share/dinger")))
+    // In a plain git repository: dinger init there is the way.
+    let plain = box.home.url.appendingPathComponent("code")
+    try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+    try box.git("init", "-q", in: plain)
+    r = try box.dinger(["scrum", "list"], in: plain)
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains(
+        "the git repository at \(plain.path) is not a dinger data repository (it has no .dinger/): run 'dinger init \(plain.path)'"
+      ), "\(r.stderr)")
+    #expect(try box.git(["status", "--porcelain"], in: plain) == "")
+  }
+
+  @Test func aBrokenSettingsFileIsNamedNotIgnored() throws {
+    let box = try Sandbox()
+    try box.home.write(".config/dinger/config.yaml", "repository: [unclosed\n")
+    let r = try box.dinger(["scrum", "list"], in: box.home.url)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains(box.home.path(".config/dinger/config.yaml") + ":2:1: error: the list opened with"), "\(r.stderr)")
+  }
+
+  @Test func theChosenDefaultRepositoryIsCreatedOnFirstUseWithANotice() throws {
+    let box = try Sandbox()
+    try box.home.write(".config/dinger/config.yaml", "repository: ~/.local/share/dinger\n")
     let r = try box.dinger(["scrum", "list"], in: box.home.url)
     #expect(r.status == 0, "\(r.stderr)")
     let expected = box.home.url.appendingPathComponent(".local/share/dinger").path
@@ -384,7 +415,7 @@ import Testing
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "", "VISUAL": ""])
     #expect(r.status == 1)
-    #expect(r.stderr.contains("there is no terminal to run an editor in"), "\(r.stderr)")
+    #expect(r.stderr.contains("an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); give the fields as options instead"), "\(r.stderr)")
   }
 
   @Test func anInvalidPipedEditIsKept() throws {
@@ -416,6 +447,11 @@ import Testing
     r = try box.dinger(["where", "--repo", box.data.path], in: box.home.url)
     #expect(r.stdout.hasSuffix("(from --repo)\n"), "\(r.stdout)")
     r = try box.dinger(["where"], in: box.home.url)
-    #expect(r.stdout.hasSuffix("(your default one: no other was named or found here)\n"), "\(r.stdout)")
+    #expect(r.status == 1 && r.stderr.contains("not a dinger data repository"), "\(r.stderr)")
+    try box.home.write(".config/dinger/config.yaml", "repository: \(box.data.path)\n")
+    r = try box.dinger(["where"], in: box.home.url)
+    #expect(
+      r.stdout == "\(box.data.path)  (your default one (from your settings): no other was named or found here)\n",
+      "\(r.stdout)")
   }
 }

@@ -100,13 +100,23 @@ import Testing
     try box.git("init", "-q", in: defaultRepo)
     try box.git("config", "user.name", "Ada", in: defaultRepo)
     try box.git("config", "user.email", "ada@example.com", in: defaultRepo)
+    // Without a chosen default: refused, nothing made.
+    #expect(throws: StorageError.self) {
+      try DataRepository.locate(
+        option: nil, environment: ["XDG_CONFIG_HOME": xdg.path], workingDirectory: elsewhere)
+    }
+    #expect(!FileManager.default.fileExists(atPath: defaultRepo.appendingPathComponent(".dinger").path))
+    try FileManager.default.createDirectory(
+      at: xdg.appendingPathComponent("dinger"), withIntermediateDirectories: true)
+    try "repository: \(defaultRepo.path)\n".write(
+      to: xdg.appendingPathComponent("dinger/config.yaml"), atomically: true, encoding: .utf8)
     found = try DataRepository.locate(
-      option: nil, environment: ["XDG_DATA_HOME": xdg.path],
+      option: nil, environment: ["XDG_CONFIG_HOME": xdg.path],
       workingDirectory: elsewhere.appendingPathComponent("deep"))
     #expect(found.origin == .userDefault(created: true))
-    #expect(found.repository.root.path == xdg.appendingPathComponent("dinger").path)
+    #expect(found.repository.root.path == defaultRepo.path)
     found = try DataRepository.locate(
-      option: nil, environment: ["XDG_DATA_HOME": xdg.path], workingDirectory: elsewhere)
+      option: nil, environment: ["XDG_CONFIG_HOME": xdg.path], workingDirectory: elsewhere)
     #expect(found.origin == .userDefault(created: false))
   }
 

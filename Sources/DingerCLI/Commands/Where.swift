@@ -8,7 +8,8 @@ struct Where: ParsableCommand {
     abstract: "Show which data repository dinger uses here, and how it was chosen.",
     discussion: """
       The order: --repo PATH, else $DINGER_REPO, else the enclosing directory that has \
-      .dinger/, else ${XDG_DATA_HOME:-~/.local/share}/dinger (created on first use).
+      .dinger/, else the default you chose with 'repository: PATH' in \
+      ${XDG_CONFIG_HOME:-~/.config}/dinger/config.yaml (created on first use).
 
       Examples:
         dinger where
@@ -31,7 +32,7 @@ struct Where: ParsableCommand {
         case .option: "from --repo"
         case .environment: "from $DINGER_REPO"
         case .enclosing: "the enclosing data repository"
-        case .userDefault: "your default one: no other was named or found here"
+        case .userDefault: "your default one (from your settings): no other was named or found here"
         }
       Terminal.output("\(repository.root.path)  (\(why))\n")
     }
