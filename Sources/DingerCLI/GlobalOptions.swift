@@ -73,25 +73,20 @@ func warnUnreadable(_ problems: [Diagnostic], noun: String) {
   )
 }
 
-/// A date and time a person typed: ISO 8601 with a zone (`2026-11-19T09:00:00Z`, `+01:00`), a
-/// day (`2026-11-19`), or a time without a zone (`2026-11-19T09:00`), which is local time.
-func userDate(_ text: String) -> Date? {
-  if let date = Workspace.parseDate(text) { return date }
-  let formatter = DateFormatter()
-  formatter.locale = Locale(identifier: "en_US_POSIX")
-  formatter.timeZone = .current
-  for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm"] {
-    formatter.dateFormat = format
-    if let date = formatter.date(from: text) { return date }
-  }
-  return nil
-}
+/// A date a person typed (see `DateExpression`): ISO dates and times, `yesterday`,
+/// `2 days ago`, `last monday`...; a day without a time is local midnight.
+func userDate(_ text: String) -> Date? { DateExpression.parse(text) }
+
+/// The end of the span an `--until` names: a whole day for a day, else the instant.
+func userDateEnd(_ text: String) -> Date? { DateExpression.parseEnd(text) }
 
 /// Fails validation unless each given date option parses as a date (`2026-11-01`).
 func validateDates(_ options: [(name: String, value: String?)]) throws {
   for (name, value) in options {
     if let value, userDate(value) == nil {
-      throw ValidationError("\(name) must be a date like 2026-11-01, found '\(value)'")
+      throw ValidationError(
+        "\(name) must be a date like 2026-11-01, '2026-11-01 09:30', yesterday or '3 days ago', found '\(value)'"
+      )
     }
   }
 }

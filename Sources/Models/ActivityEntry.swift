@@ -4,8 +4,10 @@ public struct ActivityEntry: Sendable, Equatable, Codable {
   public var commit: String
   /// When (seconds since 1970).
   public var time: Int
-  /// Who.
+  /// Who (the author's name).
   public var author: String
+  /// The author's email.
+  public var email: String
   /// The commit's subject.
   public var subject: String
   /// The data-relative path.
@@ -22,8 +24,9 @@ public struct ActivityEntry: Sendable, Equatable, Codable {
   /// Creates an entry.
   public init(
     commit: String, time: Int, author: String, subject: String, path: String, record: String?,
-    scrum: String?, change: String, summary: String
+    scrum: String?, change: String, summary: String, email: String = ""
   ) {
+    self.email = email
     (self.commit, self.time, self.author, self.subject, self.path) = (
       commit, time, author, subject, path
     )

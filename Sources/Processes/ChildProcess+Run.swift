@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 extension ChildProcess {
   /// Runs `launch` to its end: writes `input` to its standard input, reads its output and error

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Glibc
 
 /// dinger's one way to start another program (an editor, the pager, ssh, a credential helper,
 /// curl, diff, the transcriber). Each launch states where the child's standard streams go, which

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Removes a temporary file when dinger ends, however it ends: `remove()` on the normal ways
 /// out, and a handler for SIGTERM, SIGHUP (the terminal closed) and SIGINT that removes it and

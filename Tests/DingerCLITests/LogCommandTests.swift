@@ -94,7 +94,7 @@ import Testing
   @Test func theIndexIsRebuiltWhenMissingStaleOrBroken() throws {
     let box = try scripted()
     let expected = try box.dinger("log").stdout
-    let index = box.data.appendingPathComponent(".git/dinger/activity-v1.tsv")
+    let index = box.data.appendingPathComponent(".git/dinger/activity-v2.tsv")
     #expect(FileManager.default.fileExists(atPath: index.path))
     try FileManager.default.removeItem(at: index)
     #expect(try box.dinger("log").stdout == expected)
@@ -242,7 +242,7 @@ import Testing
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
     let first = try scrumLog(box, "design")
-    let file = box.data.appendingPathComponent(".git/dinger/activity-v1/design.tsv")
+    let file = box.data.appendingPathComponent(".git/dinger/activity-v2/design.tsv")
     let text = try String(contentsOf: file, encoding: .utf8)
     try String(text.prefix(text.count - 30)).write(to: file, atomically: true, encoding: .utf8)
     #expect(try scrumLog(box, "design") == first)
@@ -276,5 +276,49 @@ import Testing
       "/usr/bin/script", ["-qec", "\(dingerBinary) log", "/dev/null"], in: box.data,
       environment: box.environment.merging(["PAGER": "cat"]) { $1 })
     #expect(plain.stdout.contains("Design: added scrum"))
+  }
+}
+
+/// Git's habits for who and when: `--author` matches the email too; relative dates; a plain day
+/// is the user's local midnight.
+@Suite struct GitHabitDateTests {
+  @Test func authorMatchesNameOrEmailAsGitDoes() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.git("config", "user.name", "Grace Hopper")
+    try box.git("config", "user.email", "grace@navy.example")
+    #expect(try box.dinger("scrum", "attendee", "add", "design", "Bob").status == 0)
+    var r = try box.dinger("log", "--author", "grace@navy.example")
+    #expect(r.status == 0)
+    #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.contains("Grace Hopper"), "\(r.stdout)")
+    r = try box.dinger("log", "--author", "ADA@EXAMPLE")
+    #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.contains("Ada"), "\(r.stdout)")
+    #expect(!r.stdout.contains("Grace"))
+  }
+
+  @Test func relativeDatesAndLocalDays() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let tokyo = ["TZ": "Asia/Tokyo"]
+    // 05:00 on the 20th in Tokyo is still the 19th in UTC.
+    #expect(
+      try box.dinger(
+        ["meet", "design", "--record", "--date", "2026-11-20 05:00", "--duration", "9m"], env: tokyo
+      ).status == 0)
+    var r = try box.dinger(["history", "--since", "2026-11-20"], env: tokyo)
+    #expect(r.stdout.contains("2026-11-20 05:00"), "\(r.stdout)\(r.stderr)")
+    r = try box.dinger(["history", "--until", "2026-11-19"], env: tokyo)
+    #expect(!r.stdout.contains("2026-11-20"), "\(r.stdout)")
+    for since in ["yesterday", "2 days ago", "2.weeks.ago", "last monday", "noon", "today"] {
+      r = try box.dinger(["log", "--since", since])
+      #expect(r.status == 0, "\(since): \(r.stderr)")
+    }
+    r = try box.dinger(["log", "--since", "2 days ago"])
+    #expect(r.stdout.contains("Add scrum Design") || r.stdout.contains("Design"), "\(r.stdout)")
+    r = try box.dinger(["log", "--since", "someday"])
+    #expect(r.status == 64)
+    #expect(r.stderr.contains("--since must be a date like 2026-11-01"), "\(r.stderr)")
   }
 }

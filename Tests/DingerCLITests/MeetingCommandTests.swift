@@ -92,7 +92,7 @@ import Testing
     var r = try box.dinger("meet", "design", "--record", "--duration", "ten")
     #expect(r.status == 64)
     #expect(r.stderr.contains("--duration must look like 12m, 90s, 1h, 10:30"))
-    r = try box.dinger("meet", "design", "--record", "--date", "yesterday")
+    r = try box.dinger("meet", "design", "--record", "--date", "someday")
     #expect(r.status == 64)
     r = try box.dinger("meet", "design")
     #expect(r.status == 1)

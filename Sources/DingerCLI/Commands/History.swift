@@ -42,9 +42,7 @@ struct History: ParsableCommand {
         let scrums = ScrumProvider.live(repository: repository)
         let stored = try scrum.map { try scrums.find($0) }
         // --until names a day: the whole day counts.
-        let until = self.until.flatMap(userDate).map {
-          self.until!.count == 10 ? $0.addingTimeInterval(86_399) : $0
-        }
+        let until = self.until.flatMap(userDateEnd)
         var meetings = try MeetingProvider.live(repository: repository).history(
           of: stored, since: since.flatMap(userDate), until: until)
         if let n { meetings = Array(meetings.prefix(max(0, n))) }

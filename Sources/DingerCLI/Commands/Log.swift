@@ -139,13 +139,15 @@ struct Log: ParsableCommand {
         // A word's changes: its library's commits that name it.
         entries = entries.filter { $0.subject.lowercased().contains(word) }
       }
-      if let until = until.flatMap(userDate) {
+      if let end = until.flatMap(userDateEnd) {
         // --until names a day: the whole day counts.
-        let end = self.until!.count == 10 ? until.addingTimeInterval(86_399) : until
         entries = entries.filter { Double($0.time) <= end.timeIntervalSince1970 }
       }
       if let author = author?.lowercased() {
-        entries = entries.filter { $0.author.lowercased().contains(author) }
+        // NB: as git's --author: the name or the email.
+        entries = entries.filter {
+          $0.author.lowercased().contains(author) || $0.email.lowercased().contains(author)
+        }
       }
       if let n, filtered { entries = Array(entries.prefix(n)) }
       if output.json {
