@@ -60,11 +60,41 @@ extension Repository {
     if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue {
       return .rejected("\(ref): the remote moved while pushing")
     }
+    if rc == GIT_ELOCKED.rawValue {
+      // NB: another push holds the ref: a lost race, merged and retried like a moved branch.
+      let lock = target.gitDirectory.appendingPathComponent(ref + ".lock").path
+      return .rejected(
+        "\(lock) exists: another push is under way, or one was killed; if none is running, remove that file")
+    }
     try Check.rc(rc, "update \(ref) in \(path.path)")
+    target.pointHeadIfDangling(at: ref)
     var tracking: OpaquePointer?
     _ = git_reference_create(&tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "push")
     git_reference_free(tracking)
     return .pushed
+  }
+
+  /// Points HEAD at `ref` when it names a branch that does not exist (a bare repository made
+  /// with `git init --bare`, whose HEAD is master, receiving main), so that `git clone` of it
+  /// checks out what was pushed. A HEAD that names an existing branch is left alone.
+  func pointHeadIfDangling(at ref: String) {
+    let head = gitDirectory.appendingPathComponent("HEAD")
+    guard let text = try? String(contentsOf: head, encoding: .utf8), text.hasPrefix("ref: ") else {
+      return
+    }
+    let target = text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard target != ref, (try? resolve(target)) == .some(nil) else { return }
+    _ = git_repository_set_head(raw, ref)
+  }
+
+  /// Makes `remote`/`branch` the upstream of the local `branch` when it has none, as
+  /// `git push -u` does, so that plain `git pull` and `git push` work after dinger's first sync.
+  public func setUpstreamIfUnset(remote: String, branch: String) {
+    guard config("branch.\(branch).remote") == nil, config("branch.\(branch).merge") == nil else {
+      return
+    }
+    try? setConfig("branch.\(branch).remote", remote)
+    try? setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
   }
 
   func hasObject(_ id: ObjectID) throws(GitError) -> Bool {

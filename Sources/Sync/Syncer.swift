@@ -97,6 +97,7 @@ public struct Syncer {
         toPush = true
       }
       if !toPush || dryRun {
+        if !dryRun && theirs != nil { git.setUpstreamIfUnset(remote: remote, branch: branch) }
         if toPush { report.steps.append(.pushed) }
         if report.steps.isEmpty { report.steps = [.upToDate] }
         return report
@@ -110,6 +111,7 @@ public struct Syncer {
       switch outcome {
       case .pushed:
         Trace.mark("sync: pushed")
+        git.setUpstreamIfUnset(remote: remote, branch: branch)
         report.steps.append(.pushed)
         return report
       case .rejected(let reason):

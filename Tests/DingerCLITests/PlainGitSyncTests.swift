@@ -112,3 +112,52 @@ import Testing
     #expect(try team.read("ada", scrum).contains("length: 30\n"))
   }
 }
+
+/// After dinger's first sync a plain-git teammate's habits work: upstream tracking is set, and a
+/// bare remote made with `git init --bare` (HEAD=master) clones to what dinger pushed.
+@Suite struct FirstSyncGitHabitsTests {
+  @Test func remoteAddThenSyncLeavesGitPullPushAndCloneWorking() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let remote = box.home.path("team.git")
+    // NB: no -b: the bare repository's HEAD names master, which nobody will push.
+    try box.git(["-c", "init.defaultBranch=master", "init", "-q", "--bare", remote], in: box.home.url)
+    #expect(try box.dinger("remote", "add", "origin", remote).status == 0)
+    let r = try box.dinger("sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try box.git("config", "branch.main.remote") == "origin\n")
+    #expect(try box.git("config", "branch.main.merge") == "refs/heads/main\n")
+    #expect(try box.git("--git-dir", remote, "symbolic-ref", "HEAD") == "refs/heads/main\n")
+    // Plain git: clone checks out the data; pull and push need no arguments.
+    let copy = box.home.url.appendingPathComponent("copy")
+    try box.git(["clone", "-q", remote, copy.path], in: box.home.url)
+    #expect(FileManager.default.fileExists(atPath: copy.path + "/scrums/design.yaml"))
+    try "# note\n".write(
+      to: copy.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
+    try box.git(["add", "notes.md"], in: copy)
+    try box.git(["commit", "-qm", "A note"], in: copy)
+    try box.git(["push", "-q"], in: copy)
+    try box.git("pull", "-q")
+    #expect(FileManager.default.fileExists(atPath: box.data.path + "/notes.md"))
+    #expect(try box.dinger("scrum", "attendee", "add", "design", "Bob").status == 0)
+    try box.git("push", "-q")
+    try box.git(["pull", "-q"], in: copy)
+    #expect(
+      try String(contentsOf: copy.appendingPathComponent("scrums/design.yaml"), encoding: .utf8)
+        .contains("- Bob"))
+  }
+
+  @Test func aChosenUpstreamIsLeftAlone() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let remote = box.home.path("team.git")
+    try box.git(["init", "-q", "--bare", "-b", "main", remote], in: box.home.url)
+    #expect(try box.dinger("remote", "add", "origin", remote).status == 0)
+    try box.git("config", "branch.main.remote", "elsewhere")
+    try box.git("config", "branch.main.merge", "refs/heads/other")
+    #expect(try box.dinger("sync").status == 0)
+    #expect(try box.git("config", "branch.main.remote") == "elsewhere\n")
+    #expect(try box.git("config", "branch.main.merge") == "refs/heads/other\n")
+  }
+}

@@ -42,7 +42,12 @@ struct TransportScenarioTests {
     expectOK(try team.run("grace", "scrum", "edit", "design-review", "--length", "30"))
     expectOK(try team.run("ada", "sync"))
     let conflicted = try team.run("grace", "sync")
-    expectOK(conflicted)
+    #expect(conflicted.status == 1, "\(conflicted.stderr)")
+    #expect(
+      conflicted.stderr.contains(
+        "error: the sync finished, but a conflict is saved in .dinger/conflicts/ for a person to settle: see 'dinger conflicts'"
+      ), "\(conflicted.stderr)")
+    #expect(conflicted.stdout.contains("1 conflict recorded"), "\(conflicted.stdout)")
     // Linus edits by hand and pulls through the merge driver, then pushes.
     let pull = try team.gitResult("linus", "pull", "-q", "--no-edit", "origin", "main")
     #expect(pull.status == 0, "\(pull.stderr)")

@@ -42,6 +42,13 @@ struct SyncCommand: ParsableCommand {
       progress.finish()
       for warning in report.warnings { Terminal.error("warning: \(warning)\n") }
       Terminal.output(SyncReportView(report).render())
+      // NB: a sync that recorded conflicts did its work, but a script or CI step must notice
+      // that a person has to decide: exit 1, as git pull does after a conflicted merge.
+      if !dryRun && !report.conflicts.isEmpty {
+        throw CLIError(
+          "the sync finished, but \(report.conflicts.count == 1 ? "a conflict is" : "\(report.conflicts.count) conflicts are") saved in .dinger/conflicts/ for a person to settle: see 'dinger conflicts', then 'dinger resolve ID --ours|--theirs'"
+        )
+      }
     }
   }
 }
