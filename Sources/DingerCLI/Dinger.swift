@@ -102,8 +102,21 @@ struct Dinger: AsyncParsableCommand {
     var words = arguments
     let asksHelp = words.first == "help"
     if asksHelp { words.removeFirst() }
-    guard let first = words.first, !first.hasPrefix("-"), !names.contains(first) else {
-      return nil
+    guard let first = words.first, !first.hasPrefix("-") else { return nil }
+    if let group = configuration.subcommands.first(where: { $0._commandName == first }) {
+      // NB: a group's second word too (`dinger scrum lst`): its subcommands and their aliases.
+      let subcommands = group.configuration.subcommands
+      guard !subcommands.isEmpty, words.count > 1, !words[1].hasPrefix("-") else { return nil }
+      let known = subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+      let second = words[1]
+      if known.contains(second) || group.configuration.defaultSubcommand != nil { return nil }
+      var message = "'\(first) \(second)' is not a dinger command"
+      let close = Suggestions.closest(to: second, in: subcommands.map { $0._commandName }, limit: 2)
+      message +=
+        close.isEmpty
+        ? "; 'dinger \(first) --help' lists them"
+        : "; did you mean " + close.map { "'\(first) \($0)'" }.joined(separator: " or ") + "?"
+      return message
     }
     var message = "'\(first)' is not a dinger command"
     let close = Suggestions.closest(to: first, in: names, limit: 2)

@@ -280,6 +280,32 @@ public final class Repository: @unchecked Sendable {
       offsetMinutes: Int(sig.pointee.when.offset))
   }
 
+  /// The author and committer of a new commit, as git chooses them: `GIT_AUTHOR_NAME` /
+  /// `GIT_AUTHOR_EMAIL` and `GIT_COMMITTER_NAME` / `GIT_COMMITTER_EMAIL` (how CI bots set
+  /// who they are), else `user.name` / `user.email` (`EMAIL` for a missing email, as git);
+  /// now, in the local zone. Nil when a name or an email is missing.
+  public func identities(
+    environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()
+  ) -> (author: Signature, committer: Signature)? {
+    func value(_ variable: String, _ key: String) -> String? {
+      if let set = environment[variable], !set.isEmpty { return set }
+      if let configured = config(key), !configured.isEmpty { return configured }
+      if key == "user.email", let email = environment["EMAIL"], !email.isEmpty { return email }
+      return nil
+    }
+    let offset = TimeZone.current.secondsFromGMT(for: now) / 60
+    let when = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+    guard let authorName = value("GIT_AUTHOR_NAME", "user.name"),
+      let authorEmail = value("GIT_AUTHOR_EMAIL", "user.email"),
+      let committerName = value("GIT_COMMITTER_NAME", "user.name"),
+      let committerEmail = value("GIT_COMMITTER_EMAIL", "user.email")
+    else { return nil }
+    return (
+      Signature(name: authorName, email: authorEmail, date: when, offsetMinutes: offset),
+      Signature(name: committerName, email: committerEmail, date: when, offsetMinutes: offset)
+    )
+  }
+
   // MARK: History
 
   /// What a commit says about itself.

@@ -52,6 +52,15 @@ public struct CheckProvider: Sendable {
       }
       let url = URL(fileURLWithPath: path)
       if isDir.boolValue {
+        // NB: a folder with none of the layout is a mistake (a CI step pointed at the wrong
+        // folder must fail, not pass having checked nothing).
+        let layout = [".dinger", "scrums", "history", "libraries", "quizzes"]
+        guard layout.contains(where: { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) })
+        else {
+          throw StorageError(
+            "'\(path)' is not a dinger data directory: it has none of .dinger/, scrums/, history/, libraries/ or quizzes/; name a data repository's folder, or record files (e.g. \(path)/scrums/*.yaml)"
+          )
+        }
         result.append(
           (
             DataDirectory.enclosing(url).flatMap { $0.root == url.standardizedFileURL ? $0 : nil }

@@ -40,6 +40,16 @@ public enum RecordCodec {
     let source = SourceText(bytes)
     var file = DecodedFile(
       path: path, kind: kind, record: nil, diagnostics: [], root: nil, source: source)
+    if let markers = conflictMarkers(bytes) {
+      // NB: said as what it is, not as the parser error the markers cause.
+      file.diagnostics.append(
+        Diagnostic(
+          .error, file: path, line: markers.first, column: 1,
+          message:
+            "this file has merge conflict markers (<<<<<<< on line \(markers.first), >>>>>>> on line \(markers.last)): keep the lines you want and delete the marker lines, or take one side with 'git checkout --ours -- \(path)' (or --theirs); then 'git add' it",
+          sourceLine: source.line(containing: markers.offset)))
+      return file
+    }
     let root: Node
     do {
       guard let parsed = try YAMLParser.parse(source) else {
@@ -219,6 +229,30 @@ public enum RecordCodec {
     case .quiz: return "'library', 'date' and 'questions'"
     case .config: return "'format: 1'"
     }
+  }
+
+  /// The lines of git's conflict markers (`<<<<<<< ` and `>>>>>>> ` starting lines), when the
+  /// file has both, and the byte offset of the first.
+  static func conflictMarkers(_ bytes: [UInt8]) -> (first: Int, last: Int, offset: Int)? {
+    let open = Array("<<<<<<<".utf8)
+    let close = Array(">>>>>>>".utf8)
+    var line = 1
+    var start = 0
+    var first: (line: Int, offset: Int)?
+    var last: Int?
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
+      let text = bytes[start..<end]
+      func marks(_ marker: [UInt8]) -> Bool {
+        text.starts(with: marker) && (text.count == 7 || text[start + 7] == 32)
+      }
+      if first == nil && marks(open) { first = (line, start) }
+      if first != nil && marks(close) { last = line }
+      line += 1
+      start = end + 1
+    }
+    guard let first, let last else { return nil }
+    return (first.line, last, first.offset)
   }
 
   static func locate(_ error: any Error, _ root: Node) -> any Error {

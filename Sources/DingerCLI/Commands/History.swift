@@ -22,7 +22,7 @@ struct History: ParsableCommand {
   /// `dinger history [S]`.
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "list",abstract: "List meetings, newest first.")
+    commandName: "list", abstract: "List meetings, newest first.", aliases: ["ls"])
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions

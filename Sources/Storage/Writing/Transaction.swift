@@ -39,7 +39,7 @@ extension DataRepository {
   /// `commit`, for builders that read the history from the HEAD they are given.
   @discardableResult
   func commit(on build: (ObjectID?) throws -> Change?) throws -> ObjectID? {
-    guard let me = git.defaultSignature() else { throw StorageError.missingIdentity() }
+    guard let (author, committer) = git.identities() else { throw StorageError.missingIdentity() }
     return try transact { head throws -> Plan? in
       guard let change = try build(head) else { return nil }
       if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }
@@ -55,7 +55,7 @@ extension DataRepository {
       let tree = try git.tree(from: head, changing: files.map { ($0.path, $0.blob) })
       let commit = try git.commit(
         tree: tree, parents: (head.map { [$0] } ?? []) + (change.merging.map { [$0.commit] } ?? []),
-        author: me, committer: me, message: change.message)
+        author: author, committer: committer, message: change.message)
       try beforeMovingBranch?()
       return Plan(
         commit: commit, files: files, reflog: "dinger: \(change.subject)",

@@ -10,7 +10,7 @@ extension LibraryCommand {
     static let configuration = CommandConfiguration(
     commandName: "list",
       abstract: "List the libraries: name, language, words, file.",
-      discussion: "Examples:\n  dinger library list\n  dinger library list --json")
+      discussion: "Examples:\n  dinger library list\n  dinger library list --json", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 

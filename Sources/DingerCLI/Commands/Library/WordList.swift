@@ -15,7 +15,7 @@ extension WordCommand {
           dinger word list
           dinger word list --library spanish-basics
           dinger word list --language es --search hel --json
-        """)
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Option(help: "Only this library.", completion: Completions.libraries) var library: String?

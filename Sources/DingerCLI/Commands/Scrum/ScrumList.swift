@@ -14,7 +14,7 @@ extension ScrumCommand {
         Examples:
           dinger scrum list
           dinger scrum list --json | jq '.scrums[].title'
-        """)
+        """, aliases: ["ls"])
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions

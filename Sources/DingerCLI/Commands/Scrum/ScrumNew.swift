@@ -39,15 +39,17 @@ extension ScrumCommand {
         }
         return
       }
-      if attendees.isEmpty {
-        throw ValidationError("a scrum needs at least one attendee; add --attendee NAME")
-      }
       if let length = fields.length?.minutes, !Scrum.lengthRange.contains(length) {
         throw ValidationError("--length must be from 1 to 600 minutes, found \(length)")
       }
     }
 
     func run() throws {
+      // NB: here, not in validate(): ArgumentParser validates before it reports an unknown
+      // option, so a misspelled --atendee read as "no attendee".
+      if title != nil && attendees.isEmpty {
+        throw ValidationError("a scrum needs at least one attendee; add --attendee NAME")
+      }
       try reporting {
         let repository = try global.repository()
         let provider = ScrumProvider.live(repository: repository)

@@ -43,7 +43,7 @@ struct RemoteCommand: ParsableCommand {
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: "List the remotes.",
-      discussion: "Example:\n  dinger remote list --json")
+      discussion: "Example:\n  dinger remote list --json", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
