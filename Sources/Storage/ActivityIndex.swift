@@ -24,7 +24,7 @@ public enum ActivityIndex {
     let lock = try WriterLock(at: folder, name: "activity.lock")
     defer { lock.release() }
     guard let head = try repository.head() else { return [] }
-    var index = IndexFile(bytes: (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? [])
+    var index = IndexFile(bytes: RegularFile.read(file.path) ?? [])
     Trace.mark("read the activity index (\(index.bytes.count) bytes)")
     if index.head == head.hex, let entries = index.entries(matching: filter) { return entries }
     if index.head == head.hex { index = IndexFile(bytes: []) }  // a broken line: start over
@@ -71,7 +71,7 @@ public enum ActivityIndex {
     let lock = try WriterLock(at: folder.deletingLastPathComponent(), name: "activity.lock")
     defer { lock.release() }
     guard let head = try repository.head() else { return [] }
-    var index = IndexFile(bytes: (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? [])
+    var index = IndexFile(bytes: RegularFile.read(file.path) ?? [])
     if index.head == head.hex, let entries = index.entries(matching: filter) { return entries }
     if index.head == head.hex { index = IndexFile(bytes: []) }
     let paths = ["scrums/\(slug).yaml", "history/\(slug)"]

@@ -143,7 +143,11 @@ public struct DataDirectory: Sendable {
       // so the path's shape needs no second look (that look was a third of `history S` at
       // 130,000 meetings).
       return [path]
-    case .folder, .other:
+    case .other:
+      // NB: a FIFO, device or socket at a record's place is said, never opened (a FIFO hangs).
+      problems.append(Diagnostic(.error, file: path, message: WorkTree.Refusal.notAFile(path).message))
+      return []
+    case .folder:
       return []
     }
   }
@@ -220,6 +224,9 @@ public struct DataDirectory: Sendable {
         case .file where path.hasSuffix(".yaml") || path.hasSuffix(".yml"): paths.append(path)
         case .link where path.hasSuffix(".yaml") || path.hasSuffix(".yml") || !entry.name.contains("."):
           problems.append(Diagnostic(.error, file: path, message: Self.unreadable(.link(path))))
+        case .other where path.hasSuffix(".yaml") || path.hasSuffix(".yml"):
+          problems.append(
+            Diagnostic(.error, file: path, message: WorkTree.Refusal.notAFile(path).message))
         case .badName:
           _ = record(path, entry, .scrum, &problems)
         default: continue

@@ -54,9 +54,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable 
 
   static func unsafe(_ refusal: WorkTree.Refusal) -> StorageError {
     switch refusal {
-    case .link(let p), .notAFolder(let p), .isAFolder(let p), .badName(let p):
+    case .link(let p), .notAFolder(let p), .isAFolder(let p), .badName(let p), .notAFile(let p):
       return StorageError(refusal.message, kind: .unsafePath(p))
-    case .system: return StorageError(refusal.message)
+    case .system, .unreadable, .tooLarge: return StorageError(refusal.message)
     }
   }
 

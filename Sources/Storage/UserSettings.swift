@@ -1,4 +1,5 @@
 import Foundation
+import Git
 import YAML
 
 /// The user's own settings, `${XDG_CONFIG_HOME:-~/.config}/dinger/config.yaml`, apart from any
@@ -23,18 +24,18 @@ public struct UserSettings: Decodable, Sendable, Equatable {
   /// an error naming it (a default the user chose is never silently ignored).
   public static func load(environment: [String: String]) throws -> UserSettings {
     let url = file(environment: environment)
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-      if FileManager.default.fileExists(atPath: url.path) {
-        throw StorageError("\(url.path): cannot read your dinger settings (check its permissions)")
+    guard let data = RegularFile.read(url.path, limit: 1 << 20) else {
+      var st = stat()
+      if lstat(url.path, &st) == 0 {
+        throw StorageError(
+          "\(url.path): cannot read your dinger settings (a regular file of at most 1 MiB that you may read)"
+        )
       }
       return UserSettings()
     }
-    guard data.count <= 1 << 20 else {
-      throw StorageError("\(url.path): your dinger settings are over 1 MiB; is it the right file?")
-    }
     var settings: UserSettings
     do {
-      settings = try YAMLDecoder().decode(UserSettings.self, from: SourceText([UInt8](data)))
+      settings = try YAMLDecoder().decode(UserSettings.self, from: SourceText(data))
     } catch {
       throw StorageError("\(url.path):\(error)")
     }

@@ -11,11 +11,13 @@ final class MappedFile: @unchecked Sendable {
 
   /// Maps the file at `path`; nil when it cannot be opened or is empty.
   init?(path: String) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else {
+      return nil
+    }
     let count = Int(info.st_size)
     guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
       return nil

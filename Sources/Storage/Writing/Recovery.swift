@@ -101,9 +101,12 @@ extension DataRepository {
 
   /// A file's first bytes (at most 128), nil when it does not exist.
   static func smallFile(_ path: String) -> [UInt8]? {
-    let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    // NB: O_NONBLOCK and a regular file only: a FIFO in dinger's folder must not hang a command.
+    let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
     var buffer = [UInt8](repeating: 0, count: 128)
     let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 128) }
     return n < 0 ? nil : Array(buffer[0..<n])

@@ -6,6 +6,9 @@ import Foundation
 /// files are replaced through fresh temporary files created with `O_EXCL` under unpredictable
 /// names.
 public struct WorkTree: Sendable {
+  /// The largest file dinger reads from the work tree (the YAML parser's own limit).
+  public static let largestFile = 64 << 20
+
   /// The working tree's root (the user's choice; it may itself be reached through a link).
   public let root: URL
 
@@ -23,6 +26,12 @@ public struct WorkTree: Sendable {
     case badName(String)
     /// A system call failed.
     case system(String, Int32)
+    /// The file exists but could not be read (permissions, I/O).
+    case unreadable(String, Int32)
+    /// Not a regular file (a FIFO, a device, a socket): never opened for reading.
+    case notAFile(String)
+    /// Larger than any record file may be.
+    case tooLarge(String, Int)
 
     public var description: String { message }
 
@@ -40,6 +49,14 @@ public struct WorkTree: Sendable {
         return "'\(path)' is not a path inside the data repository"
       case .system(let path, let code):
         return "could not write \(path): \(String(cString: strerror(code)))"
+      case .unreadable(let path, let code):
+        return "could not read \(path): \(String(cString: strerror(code))); nothing was changed"
+      case .notAFile(let path):
+        return
+          "\(path) is not a regular file (a pipe, device or socket), and dinger reads only files; remove it (git checkout -- \(path) restores the committed one)"
+      case .tooLarge(let path, let size):
+        return
+          "\(path) is \(size / 1_048_576) MiB, more than a record file may be (\(WorkTree.largestFile / 1_048_576) MiB); is it the right file?"
       }
     }
   }
@@ -163,7 +180,9 @@ public struct WorkTree: Sendable {
   private func readFile(in dir: Int32, name: String, path: String) throws(Refusal)
     -> (bytes: [UInt8], stamp: FileStamp)?
   {
-    let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    // NB: O_NONBLOCK: opening a FIFO for reading would wait for a writer forever; it is
+    // refused below, before any read.
+    let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     if fd < 0 {
       if errno == ENOENT { return nil }
       let code = errno
@@ -171,19 +190,25 @@ public struct WorkTree: Sendable {
       if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFLNK {
         throw .link(path)
       }
-      throw .system(path, code)
+      throw .unreadable(path, code)
     }
     defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { throw .system(path, errno) }
-    guard st.st_mode & S_IFMT == S_IFREG else { throw .isAFolder(path) }
+    guard fstat(fd, &st) == 0 else { throw .unreadable(path, errno) }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw .isAFolder(path)
+    default: throw .notAFile(path)
+    }
+    // NB: bounded by fstat before anything is allocated (a sparse 1 GB file is not read).
+    guard st.st_size <= WorkTree.largestFile else { throw .tooLarge(path, Int(st.st_size)) }
     let size = Int(st.st_size)
     var bytes = [UInt8](repeating: 0, count: size)
     var done = 0
     while done < size {
       let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
       if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw .system(path, errno) }
+      if n < 0 { throw .unreadable(path, errno) }
       if n == 0 { break }
       done += n
     }
