@@ -52,3 +52,46 @@ import Testing
     #expect(try state(box) == before)
   }
 }
+
+/// Files that are not regular files never hang a command, and an unreadable record says so.
+@Suite struct NotAFileTests {
+  @Test func anUnreadableRecordSaysCouldNotRead() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--attendee", "Ada").status == 0)
+    try OrdinaryUser.prepare(box)
+    let path = box.data.appendingPathComponent("scrums/standup.yaml").path
+    #expect(chmod(path, 0) == 0)
+    let r = try box.dingerAsUser("check")
+    #expect(chmod(path, 0o644) == 0)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("could not read scrums/standup.yaml: Permission denied"), "\(r.stderr)")
+    #expect(!r.stderr.contains("could not write"))
+  }
+
+  @Test func fifosAreReportedNeverOpened() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--attendee", "Ada").status == 0)
+    try FileManager.default.createDirectory(
+      at: box.data.appendingPathComponent("history/standup"), withIntermediateDirectories: true)
+    let fifos = ["scrums/pipe.yaml", "history/standup/2026-01-01-aaaaaaaa.yaml"]
+    for fifo in fifos { #expect(mkfifo(box.data.appendingPathComponent(fifo).path, 0o644) == 0) }
+    // NB: each command would block forever opening a FIFO; ProcessRunner's callers hang then.
+    let check = try box.dinger("check")
+    #expect(check.status == 1)
+    for fifo in fifos {
+      #expect(check.stderr.contains("\(fifo): error: \(fifo) is not a regular file"), "\(check.stderr)")
+    }
+    #expect(try box.dinger("scrum", "list").status == 0)
+    #expect(try box.dinger("history").status == 0)
+    for fifo in fifos { unlink(box.data.appendingPathComponent(fifo).path) }
+    // The repository's own settings as a FIFO.
+    let config = box.data.appendingPathComponent(".dinger/config.yaml").path
+    unlink(config)
+    #expect(mkfifo(config, 0o644) == 0)
+    #expect(try box.dinger("scrum", "list").status == 0)
+    let again = try box.dinger("check")
+    #expect(again.stderr.contains(".dinger/config.yaml is not a regular file"), "\(again.stderr)")
+  }
+}
