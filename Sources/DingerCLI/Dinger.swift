@@ -54,6 +54,10 @@ struct Dinger: AsyncParsableCommand {
       Terminal.output(DingerVersion.current + "\n")
       Foundation.exit(0)
     }
+    if arguments == ["--generate-completion-script", "bash"] {
+      Terminal.output(bashCompletion(completionScript(for: .bash)))
+      Foundation.exit(0)
+    }
     if let problem = unknownCommand(arguments) {
       Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + problem + "\n")
       Foundation.exit(64)
@@ -78,6 +82,23 @@ struct Dinger: AsyncParsableCommand {
       }
       Foundation.exit(code.rawValue)
     }
+  }
+
+  /// ArgumentParser's bash script, registered without `-o filenames` (which made `dinger hi<Tab>`
+  /// complete to `history/` in a data repository, where a folder of that name exists): file
+  /// name handling is switched on only where files or folders are completed.
+  static func bashCompletion(_ script: String) -> String {
+    script
+      .replacingOccurrences(
+        of: "complete -o filenames -F _dinger dinger", with: "complete -F _dinger dinger")
+      .replacingOccurrences(
+        of: "__dinger_add_completions() {\n    local completion\n",
+        with: """
+          __dinger_add_completions() {
+              local completion
+              case "${1}" in -d|-f|-o) compopt -o filenames 2>/dev/null ;; esac
+
+          """)
   }
 
   /// git's habits for counts in `log` and `history`: `-3` and `-n3` mean `-n 3`.

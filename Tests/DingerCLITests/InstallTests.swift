@@ -64,5 +64,24 @@ struct InstallTests {
     #expect(try complete(["dinger", "word", "show", "ag"]).contains("agua"))
     #expect(try complete(["dinger", "library", "show", "sp"]) == ["spanish-basics"])
     #expect(try complete(["dinger", "scrum", "new", "x", "--theme", "yel"]) == ["yellow"])
+    #expect(try complete(["dinger", "hi"]) == ["history"])
+
+    // Real bash in a real terminal: Tab in the data repository (which has a history/ folder)
+    // completes the command, not the folder (the script was registered with -o filenames).
+    try FileManager.default.createDirectory(
+      at: box.data.appendingPathComponent("history"), withIntermediateDirectories: true)
+    let tmux = Tmux()
+    let env = box.environment.merging(["PATH": "\(prefix.path)/bin:/usr/bin:/bin", "PS1": "$ "]) { $1 }
+      .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+    let started = system(
+      "\(tmux.tmux) -L \(tmux.socket) new-session -d -s main -x 100 -y 20 \"cd '\(box.data.path)' && env \(env) bash --norc --noprofile\" </dev/null >/dev/null 2>&1")
+    #expect(started == 0)
+    tmux.keys("source '\(prefix.path)/share/bash-completion/completions/dinger'", "Enter")
+    tmux.keys("dinger hi", "Tab")
+    #expect(tmux.wait(for: "dinger history"), "\(tmux.screen())")
+    usleep(300_000)
+    #expect(!tmux.screen().contains("dinger history/"), "\(tmux.screen())")
+    tmux.keys("C-u", "dinger --repo hi", "Tab")
+    #expect(tmux.wait(for: "dinger --repo history/"), "folders still complete as folders: \(tmux.screen())")
   }
 }
