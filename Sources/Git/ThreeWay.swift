@@ -180,9 +180,10 @@ extension Repository {
 extension Repository {
   /// Commits reachable from `heads` and not from `hidden`, newest first (parents after
   /// children), or `oldestFirst` (parents before children).
-  public func commits(from heads: [ObjectID], hiding hidden: [ObjectID], oldestFirst: Bool = false)
-    throws(GitError) -> [ObjectID]
-  {
+  public func commits(
+    from heads: [ObjectID], hiding hidden: [ObjectID], oldestFirst: Bool = false,
+    limit: Int = .max
+  ) throws(GitError) -> [ObjectID] {
     var walk: OpaquePointer?
     try Check.rc(git_revwalk_new(&walk, raw), "walk history")
     defer { git_revwalk_free(walk) }
@@ -202,7 +203,7 @@ extension Repository {
     }
     var out: [ObjectID] = []
     var oid = git_oid()
-    while git_revwalk_next(&oid, walk) == 0 { out.append(ObjectID(oid)) }
+    while out.count < limit, git_revwalk_next(&oid, walk) == 0 { out.append(ObjectID(oid)) }
     return out
   }
 }

@@ -10,6 +10,8 @@ public final class InMemoryStore: @unchecked Sendable {
   private var texts: [String: [UInt8]]
   private var log: [Change] = []
   private var before: [[String: [UInt8]?]] = []
+  /// Undone changes, newest last, with the files as the change left them (for redo).
+  private var undone: [(change: Change, after: [String: [UInt8]?])] = []
 
   /// Files by data-relative path.
   public init(files: [String: String] = [:]) {
@@ -43,10 +45,25 @@ public final class InMemoryStore: @unchecked Sendable {
       guard let last = log.last, let previous = before.last else {
         throw StorageError("nothing to undo")
       }
+      var after: [String: [UInt8]?] = [:]
+      for path in previous.keys { after.updateValue(texts[path], forKey: path) }
       for (path, bytes) in previous { texts[path] = bytes }
       log.removeLast()
       before.removeLast()
+      undone.append((last, after))
       return "Undo \"\(last.subject)\""
+    }
+  }
+
+  func redoLast() throws -> String {
+    try lock.withLock {
+      guard let last = undone.popLast() else { throw StorageError("nothing to redo") }
+      var previous: [String: [UInt8]?] = [:]
+      for path in last.after.keys { previous.updateValue(texts[path], forKey: path) }
+      for (path, bytes) in last.after { texts[path] = bytes }
+      log.append(last.change)
+      before.append(previous)
+      return "Redo \"\(last.change.subject)\""
     }
   }
 
@@ -67,6 +84,7 @@ public final class InMemoryStore: @unchecked Sendable {
       var previous: [String: [UInt8]?] = [:]
       for path in change.paths { previous.updateValue(texts[path], forKey: path) }
       before.append(previous)
+      undone = []
       for (path, bytes) in change.writes { texts[path] = bytes }
       for path in change.removals { texts.removeValue(forKey: path) }
       log.append(change)

@@ -2,82 +2,130 @@ import Foundation
 import Git
 
 extension DataRepository {
-  /// What `undo` did.
+  /// What `undo` or `redo` did.
   public struct UndoResult: Sendable {
-    /// The commit undone.
+    /// The commit undone (for a redo: the undo commit reverted).
     public var undone: ObjectID
     /// Its subject.
     public var undoneSubject: String
     /// The new commit's subject.
     public var subject: String
+    /// The authors of newer changes that were passed over (they stay), newest first.
+    public var passedOver: [String]
   }
 
-  /// Reverts the newest dinger commit as a new commit. Refuses when there is none, when it set
-  /// up the repository, or when a later commit changed one of its files again (undoing would
-  /// throw that later change away).
+  /// How far back undo and redo look for the user's own changes.
+  static let undoReach = 10_000
+
+  /// Reverts the user's newest dinger change still in effect, as a new commit: the newest
+  /// non-merge dinger commit of the history whose author is the user (git's identity), passing over teammates' changes, merges and changes already undone, so a
+  /// second undo steps further back. Refuses when a later commit changed one of its files
+  /// again (undoing would throw that change away), naming that commit and its author.
   public func undoLast() throws -> UndoResult {
+    try revertOwn(redo: false)
+  }
+
+  /// Reverts the user's newest undo not yet redone, when nothing but undos (and teammates'
+  /// changes) came after it: the change it undid is back.
+  public func redoLast() throws -> UndoResult {
+    try revertOwn(redo: true)
+  }
+
+  private func revertOwn(redo: Bool) throws -> UndoResult {
+    guard let me = git.identities()?.author else { throw StorageError.missingIdentity() }
     var result: UndoResult?
     // NB: worked out under the writer lock from the HEAD it commits on, so two undos at once
     // undo two changes, one each.
     try commit(on: { head throws -> Change? in
-      let (change, undo) = try undoChange(at: head)
+      let (change, undo) = try revertChange(at: head, me: me, redo: redo)
       result = undo
       return change
     })
     return result!
   }
 
-  private func undoChange(at head: ObjectID?) throws -> (Change, UndoResult) {
+  private func revertChange(at head: ObjectID?, me: Signature, redo: Bool) throws -> (
+    Change, UndoResult
+  ) {
+    let verb = redo ? "redo" : "undo"
     guard let head else {
-      throw StorageError("nothing to undo: the repository has no commits")
+      throw StorageError("nothing to \(verb): the repository has no commits")
     }
-    var cursor: ObjectID? = head
+    func mine(_ info: Repository.CommitInfo) -> Bool {
+      me.email.isEmpty
+        ? info.author.name == me.name
+        : info.author.email.lowercased() == me.email.lowercased()
+    }
+    // NB: every commit of the history, newest first, not only the first parents: a sync that
+    // fast-forwards to a teammate's merge puts the user's own commits on its second parent.
+    let history = try git.commits(from: [head], hiding: [], limit: Self.undoReach)
     var later: [Repository.CommitInfo] = []
+    var passedOver: [String] = []
+    var reverted = Set<String>()  // commits whose effect a newer commit of the user's reverted
     var target: Repository.CommitInfo?
-    var steps = 0
-    while let id = cursor, steps < 1000 {
+    walk: for id in history {
       let info = try commitInfo(id)
-      if TrailerParser.value("Dinger-Action", in: info.message) != nil {
-        target = info
-        break
+      let action = TrailerParser.value("Dinger-Action", in: info.message)
+      // NB: merges are never undone: what they brought is teammates' work.
+      guard info.parents.count == 1, let action else {
+        later.append(info)
+        continue
       }
-      later.append(info)
-      cursor = info.parents.first
-      steps += 1
+      guard mine(info) else {
+        passedOver.append(info.author.name)
+        later.append(info)
+        continue
+      }
+      if reverted.contains(info.id.hex) {
+        later.append(info)
+        continue
+      }
+      let reverts = TrailerParser.value("Dinger-Undoes", in: info.message)
+      switch (action, redo) {
+      case ("init", _):
+        throw StorageError(
+          redo
+            ? "nothing to redo: you have undone nothing since your last change"
+            : "nothing to undo: your changes since the repository was set up are all undone")
+      case ("undo", false), ("redo", false), ("redo", true):
+        if let reverts { reverted.insert(reverts) }
+        later.append(info)
+      case ("undo", true):
+        target = info
+        break walk
+      case (_, false):
+        target = info
+        break walk
+      case (_, true):
+        throw StorageError(
+          "nothing to redo: your newest change ('\(Self.subject(of: info))') is not an undo")
+      }
     }
     guard let target else {
-      throw StorageError("nothing to undo: no commit made by dinger was found")
+      throw StorageError("nothing to \(verb): no change of yours (\(me.email)) was found")
     }
-    let subject = target.message.split(separator: "\n").first.map(String.init) ?? ""
-    if TrailerParser.value("Dinger-Action", in: target.message) == "init" {
-      throw StorageError("nothing to undo: the newest dinger change set up the repository")
+    let subject = Self.subject(of: target)
+    guard let parent = target.parents.first else {
+      throw StorageError("nothing to \(verb): '\(subject)' has no parent")
     }
-    guard target.parents.count == 1, let parent = target.parents.first else {
-      throw StorageError(
-        "can't undo '\(subject)': it is a merge; undo it with git (git revert -m 1 \(target.id.short))"
-      )
-    }
-    // Undoing an undo redoes, and says so instead of nesting quotes (git says "Reapply").
     let newSubject: String
-    if subject.hasPrefix("Undo \""), subject.hasSuffix("\"") {
+    if redo, subject.hasPrefix("Undo \""), subject.hasSuffix("\"") {
       newSubject = "Redo " + subject.dropFirst("Undo ".count)
-    } else if subject.hasPrefix("Redo \""), subject.hasSuffix("\"") {
-      newSubject = "Undo " + subject.dropFirst("Redo ".count)
     } else {
       newSubject = "Undo \"\(subject)\""
     }
     var change = Change(
       subject: newSubject,
       body: "This reverts commit \(target.id.hex).",
-      trailers: [("Dinger-Action", "undo"), ("Dinger-Undoes", target.id.hex)])
+      trailers: [("Dinger-Action", verb), ("Dinger-Undoes", target.id.hex)])
     for path in try changedPaths(target.id) {
       let after = try file(path, in: target.id)
       if try file(path, in: head) != after {
         let by = try later.first { try changedPaths($0.id).contains(path) }
         let what =
-          by.map { " in \($0.id.short) (\($0.message.split(separator: "\n").first ?? ""))" } ?? ""
+          by.map { " in \($0.id.short) by \($0.author.name) (\(Self.subject(of: $0)))" } ?? ""
         throw StorageError(
-          "can't undo '\(subject)': \(path) was changed again later\(what); undoing would lose that change"
+          "can't \(verb) '\(subject)': \(path) was changed again later\(what); \(verb)ing would lose that change"
         )
       }
       if let before = try file(path, in: parent) {
@@ -86,6 +134,14 @@ extension DataRepository {
         change.remove(path)
       }
     }
-    return (change, UndoResult(undone: target.id, undoneSubject: subject, subject: change.subject))
+    return (
+      change,
+      UndoResult(
+        undone: target.id, undoneSubject: subject, subject: change.subject, passedOver: passedOver)
+    )
+  }
+
+  static func subject(of info: Repository.CommitInfo) -> String {
+    info.message.split(separator: "\n").first.map(String.init) ?? ""
   }
 }

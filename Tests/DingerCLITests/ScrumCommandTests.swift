@@ -94,9 +94,20 @@ import Testing
     #expect(r.stdout == "Undo \"Remove scrum App Dev\"\n")
     try expectCommitted(box, subject: "Undo \"Remove scrum App Dev\"", action: "undo")
     #expect(try box.read("scrums/app-dev.yaml").contains("title: App Dev"))
+    // A second undo steps further back; redo walks forward again.
     r = try box.dinger("undo")
+    #expect(r.stdout == "Undo \"Design Review: remove attendee Ada\"\n")
+    #expect(try box.read("scrums/design-review.yaml").contains("  - Ada\n"))
+    r = try box.dinger("redo")
+    #expect(r.stdout == "Redo \"Design Review: remove attendee Ada\"\n")
+    try expectCommitted(box, subject: "Redo \"Design Review: remove attendee Ada\"", action: "redo")
+    #expect(try !box.read("scrums/design-review.yaml").contains("  - Ada\n"))
+    r = try box.dinger("redo")
     #expect(r.stdout == "Redo \"Remove scrum App Dev\"\n")
-    #expect(try box.git("rev-list", "--count", "HEAD") == "9\n")
+    r = try box.dinger("redo")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("nothing to redo"), "\(r.stderr)")
+    #expect(try box.git("rev-list", "--count", "HEAD") == "11\n")
   }
 
   @Test func handWrittenFilesCommittedByPlainGitAreRead() throws {
@@ -250,8 +261,9 @@ import Testing
     let r = try box.dinger("undo")
     #expect(r.status == 1)
     #expect(
-      r.stderr.contains("can't undo 'Add scrum Design': scrums/design.yaml was changed again later")
-    )
+      r.stderr.contains("can't undo 'Add scrum Design': scrums/design.yaml was changed again later in "),
+      "\(r.stderr)")
+    #expect(r.stderr.contains(" by Ada Lovelace (hand edit)"), "\(r.stderr)")
     #expect(try box.head() == head)
   }
 

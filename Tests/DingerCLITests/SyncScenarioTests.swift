@@ -266,3 +266,35 @@ import Testing
     #expect(!(try team.read("grace", scrum).contains("length: 15")))
   }
 }
+
+/// `undo` means "my last change": a teammate's change that a sync brought, and the merge, stay.
+@Suite struct UndoIsYoursTests {
+  @Test func undoPassesOverTeammatesAndMergesAndSaysSo() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "attendee", "add", "design-review", "Zoe"))
+    expectOK(try team.run("grace", "library", "new", "Spanish basics", "--language", "es"))
+    try team.syncAll()
+    // Ada's clone now holds Grace's change (and a merge); Ada's newest own change is Zoe.
+    let r = try team.run("ada", "undo")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Undo \"Design Review: add attendee Zoe\"\n", "\(r.stdout)")
+    #expect(r.stderr.contains("note: undid your change "), "\(r.stderr)")
+    #expect(r.stderr.contains("by Grace"), "\(r.stderr)")
+    #expect(try !team.read("ada", "scrums/design-review.yaml").contains("Zoe"))
+    #expect(try team.git("ada", "ls-files", "libraries").contains("spanish-basics.yaml"))
+  }
+
+  @Test func undoRefusesWhenATeammateChangedTheSameFileAndNamesThem() throws {
+    let team = try Team()
+    expectOK(try team.run("ada", "scrum", "attendee", "add", "design-review", "Zoe"))
+    try team.syncAll()
+    expectOK(try team.run("grace", "scrum", "edit", "design-review", "--length", "45"))
+    try team.syncAll()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    let r = try team.run("ada", "undo")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("was changed again later in "), "\(r.stderr)")
+    #expect(r.stderr.contains("by Grace"), "\(r.stderr)")
+    #expect(try team.git("ada", "rev-parse", "HEAD") == head)
+  }
+}

@@ -41,8 +41,17 @@ import Testing
     let before = store.text("scrums/design.yaml")
     _ = try scrums.update(try scrums.find("design")) { $0.length = 20 }
     #expect(store.text("scrums/design.yaml")?.contains("length: 20") == true)
-    let undone = try UndoProvider.inMemory(store).undo()
-    #expect(!undone.isEmpty)
+    let undo = UndoProvider.inMemory(store)
+    let undone = try undo.undo()
+    #expect(undone.subject == "Undo \"Design: length 5 -> 20 min\"")
     #expect(store.text("scrums/design.yaml") == before)
+    // A second undo steps further back; redo walks forward again; a new change ends redo.
+    _ = try undo.undo()
+    #expect(store.text("scrums/design.yaml") == nil)
+    #expect(try undo.redo().subject == "Redo \"Add scrum Design\"")
+    #expect(store.text("scrums/design.yaml") == before)
+    #expect(try undo.redo().subject.hasPrefix("Redo \"Design: length"))
+    #expect(store.text("scrums/design.yaml")?.contains("length: 20") == true)
+    #expect(throws: (any Error).self) { try undo.redo() }
   }
 }

@@ -117,7 +117,7 @@ import Testing
     #expect(result.subject == "Remove scrum Design and its 1 meeting")
     #expect(store.paths == ["scrums/broken.yaml"])
     #expect(
-      try UndoProvider.inMemory(store).undo() == "Undo \"Remove scrum Design and its 1 meeting\"")
+      try UndoProvider.inMemory(store).undo().subject == "Undo \"Remove scrum Design and its 1 meeting\"")
     #expect(store.paths.count == 3)
   }
 
