@@ -82,8 +82,16 @@ public struct MeetingProvider: Sendable {
     // below still apply. Ten years of meetings cost what one scrum's share costs.
     let sinceDay = since.map { String(ISODate.format($0).prefix(10)) }
     let untilDay = until.map { String(ISODate.format($0).prefix(10)) }
-    let listed = try stored.map { try dependencies.pathsIn("history/\($0.slug)") }
+    var listed = try stored.map { try dependencies.pathsIn("history/\($0.slug)") }
       ?? dependencies.paths(.meeting)
+    if stored != nil {
+      // NB: a scrum renamed by hand (git mv) left its meetings in the old folder: folders no
+      // scrum is named after are read too (only those), and their meetings kept by scrum id.
+      let slugs = Set(try dependencies.paths(.scrum).map { RecordLayout.slug(ofPath: $0) })
+      for folder in try dependencies.folders("history") where !slugs.contains(folder) {
+        listed += try dependencies.pathsIn("history/\(folder)")
+      }
+    }
     let paths = listed.filter { path in
       let day = String(path.split(separator: "/").last?.prefix(10) ?? "")
       guard ISODate.parse(day) != nil else { return true }

@@ -56,6 +56,8 @@ public struct ScrumProvider: Sendable {
     /// Every library as packed listing rows, when that can be had without decoding words (a
     /// repository's record cache); nil: use `load`.
     public var listings: @Sendable () -> [LibraryListing]? = { nil }
+    /// The names of the folders in a folder (`history` -> each scrum's meeting folder).
+    public var folders: @Sendable (String) throws -> [String] = { _ in [] }
 
     /// Creates dependencies.
     public init(
@@ -74,7 +76,14 @@ public struct ScrumProvider: Sendable {
   }
 
   /// The verbs.
-  public let dependencies: Dependencies
+  public private(set) var dependencies: Dependencies
+
+  /// The same provider listing folders with `folders`.
+  func withFolders(_ folders: @escaping @Sendable (String) throws -> [String]) -> ScrumProvider {
+    var copy = self
+    copy.dependencies.folders = folders
+    return copy
+  }
 
   /// Wraps dependencies.
   public init(_ dependencies: Dependencies) { self.dependencies = dependencies }
@@ -88,6 +97,7 @@ public struct ScrumProvider: Sendable {
       pathsIn: { folder in repository.directory.recordPaths(in: folder) },
       commit: { build in try repository.commit(build)?.hex })
     dependencies.listings = { repository.libraryListings() }
+    dependencies.folders = { repository.directory.folders(in: $0) }
     return ScrumProvider(dependencies)
   }
 
@@ -101,6 +111,14 @@ public struct ScrumProvider: Sendable {
           (store.paths(of: .meeting) + store.paths(of: .quiz)).filter { $0.hasPrefix(folder + "/") }
         },
         commit: { build in try store.apply(build) }))
+      .withFolders { folder in
+        Set(
+          (store.paths(of: .meeting) + store.paths(of: .quiz)).compactMap { path -> String? in
+            guard path.hasPrefix(folder + "/") else { return nil }
+            return path.dropFirst(folder.count + 1).split(separator: "/").first.map(String.init)
+          }
+        ).sorted()
+      }
   }
 
   // MARK: Reading

@@ -74,12 +74,24 @@ public enum ActivityIndex {
     var index = IndexFile(bytes: RegularFile.read(file.path) ?? [])
     if index.head == head.hex, let entries = index.entries(matching: filter) { return entries }
     if index.head == head.hex { index = IndexFile(bytes: []) }
-    let paths = ["scrums/\(slug).yaml", "history/\(slug)"]
+    var paths = ["scrums/\(slug).yaml", "history/\(slug)"]
     let walker = ChangeWalker(repository.git)
     var fresh: [ActivityEntry] = []  // newest first
     func add(_ commit: ObjectID, parent: ObjectID?) throws {
-      let changes = try walker.changes(in: commit, parent: parent, limitedTo: paths)
+      var changes = try walker.changes(in: commit, parent: parent, limitedTo: paths)
       guard !changes.isEmpty else { return }
+      // NB: the scrum's file was added here: if another scrum file with its id went away in
+      // the same commit, this is a rename (dinger's or a `git mv`), and older commits are
+      // followed under the old name too, as `git log --follow` does.
+      if let added = changes.first(where: { $0.path == paths[0] && $0.old == nil }) {
+        let scrums = try walker.changes(in: commit, parent: parent, limitedTo: ["scrums"])
+        if let from = try renames(in: scrums, reader: walker.reader)[added.path] {
+          let old = RecordLayout.slug(ofPath: from)
+          paths = [from, "history/\(old)"] + paths
+          changes = try walker.changes(in: commit, parent: parent, limitedTo: paths)
+          paths = [from, "history/\(old)"]
+        }
+      }
       let info = try repository.git.commitInfo(commit)
       fresh += try describe(info, changes: changes, walker: walker).reversed()
     }
@@ -150,9 +162,26 @@ public enum ActivityIndex {
     let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
     let action = TrailerParser.value("Dinger-Action", in: info.message)
     var out: [ActivityEntry] = []
+    let renames = try Self.renames(in: changes, reader: walker.reader)
+    let movedAway = Set(renames.values)
     for file in changes {
       let path = file.path
       guard let kind = RecordLayout.kind(ofPath: path), kind != .config else { continue }
+      // NB: a renamed record is one entry ("renamed from ..."); meetings and quiz results
+      // moved along with their parent's rename are not entries of their own.
+      if movedAway.contains(path) { continue }
+      if let from = renames[path] {
+        if kind == .meeting || kind == .quiz { continue }
+        let text = try file.new.map { try walker.reader.read($0).bytes } ?? []
+        out.append(
+          ActivityEntry(
+            commit: info.id.hex, time: Int(info.author.date.timeIntervalSince1970),
+            author: info.author.name, subject: subject, path: path, record: field("id", in: text),
+            scrum: nil, change: "R",
+            summary: "renamed \(RecordLayout.slug(ofPath: from)) -> \(RecordLayout.slug(ofPath: path))",
+            email: info.author.email))
+        continue
+      }
       let reader = walker.reader
       let new = try file.new.map { try reader.read($0).bytes }
       // NB: the old bytes are only needed to diff a scrum edit.
@@ -173,6 +202,42 @@ public enum ActivityIndex {
           scrum: kind == .meeting ? field("scrum", in: text) : kind == .quiz ? field("library", in: text) : nil,
           change: change, summary: summary, email: info.author.email
         ))
+    }
+    return out
+  }
+
+  /// Renames among `changes`: new path -> old path, for a record file removed and one of the
+  /// same kind added with the same content (a moved meeting), or for scrums and libraries,
+  /// the same id (a renamed file that was also edited, as by `git mv` and an edit).
+  static func renames(in changes: [ChangedFile], reader: ObjectReader) throws -> [String: String] {
+    let removed = changes.filter { $0.new == nil && $0.old != nil }
+    let added = changes.filter { $0.old == nil && $0.new != nil }
+    guard !removed.isEmpty, !added.isEmpty else { return [:] }
+    var out: [String: String] = [:]
+    var taken = Set<String>()
+    var ids: [String: String] = [:]  // removed path -> id
+    for file in added {
+      let kind = RecordLayout.kind(ofPath: file.path)
+      guard kind != nil, kind != .config else { continue }
+      let sameKind = removed.filter { RecordLayout.kind(ofPath: $0.path) == kind && !taken.contains($0.path) }
+      if let same = sameKind.first(where: { $0.old == file.new }) {
+        out[file.path] = same.path
+        taken.insert(same.path)
+        continue
+      }
+      guard kind == .scrum || kind == .library, let new = file.new,
+        let id = field("id", in: try reader.read(new).bytes)
+      else { continue }
+      for candidate in sameKind {
+        if ids[candidate.path] == nil, let old = candidate.old {
+          ids[candidate.path] = field("id", in: try reader.read(old).bytes) ?? ""
+        }
+        if ids[candidate.path] == id {
+          out[file.path] = candidate.path
+          taken.insert(candidate.path)
+          break
+        }
+      }
     }
     return out
   }

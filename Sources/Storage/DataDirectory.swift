@@ -74,6 +74,12 @@ public struct DataDirectory: Sendable {
 
   /// The record paths in one folder of a nested kind (`history/design`), sorted: a scrum's
   /// meetings without listing every other scrum's.
+  /// The names of the plain folders in `folder` (not links, not hidden).
+  public func folders(in folder: String) -> [String] {
+    Self.list(root.appendingPathComponent(folder).path)
+      .filter { $0.kind == .folder && !$0.name.hasPrefix(".") }.map(\.name).sorted()
+  }
+
   public func recordPaths(in folder: String) -> [String] {
     var problems: [Diagnostic] = []
     let kind = RecordLayout.kind(ofPath: folder + "/x.yaml")
