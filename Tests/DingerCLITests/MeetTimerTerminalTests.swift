@@ -26,14 +26,19 @@ import Testing
       tmux.wait(for: "End meeting?  s save and end · d discard · r resume"), "\(tmux.screen())")
     tmux.keys("s")
     #expect(tmux.wait(for: "Notes for the transcript"), "\(tmux.screen())")
-    tmux.keys("Ada shipped the picker", "Enter", "Enter")
+    // Line editing: a typo fixed with the arrow keys and Backspace, nothing of the keys'
+    // escape sequences in the text; a paragraph; Ctrl-D finishes.
+    tmux.keys("Ada shiped the picker")
+    for _ in 0..<13 { tmux.keys("Left") }
+    tmux.keys("p", "End", "!", "BSpace", "Enter", "Enter", "Grace reviewed it", "C-d")
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
     let files = try box.git("ls-files", "history").split(separator: "\n")
     #expect(files.count == 1)
     let text = try box.read(String(files.first ?? ""))
     #expect(text.contains("attendees: [Ada, Grace]\nspeakers:\n  - {name: Ada, seconds: "))
     #expect(text.contains("  - {name: Grace, seconds: "))
-    #expect(text.hasSuffix("transcript: |\n  Ada shipped the picker\n"))
+    #expect(
+      text.hasSuffix("transcript: |\n  Ada shipped the picker\n\n  Grace reviewed it\n"), "\(text)")
     #expect(
       try box.git("log", "-1", "--format=%s").hasPrefix("Record meeting of Standup (")
         && box.git("log", "-1", "--format=%s").contains(" s, 2 attendees)"))

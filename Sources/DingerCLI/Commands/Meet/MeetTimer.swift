@@ -127,6 +127,12 @@ extension Meet {
       let text = try Editor.edit("", header: [], name: "notes", repository: repository)
       return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
     }
+    if isatty(0) == 1 && isatty(1) == 1 {
+      Terminal.output(
+        "Notes for the transcript (←/→ to edit; an empty line starts a paragraph, two or Ctrl-D finish; Enter alone skips):\n"
+      )
+      return try NotesPrompt.read()
+    }
     Terminal.output("Notes for the transcript (end with an empty line; Enter alone skips):\n")
     // Ctrl-C here ends the typing, not the program: the meeting is already over and is saved.
     NotesInterrupt.arm()
