@@ -24,7 +24,9 @@ public struct HistoryView {
     let width = min(30, rows.map(\.title.count).max() ?? 0)
     return rows.map { meeting, title, id in
       let date = Self.dateText(meeting.date, in: timeZone)
-      let actual = (meeting.duration + 30) / 60
+      // NB: a meeting under a minute says its seconds ("0 of 10 min" read as nothing).
+      let actual =
+        meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60)"
       let minutes = "\(actual) of \(meeting.length) min".padding(
         toLength: 14, withPad: " ", startingAt: 0)
       let people = Style.plural(meeting.attendees.count, "attendee").padding(

@@ -36,6 +36,8 @@ public struct LogView {
 
   /// What an entry's record is called: its title or name when known, else its path.
   public func name(of e: ActivityEntry) -> String {
+    // NB: a scrum or library as it was called then: a renamed title does not rewrite the past.
+    if let title = e.title, !title.isEmpty { return title }
     if let title = titles[e.path] { return title }
     // Meetings and quiz results are named after their folder's scrum or library.
     if let slash = e.path.lastIndex(of: "/"), let title = titles[String(e.path[...slash])] {

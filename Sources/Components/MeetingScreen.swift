@@ -19,7 +19,9 @@ public struct MeetingScreen {
 
   /// What the transcription line shows.
   public enum Listening: Sendable, Equatable {
-    case level(Int)
+    /// The sound level now, and whether any sound was heard since the meeting began (the
+    /// muted-microphone hint is for a silence from the start, not for a pause).
+    case level(Int, heard: Bool = true)
     case off(String)
   }
 
@@ -36,10 +38,11 @@ public struct MeetingScreen {
   /// The transcription line: a dot, the word, and a ten-step meter.
   public static func listeningLine(_ listening: Listening) -> String {
     switch listening {
-    case .level(let level):
+    case .level(let level, let heard):
       let steps = max(0, min(10, (level + 5) / 10))
       return " ● Listening  " + String(repeating: "▮", count: steps)
-        + String(repeating: "▯", count: 10 - steps) + (level < 5 ? "  (no sound: is the microphone muted?)" : "")
+        + String(repeating: "▯", count: 10 - steps)
+        + (level < 5 && !heard ? "  (no sound: is the microphone muted?)" : "")
     case .off(let why):
       return " Transcription off: " + why
     }
@@ -80,7 +83,13 @@ public struct MeetingScreen {
     out.append("")
     switch timer.phase {
     case .paused: out.append(fit(" PAUSED: press p to go on"))
-    case .confirmingEnd: out.append(fit(" End meeting?  s save and end · d discard · r resume"))
+    case .confirmingEnd:
+      // NB: every choice stays on a narrow terminal (at 40 columns "resume" was cut off).
+      let choices = [
+        " End meeting?  s save and end · d discard · r resume", " End? s save · d discard · r resume",
+        " s save · d discard · r resume",
+      ]
+      out.append(fit(choices.first { $0.count <= width } ?? choices[choices.count - 1]))
     case .finished(let saved):
       out.append(fit(saved ? " Meeting over: saving" : " Meeting discarded"))
     case .running: break

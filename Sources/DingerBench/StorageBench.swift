@@ -132,7 +132,7 @@ enum StorageBench {
   /// index warm (targets at most 0.25) and rebuilt from nothing (target at most 2).
   static func log(dinger: String, in work: URL) throws {
     let git = "git log --format=%H%x09%an%x09%s -- history/team-5 scrums/team-5.yaml >/dev/null"
-    let index = work.appendingPathComponent(".git/dinger/activity-v2.tsv").path
+    let index = work.appendingPathComponent(".git/dinger/activity-v3.tsv").path
     var gitTimes: [Double] = []
     var cold: [Double] = []
     var warm: [Double] = []

@@ -2,6 +2,7 @@ import ArgumentParser
 import Components
 import Foundation
 import Models
+import Processes
 import Providers
 
 /// Options every command takes.
@@ -95,6 +96,13 @@ func validateDates(_ options: [(name: String, value: String?)]) throws {
 struct OutputOptions: ParsableArguments {
   @Flag(name: .long, help: "Print JSON instead of text.")
   var json = false
+}
+
+/// Names as typed: each argument may hold several, separated by commas
+/// (`--attendee "Katie, Gray, Euna"` is three people); blanks are dropped.
+func splitNames(_ arguments: [String]) -> [String] {
+  arguments.flatMap { $0.split(separator: ",", omittingEmptySubsequences: true) }
+    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 }
 
 /// A failure to report as `error: message` with exit status 1.
@@ -195,10 +203,19 @@ extension ParsableCommand {
 
 /// The running executable's absolute path (for git's merge driver configuration).
 enum Executable {
+  /// How git should run this dinger (in `merge.dinger.driver`, `diff.dinger.command`): the bare
+  /// name `dinger` when the PATH finds this very binary, so a reinstall elsewhere keeps
+  /// working; else its full path.
   static var path: String {
-    if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-      return resolved
+    let me =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    if let found = ChildProcess.resolve("dinger", path: ProcessInfo.processInfo.environment["PATH"]),
+      URL(fileURLWithPath: found).resolvingSymlinksInPath().path
+        == URL(fileURLWithPath: me).resolvingSymlinksInPath().path
+    {
+      return "dinger"
     }
-    return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    return me
   }
 }

@@ -8,6 +8,9 @@ public struct ActivityEntry: Sendable, Equatable, Codable {
   public var author: String
   /// The author's email.
   public var email: String
+  /// A scrum's title or a library's name as the file had it then (the log names records as
+  /// they were called at the time, not by today's title).
+  public var title: String?
   /// The commit's subject.
   public var subject: String
   /// The data-relative path.
@@ -24,9 +27,10 @@ public struct ActivityEntry: Sendable, Equatable, Codable {
   /// Creates an entry.
   public init(
     commit: String, time: Int, author: String, subject: String, path: String, record: String?,
-    scrum: String?, change: String, summary: String, email: String = ""
+    scrum: String?, change: String, summary: String, email: String = "", title: String? = nil
   ) {
     self.email = email
+    self.title = title
     (self.commit, self.time, self.author, self.subject, self.path) = (
       commit, time, author, subject, path
     )

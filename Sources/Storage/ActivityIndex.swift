@@ -3,13 +3,13 @@ import Git
 import Models
 import YAML
 
-/// The record changes of the first-parent history, kept in `.git/dinger/activity-v2.tsv` so
+/// The record changes of the first-parent history, kept in `.git/dinger/activity-v3.tsv` so
 /// that `dinger log` does not diff every commit each time (libgit2 has no fast path-limited log).
 /// Never committed. Brought up to date from the last commit it knows; rebuilt when it is
 /// missing, from another version, or its last commit is no longer in the history. Updates go
 /// through a temporary file and a rename under a lock, so two processes never see half a file.
 public enum ActivityIndex {
-  static let version = "dinger-activity v2"
+  static let version = "dinger-activity v3"
 
   /// The entries `filter` wants, oldest first, after bringing the index up to date with HEAD.
   public static func entries(_ repository: DataRepository, matching filter: ActivityFilter = .all)
@@ -20,7 +20,7 @@ public enum ActivityIndex {
     }
     let folder = repository.git.gitDirectory.appendingPathComponent("dinger")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let file = folder.appendingPathComponent("activity-v2.tsv")
+    let file = folder.appendingPathComponent("activity-v3.tsv")
     let lock = try WriterLock(at: folder, name: "activity.lock")
     defer { lock.release() }
     guard let head = try repository.head() else { return [] }
@@ -58,14 +58,14 @@ public enum ActivityIndex {
     return index.entries(matching: filter) ?? []
   }
 
-  /// One scrum's entries, from an index of its own (`activity-v2/<slug>.tsv`) brought up to
+  /// One scrum's entries, from an index of its own (`activity-v3/<slug>.tsv`) brought up to
   /// date by a walk that reads only the trees on the way to `scrums/<slug>.yaml` and
   /// `history/<slug>/`, as `git log -- PATH` does: a cold `log S` no longer describes every
   /// commit of the repository. (Its meetings are the ones in the scrum's folder.)
   static func scrumEntries(_ repository: DataRepository, matching filter: ActivityFilter, slug: String)
     throws -> [ActivityEntry]
   {
-    let folder = repository.git.gitDirectory.appendingPathComponent("dinger/activity-v2")
+    let folder = repository.git.gitDirectory.appendingPathComponent("dinger/activity-v3")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("\(slug).tsv")
     let lock = try WriterLock(at: folder.deletingLastPathComponent(), name: "activity.lock")
@@ -179,7 +179,7 @@ public enum ActivityIndex {
             author: info.author.name, subject: subject, path: path, record: field("id", in: text),
             scrum: nil, change: "R",
             summary: "renamed \(RecordLayout.slug(ofPath: from)) -> \(RecordLayout.slug(ofPath: path))",
-            email: info.author.email))
+            email: info.author.email, title: Self.title(of: text, kind: kind)))
         continue
       }
       let reader = walker.reader
@@ -200,10 +200,20 @@ public enum ActivityIndex {
           subject: subject, path: path, record: field("id", in: text),
           // NB: a quiz result's library stands where a meeting's scrum does (its parent).
           scrum: kind == .meeting ? field("scrum", in: text) : kind == .quiz ? field("library", in: text) : nil,
-          change: change, summary: summary, email: info.author.email
+          change: change, summary: summary, email: info.author.email,
+          title: kind == .scrum || kind == .library ? Self.title(of: text, kind: kind) : nil
         ))
     }
     return out
+  }
+
+  /// A scrum's title or a library's name in a file's bytes, nil when it does not decode.
+  static func title(of bytes: [UInt8], kind: RecordKind) -> String? {
+    switch RecordCodec.decode(bytes, path: "x.yaml", kind: kind).record {
+    case .scrum(let scrum)?: return scrum.title
+    case .library(let library)?: return library.name
+    default: return nil
+    }
   }
 
   /// Renames among `changes`: new path -> old path, for a record file removed and one of the
@@ -331,7 +341,7 @@ public enum ActivityIndex {
     var bytes: [UInt8]
     /// The commit the entries are up to date with; nil for a missing or unknown file.
     var head: String?
-    static let fieldCount = 10
+    static let fieldCount = 11
 
     init(bytes: [UInt8]) {
       self.bytes = bytes
@@ -353,7 +363,7 @@ public enum ActivityIndex {
         text +=
           [
             e.commit, String(e.time), e.author, e.subject, e.path, e.record ?? "", e.scrum ?? "",
-            e.change, e.summary, e.email,
+            e.change, e.summary, e.email, e.title ?? "",
           ]
           .map(escape).joined(separator: "\t") + "\n"
       }
@@ -396,7 +406,8 @@ public enum ActivityIndex {
             ActivityEntry(
               commit: field(0), time: time, author: field(2), subject: field(3), path: field(4),
               record: record.isEmpty ? nil : record, scrum: scrum.isEmpty ? nil : scrum,
-              change: field(7), summary: field(8), email: field(9)))
+              change: field(7), summary: field(8), email: field(9),
+              title: raw(10).isEmpty ? nil : field(10)))
         }
         return out
       }

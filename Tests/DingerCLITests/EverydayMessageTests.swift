@@ -72,3 +72,36 @@ import Testing
     #expect(none.stderr.contains("git does not know who you are"))
   }
 }
+
+/// Commas between names, the meeting count in JSON, and drivers git finds after a reinstall.
+@Suite struct EverydayHabitsTests {
+  @Test func commasSeparateNames() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Team", "--attendee", "Katie, Gray, Euna").status == 0)
+    #expect(try box.read("scrums/team.yaml").hasSuffix("attendees:\n  - Katie\n  - Gray\n  - Euna\n"))
+    #expect(try box.dinger("scrum", "attendee", "add", "team", "Bo,Cy").status == 0)
+    #expect(try box.read("scrums/team.yaml").hasSuffix("  - Euna\n  - Bo\n  - Cy\n"))
+  }
+
+  @Test func scrumShowJSONCountsMeetings() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Team", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("meet", "team", "--record", "--duration", "3m").status == 0)
+    let json = try box.dinger("scrum", "show", "team", "--json").stdout
+    #expect(json.contains("\"meetings\" : 1"), "\(json)")
+  }
+
+  @Test func gitRunsTheDriversByNameWhenThePathFindsThisDinger() throws {
+    let box = try Sandbox()
+    let bin = box.home.url.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: bin.appendingPathComponent("dinger").path, withDestinationPath: dingerBinary)
+    let path = ["PATH": bin.path + ":/usr/bin:/bin"]
+    #expect(try box.dinger(["init"], env: path).status == 0)
+    #expect(try box.git("config", "merge.dinger.driver") == "dinger merge-driver %O %A %B %P\n")
+    #expect(try box.git("config", "diff.dinger.command") == "dinger diff-driver\n")
+  }
+}

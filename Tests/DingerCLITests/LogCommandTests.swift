@@ -36,12 +36,12 @@ import Testing
     let lines = r.stdout.split(separator: "\n")
     #expect(lines.count == 6)
     #expect(lines.allSatisfy { $0.contains("  Ada Lovelace  ") })
-    #expect(lines[0].hasSuffix("scrums/ops.yaml: removed scrum"))
+    #expect(lines[0].hasSuffix("Ops: removed scrum"))
     // Records are named by their titles (Ops is gone: its path stands).
     #expect(lines[1].hasSuffix("  Design: length 10 -> 15 min"))
     #expect(lines[2].hasSuffix("  Design meeting: meeting recorded, 12 min"))
     #expect(lines[3].hasSuffix("  Design: add attendee Bob"))
-    #expect(lines[4].hasSuffix("scrums/ops.yaml: added scrum"))
+    #expect(lines[4].hasSuffix("Ops: added scrum"))
     #expect(lines[5].hasSuffix("  Design: added scrum"))
     // The same facts are in plain git's log: subjects and trailers.
     #expect(
@@ -94,7 +94,7 @@ import Testing
   @Test func theIndexIsRebuiltWhenMissingStaleOrBroken() throws {
     let box = try scripted()
     let expected = try box.dinger("log").stdout
-    let index = box.data.appendingPathComponent(".git/dinger/activity-v2.tsv")
+    let index = box.data.appendingPathComponent(".git/dinger/activity-v3.tsv")
     #expect(FileManager.default.fileExists(atPath: index.path))
     try FileManager.default.removeItem(at: index)
     #expect(try box.dinger("log").stdout == expected)
@@ -132,8 +132,8 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n")
     #expect(lines.count == 2)
-    #expect(lines.first?.hasSuffix("scrums/ops.yaml: removed scrum") == true)
-    #expect(lines.last?.hasSuffix("scrums/ops.yaml: added scrum") == true)
+    #expect(lines.first?.hasSuffix("Ops: removed scrum") == true)
+    #expect(lines.last?.hasSuffix("Ops: added scrum") == true)
     #expect(try box.dinger("log", "ffffffff").stdout == "no changes\n")
   }
 
@@ -242,7 +242,7 @@ import Testing
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
     let first = try scrumLog(box, "design")
-    let file = box.data.appendingPathComponent(".git/dinger/activity-v2/design.tsv")
+    let file = box.data.appendingPathComponent(".git/dinger/activity-v3/design.tsv")
     let text = try String(contentsOf: file, encoding: .utf8)
     try String(text.prefix(text.count - 30)).write(to: file, atomically: true, encoding: .utf8)
     #expect(try scrumLog(box, "design") == first)
@@ -320,5 +320,21 @@ import Testing
     r = try box.dinger(["log", "--since", "someday"])
     #expect(r.status == 64)
     #expect(r.stderr.contains("--since must be a date like 2026-11-01"), "\(r.stderr)")
+  }
+}
+
+/// The log names a record as it was called at the time.
+@Suite struct LogTitlesTests {
+  @Test func oldEntriesKeepTheTitleOfTheirTime() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "edit", "design", "--length", "7").status == 0)
+    #expect(try box.dinger("scrum", "edit", "design", "--title", "Design Review").status == 0)
+    let lines = try box.dinger("log").stdout.split(separator: "\n")
+    #expect(lines.count == 3, "\(lines)")
+    #expect(lines[0].hasSuffix("Design Review: title Design -> Design Review") || lines[0].contains("Design Review"), "\(lines)")
+    #expect(lines[1].hasSuffix("Design: length 5 -> 7 min"), "\(lines)")
+    #expect(lines[2].hasSuffix("Design: added scrum"), "\(lines)")
   }
 }

@@ -131,7 +131,7 @@ struct Meet: AsyncParsableCommand {
         }
         transcript = text
       }
-      let names = attendees.isEmpty ? stored.scrum.attendees.map(\.name) : attendees
+      let names = attendees.isEmpty ? stored.scrum.attendees.map(\.name) : splitNames(attendees)
       var meeting = Meeting(
         scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? Date(),
         length: stored.scrum.length,

@@ -12,6 +12,7 @@ final class MeetingListener: @unchecked Sendable {
   /// Why there is no transcription (it could not start, or it stopped), and when it stopped.
   private var off: String?
   private var stoppedAt: Int?
+  private var everHeard = false
   /// Each turn: the speaker and the meeting second it began.
   private var turns: [(speaker: String, start: Int)]
   private var current = 0
@@ -62,7 +63,14 @@ final class MeetingListener: @unchecked Sendable {
       }
       return .off("stopped: " + failure)
     }
-    if let live { return .level(live.level) }
+    if let live {
+      let level = live.level
+      let heard = lock.withLock {
+        if level >= 5 { everHeard = true }
+        return everHeard
+      }
+      return .level(level, heard: heard)
+    }
     return .off(lock.withLock { off } ?? "")
   }
 

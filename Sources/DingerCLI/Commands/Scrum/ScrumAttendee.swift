@@ -24,7 +24,7 @@ extension ScrumCommand {
 
       @OptionGroup var global: GlobalOptions
       @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums) var scrum: String
-      @Argument(help: "Names to add.") var names: [String]
+      @Argument(help: "Names to add (several in one with commas: \"Ada, Bob\").") var names: [String]
 
       func validate() throws {
         if names.isEmpty { throw ValidationError("give at least one name to add") }
@@ -35,7 +35,7 @@ extension ScrumCommand {
 
       func run() throws {
         try changeAttendees(global: global, scrum: scrum) { stored, new in
-          for name in names {
+          for name in splitNames(names) {
             let key = Attendee(name: name).naturalKey
             if let existing = new.attendees.first(where: { $0.naturalKey == key }) {
               throw CLIError("'\(existing.name)' is already an attendee of \(stored.scrum.title)")

@@ -24,7 +24,7 @@ extension ScrumCommand {
         let provider = ScrumProvider.live(repository: try global.repository())
         let (scrums, problems) = try provider.list()
         if output.json {
-          Terminal.output(try JSONView.render("scrums", scrums.map(ScrumJSON.init)))
+          Terminal.output(try JSONView.render("scrums", scrums.map { ScrumJSON($0) }))
         } else {
           Terminal.output(
             ScrumListView(rows: scrums.map { ($0.slug, $0.scrum) }, color: Terminal.colorOnStdout)
@@ -45,8 +45,11 @@ struct ScrumJSON: Encodable {
   var theme: String
   var length: Int
   var attendees: [String]
+  /// How many meetings were recorded (`scrum show --json` only; the list does not count).
+  var meetings: Int?
 
-  init(_ stored: StoredScrum) {
+  init(_ stored: StoredScrum, meetings: Int? = nil) {
+    self.meetings = meetings
     id = stored.scrum.id?.uuidString.lowercased()
     slug = stored.slug
     path = stored.path

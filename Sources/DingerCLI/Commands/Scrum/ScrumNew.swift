@@ -28,7 +28,9 @@ extension ScrumCommand {
     @Argument(help: "The title (leave out to write the scrum in $EDITOR).")
     var title: String?
 
-    @Option(name: .customLong("attendee"), help: "An attendee; repeat for each, in speaking order.")
+    @Option(
+      name: .customLong("attendee"),
+      help: "An attendee; repeat for each, in speaking order (or several with commas: \"Ada, Bob\").")
     var attendees: [String] = []
 
     func validate() throws {
@@ -60,7 +62,7 @@ extension ScrumCommand {
         }
         let scrum = Scrum(
           title: title, theme: fields.theme?.theme, length: fields.length?.minutes ?? 5,
-          attendees: attendees.map(Attendee.init(name:)))
+          attendees: splitNames(attendees).map(Attendee.init(name:)))
         let result = try provider.add(scrum)
         Terminal.output("\(result.subject) (\(result.stored.path))\n")
       }

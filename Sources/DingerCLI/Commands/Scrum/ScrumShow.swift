@@ -27,7 +27,7 @@ extension ScrumCommand {
         let stored = try provider.find(scrum)
         let meetings = try provider.meetingPaths(of: stored).count
         if output.json {
-          Terminal.output(try JSONView.render(ScrumJSON(stored)))
+          Terminal.output(try JSONView.render(ScrumJSON(stored, meetings: meetings)))
         } else {
           Terminal.output(
             ScrumDetailView(
