@@ -34,6 +34,17 @@ import Testing
         }
         if line.isEmpty || line.hasSuffix(":") { inExample = false }
       }
+      // A sentence broken by a hard newline in the source (a missing line continuation): the
+      // help fills lines up to 80 columns, so a prose line that stops without punctuation
+      // although the next line's first word would have fitted is one sentence cut in two.
+      let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+      for (a, b) in zip(lines, lines.dropFirst()) {
+        guard let last = a.last, let first = b.first, a.first != " ", b.first != " " else { continue }
+        let word = b.split(separator: " ").first ?? ""
+        if !".:!?)".contains(last), first.isLowercase, a.count + 1 + word.count < 80 {
+          Issue.record("\(command.joined(separator: " ")): a sentence breaks after '\(a.suffix(30))'")
+        }
+      }
       if command.count < 3 { queue += subcommands(of: help).map { command + [$0] } }
     }
     #expect(seen > 30, "only \(seen) helps found")

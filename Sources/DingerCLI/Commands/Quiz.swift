@@ -10,8 +10,8 @@ struct Quiz: AsyncParsableCommand {
     commandName: "quiz",
     abstract: "Quiz yourself on a library: a word, four meanings, a countdown.",
     discussion: """
-      Keys 1-4 answer; running out of time counts as wrong; q ends without saving. The result is
-      committed as a quiz file ("Quiz on Spanish basics: 8/10"). Words missed in earlier quizzes
+      Keys 1-4 answer; running out of time counts as wrong; q ends without saving. The result is \
+      committed as a quiz file ("Quiz on Spanish basics: 8/10"). Words missed in earlier quizzes \
       come up more often: each word's weight is 1 + times missed (at most 5).
 
       Examples:

@@ -11,7 +11,7 @@ extension WordCommand {
     commandName: "add",
       abstract: "Add a word, or a meaning to a word the library has.",
       discussion: """
-        A word is one per library, whatever its case or accent composition: adding it again with
+        A word is one per library, whatever its case or accent composition: adding it again with \
         another definition adds a meaning.
 
         Examples:

@@ -36,9 +36,9 @@ extension WordCommand {
       abstract:
         "Look a word up in the dictionary service; the team's libraries when it cannot help.",
       discussion: """
-        The service is any Free-Dictionary-API-compatible endpoint (GET {base}/api/v2/entries/{lang}/{word}),
-        set as dictionary.definitions in .dinger/config.yaml or with --endpoint. When it is not set,
-        cannot be reached, is slower than the timeout or does not know the word, the words of the
+        The service is any Free-Dictionary-API-compatible endpoint (GET {base}/api/v2/entries/{lang}/{word}), \
+        set as dictionary.definitions in .dinger/config.yaml or with --endpoint. When it is not set, \
+        cannot be reached, is slower than the timeout or does not know the word, the words of the \
         team's libraries in that language are shown instead, with the reason.
 
         Examples:
@@ -118,7 +118,7 @@ extension WordCommand {
       commandName: "random",
       abstract: "Random words from the random-word service, or from the team's libraries.",
       discussion: """
-        The service answers GET {base}/word?number=N&lang=L with a JSON list of words; set it as
+        The service answers GET {base}/word?number=N&lang=L with a JSON list of words; set it as \
         dictionary.randomWords in .dinger/config.yaml or with --endpoint.
 
         Examples:
