@@ -240,6 +240,12 @@ public final class ChildProcess: @unchecked Sendable {
     if ended == nil { _ = waitpid(pid, nil, WNOHANG) }
   }
 
+  /// Hands dinger's ends of the pipes to the caller, who closes them from then on.
+  public func takeStreams() -> (input: Int32?, output: Int32?, errors: Int32?) {
+    defer { (input, output, errors) = (nil, nil, nil) }
+    return (input, output, errors)
+  }
+
   /// Closes dinger's end of the child's standard input (the child then reads its end).
   public func closeInput() {
     if let input { _ = close(input) }

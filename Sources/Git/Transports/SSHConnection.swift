@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 /// One `ssh` child carrying the smart protocol over its stdin and stdout. Its stderr is kept
 /// (the last 8 KiB) for messages: a refused key, an unknown or changed host key, a connection
@@ -6,7 +7,7 @@ import Foundation
 /// a server that stopped answering) fails instead of waiting forever.
 final class SSHConnection: @unchecked Sendable {
   let target: SSHTarget
-  private let pid: pid_t
+  private let child: ChildProcess
   private var toChild: Int32
   private var fromChild: Int32
   private let errors = StderrCollector()
@@ -33,40 +34,30 @@ final class SSHConnection: @unchecked Sendable {
       argv = [program] + sshArguments
     } else {
       var options: [String] = []
-      // Without a terminal nobody can answer a prompt: fail at once instead of hanging.
-      if isatty(0) == 0 { options += ["-o", "BatchMode=yes"] }
+      // Without a terminal nobody can answer a prompt: fail at once instead of hanging, unless
+      // an askpass program will ask (as ssh does with SSH_ASKPASS and no terminal).
+      let askpass = !(env["SSH_ASKPASS"] ?? "").isEmpty
+        && (env["SSH_ASKPASS_REQUIRE"] == "force" || env["DISPLAY"] != nil)
+      if isatty(0) == 0 && !askpass { options += ["-o", "BatchMode=yes"] }
+      // Keep-alives, so a push on a stalled network fails instead of waiting forever; only
+      // where the user's ssh configuration sets none.
+      options += SSHConnection.keepAlives(for: target)
       argv = ["ssh"] + options + sshArguments
     }
-    var pipes: [[Int32]] = []
-    for _ in 0..<3 {
-      var pair: [Int32] = [0, 0]
-      guard pipe(&pair) == 0 else { throw .cannotStart(String(cString: strerror(errno))) }
-      for fd in pair { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-      pipes.append(pair)
+    // NB: in dinger's process group, as git runs ssh: a passphrase or host-key prompt reads
+    // the terminal (from a group of its own, that read would stop ssh).
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        .init(argv, input: .pipe, output: .pipe, errors: .pipe, group: .dingers))
+    } catch {
+      throw .cannotStart("\(argv[0]): \(error.reason)")
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
-    posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
-    posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
-    let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    defer { cArgs.forEach { free($0) } }
-    var child: pid_t = 0
-    let rc = posix_spawnp(&child, argv[0], &actions, nil, cArgs, environ)
-    close(pipes[0][0])
-    close(pipes[1][1])
-    close(pipes[2][1])
-    guard rc == 0 else {
-      close(pipes[0][1])
-      close(pipes[1][0])
-      close(pipes[2][0])
-      throw .cannotStart("\(argv[0]): \(String(cString: strerror(rc)))")
-    }
-    pid = child
-    toChild = pipes[0][1]
-    fromChild = pipes[1][0]
-    errors.start(pipes[2][0])
+    self.child = child
+    let (input, output, errorStream) = child.takeStreams()
+    toChild = input ?? -1
+    fromChild = output ?? -1
+    if let errorStream { errors.start(errorStream) }
   }
 
   deinit { finish() }
@@ -125,16 +116,26 @@ final class SSHConnection: @unchecked Sendable {
   /// The child's exit status if it ends within a second.
   private func waitBriefly() -> Int32? {
     for _ in 0..<100 {
-      var status: Int32 = 0
-      let rc = waitpid(pid, &status, WNOHANG)
-      if rc == pid {
+      if let ended = child.poll() {
         exited = true
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return ended.code
       }
-      if rc < 0 { return nil }
       usleep(10_000)
     }
     return nil
+  }
+
+  /// `-o ServerAliveInterval=15 -o ServerAliveCountMax=4` unless `ssh -G` says the user's
+  /// configuration for this host sets an interval of its own.
+  static func keepAlives(for target: SSHTarget) -> [String] {
+    var args = ["-G"]
+    if let port = target.port { args += ["-p", String(port)] }
+    let configured = try? ChildProcess.run(
+      .init(["ssh"] + args + [target.destination], errors: .null), limit: 1 << 20, timeout: 5)
+    let interval = configured?.outputText.split(separator: "\n")
+      .first { $0.hasPrefix("serveraliveinterval ") }?.split(separator: " ").last
+    if let interval, interval != "0" { return [] }
+    return ["-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=4"]
   }
 
   private var exited = false
@@ -146,11 +147,10 @@ final class SSHConnection: @unchecked Sendable {
     close(toChild)
     toChild = -1
     if !exited && waitBriefly() == nil {
-      kill(pid, SIGTERM)
+      child.kill(SIGTERM)
       if waitBriefly() == nil {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        child.kill(SIGKILL)
+        child.wait()
       }
     }
     close(fromChild)

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Speech
 
 /// Where `dinger-transcribe` is and how to start it: `DINGER_TRANSCRIBE` (a path), else beside
@@ -32,36 +33,33 @@ public enum TranscriberHelper {
   }
 
   /// Starts the helper with pipes to its standard input and output; its standard error is
-  /// kept (the last 4 KiB) to explain a failure.
+  /// kept (the last 4 KiB) to explain a failure. It runs in a process group of its own, with
+  /// no blocked signals (see `ChildProcess`).
   static func start(
     _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
-  ) throws -> (Process, FileHandle, FileHandle, StderrTail) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try path(environment: environment))
-    process.environment = environment
-    process.arguments = arguments
-    let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
+  ) throws -> (ChildProcess, FileHandle, FileHandle, StderrTail) {
+    let child = try ChildProcess(
+      .init(
+        [try path(environment: environment)] + arguments, environment: environment, input: .pipe,
+        output: .pipe, errors: .pipe, group: .own))
+    let (input, output, errors) = child.takeStreams()
     let tail = StderrTail()
-    errors.fileHandleForReading.readabilityHandler = { handle in
+    let errorHandle = FileHandle(fileDescriptor: errors!, closeOnDealloc: true)
+    errorHandle.readabilityHandler = { handle in
       let data = handle.availableData
       if data.isEmpty { handle.readabilityHandler = nil } else { tail.append(data) }
     }
-    try process.run()
-    return (process, input.fileHandleForWriting, output.fileHandleForReading, tail)
+    return (
+      child, FileHandle(fileDescriptor: input!, closeOnDealloc: true),
+      FileHandle(fileDescriptor: output!, closeOnDealloc: true), tail
+    )
   }
 
   /// How the helper ended, in words.
-  static func ending(_ process: Process) -> String {
-    process.waitUntilExit()
-    switch process.terminationReason {
-    case .uncaughtSignal: return "the transcriber was stopped (signal \(process.terminationStatus))"
-    default: return "the transcriber exited with status \(process.terminationStatus)"
-    }
+  static func ending(_ child: ChildProcess) -> String {
+    let ended = child.wait()
+    if let signal = ended.signal { return "the transcriber was stopped (signal \(signal))" }
+    return "the transcriber exited with status \(ended.status ?? 0)"
   }
 }
 

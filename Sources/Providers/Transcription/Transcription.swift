@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Models
 import Speech
 
@@ -59,7 +60,7 @@ public enum Transcription {
 /// cannot start or that dies leaves `failure` set, and what was heard until then is kept.
 public final class LiveTranscription: @unchecked Sendable {
   private let lock = NSLock()
-  private let process: Process
+  private let process: ChildProcess
   private let input: FileHandle
   private let tail: StderrTail
   private var result = Transcription.Result()
@@ -69,7 +70,7 @@ public final class LiveTranscription: @unchecked Sendable {
   private var ended = false
   private let changed = NSCondition()
 
-  private init(process: Process, input: FileHandle, output: FileHandle, tail: StderrTail) {
+  private init(process: ChildProcess, input: FileHandle, output: FileHandle, tail: StderrTail) {
     (self.process, self.input, self.tail) = (process, input, tail)
     let thread = Thread { [unowned self] in self.read(output) }
     thread.start()
@@ -133,7 +134,7 @@ public final class LiveTranscription: @unchecked Sendable {
     // NB: SIGKILL, not Process.terminate's SIGTERM: nothing more is wanted from it, and a child
     // started from a runtime thread inherits that thread's blocked SIGTERM (the helper now
     // unblocks it first thing, but a stuck one must still go).
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.kill(SIGKILL)
   }
 
   private func read(_ output: FileHandle) {
@@ -178,8 +179,7 @@ public enum Chime {
         return fallback()
       }
       try? input.close()
-      process.waitUntilExit()
-      if process.terminationStatus != 0 { fallback() }
+      if !process.wait().succeeded { fallback() }
     }.start()
   }
 }
