@@ -16,23 +16,27 @@ extension Repository {
     let source = try Repository.openRemote(path, named: remote, doing: "fetch from \(remote)")
     let tracking = "refs/remotes/\(remote)/\(branch)"
     guard let theirs = try source.resolve("refs/heads/\(branch)") else { return nil }
-    if try !hasObject(theirs) {
+    // NB: a commit we have is not trusted to be complete (a fetch killed before this order
+    // was kept left commits without their trees): what is reachable from the remote's branch
+    // and not from our own complete history is checked object by object, every time.
+    var odb: OpaquePointer?
+    try Check.rc(git_repository_odb(&odb, raw), "open objects")
+    defer { git_odb_free(odb) }
+    var hidden: [ObjectID] = []
+    for ref in ["HEAD", tracking] {
+      if let id = try? resolve(ref), (try? source.hasObject(id)) == true { hidden.append(id) }
+    }
+    var missing = try source.newObjects(from: theirs, hiding: hidden, remoteODB: odb)
+    if !missing.isEmpty {
       linkPacks(from: source.gitDirectory.appendingPathComponent("objects/pack"))
-      var odb: OpaquePointer?
-      try Check.rc(git_repository_odb(&odb, raw), "open objects")
-      defer { git_odb_free(odb) }
       try Check.rc(git_odb_refresh(odb), "read the linked packs")
-      // Stop the walk at what we already share with the remote.
-      var hidden: [ObjectID] = []
-      for ref in ["HEAD", tracking] {
-        if let id = try? resolve(ref), (try? source.hasObject(id)) == true { hidden.append(id) }
-      }
-      let missing = try source.newObjects(from: theirs, hiding: hidden, remoteODB: odb)
-      if missing.count > 100 {
-        try source.send(missing, into: odb)
-      } else {
-        try source.copy(missing, into: odb)
-      }
+      missing = try source.newObjects(from: theirs, hiding: hidden, remoteODB: odb)
+    }
+    if missing.count > 100 {
+      // NB: a pack is written under a temporary name and only renamed into place whole.
+      try source.send(missing, into: odb)
+    } else if !missing.isEmpty {
+      try source.copy(missing, into: odb)
     }
     var ref: OpaquePointer?
     var oid = theirs.oid
@@ -83,12 +87,24 @@ extension Repository {
     }
   }
 
-  /// Copies objects one by one into `odb` (as loose objects).
+  /// Copies objects one by one into `odb` (as loose objects), in dependency order: blobs,
+  /// then trees (each after the trees it holds), then commits (each after its parents), so
+  /// that a copy killed at any instant never leaves an object whose parts are missing.
   func copy(_ objects: [ObjectID], into odb: OpaquePointer?) throws(GitError) {
     var mine: OpaquePointer?
     try Check.rc(git_repository_odb(&mine, raw), "open objects")
     defer { git_odb_free(mine) }
+    var parts: [ObjectID] = []
+    var commits: [ObjectID] = []
     for object in objects {
+      var oid = object.oid
+      var size = 0
+      var type = GIT_OBJECT_INVALID
+      try Check.rc(git_odb_read_header(&size, &type, mine, &oid), "read \(object.short)")
+      if type == GIT_OBJECT_COMMIT { commits.append(object) } else { parts.append(object) }
+    }
+    // NB: `newObjects` lists a tree before what it holds, and commits oldest first.
+    for object in parts.reversed() + commits {
       var oid = object.oid
       var read: OpaquePointer?
       try Check.rc(git_odb_read(&read, mine, &oid), "read \(object.short)")
@@ -98,6 +114,10 @@ extension Repository {
         git_odb_write(
           &out, odb, git_odb_object_data(read), git_odb_object_size(read),
           git_odb_object_type(read)), "copy \(object.short)")
+      // NB: a test-only stop point (as Storage's StopPoint): a kill after an object is in place.
+      if let stop = getenv("DINGER_STOP_AT"), String(cString: stop) == "fetch.object" {
+        kill(getpid(), SIGKILL)
+      }
     }
   }
 }

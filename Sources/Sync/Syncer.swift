@@ -75,6 +75,12 @@ public struct Syncer {
       report.steps = []
       var toPush = false
       if let theirs, theirs != ours {
+        // NB: before anything moves: trees git frowns on, or a submodule, stop the sync here.
+        do {
+          try git.checkIncomingTrees(from: theirs, hiding: [ours])
+        } catch let problem as IncomingTreeProblem {
+          throw StorageError(problem.description)
+        }
         if try git.contains(theirs, ancestor: ours) {
           let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
           if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }

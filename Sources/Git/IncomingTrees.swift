@@ -1,0 +1,96 @@
+import Foundation
+
+/// What a teammate's commits may hold that dinger must not merge or check out blindly: trees
+/// whose entries are out of git's order or named twice (git fsck's `treeNotSorted` and
+/// `duplicateEntries`: side-by-side tree walks would take files for deleted), and submodules
+/// (gitlinks, mode 160000: a commit id, never a file's content).
+public struct IncomingTreeProblem: Error, Sendable, CustomStringConvertible {
+  /// The commit that brought it.
+  public var commit: ObjectID
+  /// The folder or path concerned ("" for the root).
+  public var path: String
+  /// What is wrong, in git fsck's words where git has some.
+  public var problem: String
+
+  public var description: String {
+    let place = path.isEmpty ? "its root folder" : "'\(path)'"
+    return "commit \(commit.short) from the remote has \(problem) at \(place); dinger merges nothing until it is fixed, and nothing here changed. \(advice)"
+  }
+
+  var advice: String {
+    problem.hasPrefix("a submodule")
+      ? "A data repository holds files only: ask whoever added it to remove it (git rm --cached \(path) && git commit), then sync again."
+      : "git fsck shows it too; the commit must be rewritten by whoever made it (git fsck --full names it)."
+  }
+}
+
+extension Repository {
+  /// Checks the trees of the commits reachable from `head` and not from `hidden` (what a fetch
+  /// brought): each tree that differs from its first parent's, read raw, must list its entries
+  /// in git's order, each name once, and hold no submodule. Throws the first problem found.
+  public func checkIncomingTrees(from head: ObjectID, hiding hidden: [ObjectID]) throws {
+    let commits = try self.commits(from: [head], hiding: hidden, oldestFirst: true)
+    guard !commits.isEmpty else { return }
+    let reader = ObjectReader(self)
+    var seen = Set<ObjectID>()
+    func walk(_ tree: ObjectID, against old: ObjectID?, path: String, commit: ObjectID) throws {
+      guard tree != old, seen.insert(tree).inserted else { return }
+      let bytes = try reader.read(tree).bytes
+      try Self.checkOrder(bytes, path: path, commit: commit)
+      let previous = try old.map { try reader.read($0).bytes } ?? []
+      for (kind, id, before) in try Self.changedEntries(bytes, against: previous) {
+        let name = Self.entryName(of: id, in: bytes) ?? "?"
+        let child = path.isEmpty ? name : path + "/" + name
+        switch kind {
+        case .tree: try walk(id, against: before, path: child, commit: commit)
+        case .submodule:
+          throw IncomingTreeProblem(
+            commit: commit, path: child, problem: "a submodule (a gitlink to \(id.short))")
+        case .blob: continue
+        }
+      }
+    }
+    for commit in commits {
+      let info = try commitInfo(commit)
+      let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
+      try walk(try treeID(of: commit), against: parentTree, path: "", commit: commit)
+    }
+  }
+
+  /// Throws when a raw tree's entries are out of order or a name comes twice.
+  static func checkOrder(_ bytes: [UInt8], path: String, commit: ObjectID) throws {
+    var problem: String?
+    try bytes.withUnsafeBufferPointer { (tree) throws(GitError) in
+      var i = 0
+      var previous: RawTreeEntry?
+      var names = Set<ArraySlice<UInt8>>()
+      while i < tree.count {
+        let entry = try RawTreeEntry(tree, at: i)
+        let name = bytes[entry.nameStart..<entry.nameEnd]
+        if !names.insert(name).inserted {
+          problem = "two entries named '\(String(decoding: name, as: UTF8.self))' (duplicateEntries)"
+          return
+        }
+        if let previous, RawTreeEntry.order(previous, in: tree, entry, in: tree) > 0 {
+          problem = "a tree whose entries are not in git's order (treeNotSorted)"
+          return
+        }
+        previous = entry
+        i = entry.end
+      }
+    }
+    if let problem { throw IncomingTreeProblem(commit: commit, path: path, problem: problem) }
+  }
+
+  /// The name of the first entry of a raw tree pointing at `id`.
+  static func entryName(of id: ObjectID, in bytes: [UInt8]) -> String? {
+    bytes.withUnsafeBufferPointer { tree -> String? in
+      var i = 0
+      while i < tree.count, let entry = try? RawTreeEntry(tree, at: i) {
+        if entry.id(in: tree) == id { return entry.name(in: tree) }
+        i = entry.end
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a plain-git teammate's remote can hold: loose objects a killed fetch copied in part,
+/// trees out of git's order or with a name twice, a submodule. None may cost a file or brick
+/// the clone.
+@Suite struct IncomingTreesTests {
+  /// A team of one dinger user (ada) and one plain-git user (linus), synced.
+  func team() throws -> Team {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    return team
+  }
+
+  /// Linus commits `tree` (raw entries) on top of his HEAD and pushes it with plain git.
+  func pushRawTree(_ team: Team, entries: [(mode: String, name: String, id: String)]) throws -> String {
+    var bytes: [UInt8] = []
+    for e in entries {
+      bytes += Array("\(e.mode) \(e.name)".utf8) + [0]
+      var hex = Array(e.id.utf8)
+      while !hex.isEmpty {
+        bytes.append(UInt8(String(decoding: hex.prefix(2), as: UTF8.self), radix: 16)!)
+        hex.removeFirst(2)
+      }
+    }
+    let file = team.box.home.url.appendingPathComponent("tree.bin")
+    try Data(bytes).write(to: file)
+    let tree = try team.git("linus", "hash-object", "-t", "tree", "-w", "--literally", file.path)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let head = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    let commit = try team.git("linus", "commit-tree", tree, "-p", head, "-m", "hand-made tree")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try team.git("linus", "push", "-q", "origin", "\(commit):refs/heads/main")
+    return commit
+  }
+
+  /// The root tree's entries of Linus's HEAD: mode, name, id.
+  func rootEntries(_ team: Team) throws -> [(mode: String, name: String, id: String)] {
+    try team.git("linus", "ls-tree", "HEAD").split(separator: "\n").map { line in
+      let parts = line.split(separator: "\t")
+      let meta = parts[0].split(separator: " ")
+      return (String(meta[0]), String(parts[1]), String(meta[2]))
+    }
+  }
+
+  func expectUntouched(_ team: Team, head: String, _ r: ProcessResult, saying: String) throws {
+    #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains(saying), "\(r.stderr)")
+    #expect(try team.git("ada", "rev-parse", "HEAD") == head)
+    #expect(try team.git("ada", "status", "--porcelain") == "")
+    #expect(try team.run("ada", "scrum", "list").stdout.contains("Design Review"))
+    #expect(try team.run("ada", "scrum", "attendee", "add", "design-review", "Zoe").status == 0)
+  }
+
+  @Test func aTreeOutOfGitsOrderIsRefusedNotMergedAsDeletions() throws {
+    let team = try team()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    _ = try pushRawTree(team, entries: try rootEntries(team).reversed())
+    let r = try team.run("ada", "sync")
+    try expectUntouched(team, head: head, r, saying: "not in git's order (treeNotSorted)")
+  }
+
+  @Test func aTreeWithANameTwiceIsRefused() throws {
+    let team = try team()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    var entries = try rootEntries(team)
+    entries.insert(entries[0], at: 0)
+    _ = try pushRawTree(team, entries: entries)
+    let r = try team.run("ada", "sync")
+    try expectUntouched(team, head: head, r, saying: "(duplicateEntries)")
+  }
+
+  @Test func aSubmoduleFromATeammateIsRefusedAndNothingBricks() throws {
+    let team = try team()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    try team.git("linus", "update-index", "--add", "--cacheinfo", "160000,\(target),vendor/lib")
+    try team.git("linus", "commit", "-qm", "add a submodule")
+    try team.git("linus", "push", "-q", "origin", "main")
+    let r = try team.run("ada", "sync")
+    try expectUntouched(team, head: head, r, saying: "a submodule (a gitlink to ")
+    #expect(r.stderr.contains("'vendor/lib'"), "\(r.stderr)")
+  }
+
+  @Test func aFetchKilledAtAnyInstantNeverLeavesAnIncompleteCommit() throws {
+    let team = try team()
+    // Linus's commits reach the remote as loose objects (plain git pushes a few loosely).
+    for n in 0..<3 {
+      try team.write("linus", "notes-\(n).md", "note \(n)\n")
+      try team.git("linus", "add", ".")
+      try team.git("linus", "commit", "-qm", "note \(n)")
+    }
+    try team.git("linus", "push", "-q", "origin", "main")
+    // A kill right after the first object is in place (the deterministic instant).
+    let killed = try team.box.dinger(["sync"], in: team.dir("ada"), env: ["DINGER_STOP_AT": "fetch.object"])
+    #expect(killed.status == 137 || killed.status == -9 || killed.status == 9, "\(killed.status) \(killed.stderr)")
+    // Kills at random instants, each printed so a failure can be replayed.
+    var instants: [Int] = []
+    for _ in 0..<8 {
+      let ms = Int.random(in: 0...120)
+      instants.append(ms)
+      _ = try ProcessRunner.run(
+        "/usr/bin/timeout", ["-s", "KILL", String(format: "%.3f", Double(ms) / 1000), dingerBinary, "sync"],
+        in: team.dir("ada"), environment: team.box.environment)
+    }
+    print("fetch kill instants (ms): \(instants)")
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr) after kills at \(instants) ms")
+    for n in 0..<3 {
+      #expect(FileManager.default.fileExists(atPath: team.dir("ada").path + "/notes-\(n).md"))
+    }
+    #expect(try team.git("ada", "fsck", "--full", "--no-dangling").isEmpty)
+    #expect(try team.git("ada", "status", "--porcelain") == "")
+  }
+}
