@@ -126,6 +126,8 @@ enum Terminal {
 
   /// Writes to standard error; on a terminal, control characters from the data are escaped.
   static func error(_ text: String) {
+    // NB: a password or token in a remote's address never reaches a message (or a CI log).
+    let text = SecretRedaction.scrub(text)
     let safe = isatty(2) == 1 ? Printable.escaped(text, keepColors: true) : text
     write(2, safe)
   }

@@ -169,7 +169,8 @@ extension Repository {
         git_remote_fetch(handle, &array, &options, "dinger sync: fetch")
       }
     }
-    session.settle(url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0)
+    session.settle(
+      url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0, code: rc)
     try session.check(rc, "fetch from \(remote)")
     return try resolve(tracking)
   }
@@ -209,7 +210,8 @@ extension Repository {
     {
       return .rejected(message)
     }
-    session.settle(url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0)
+    session.settle(
+      url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0, code: rc)
     try session.check(rc, "push to \(remote)")
     if let refused = session.refused { return try PushOutcome.refusal(refused, remote: remote) }
     // Keep the remote-tracking branch in step, as git push does.
@@ -258,7 +260,7 @@ extension Repository {
     if url.lowercased().hasPrefix("file://") { options.local = GIT_CLONE_LOCAL }
     var out: OpaquePointer?
     let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }
-    session.settle(url: url, worked: rc >= 0)
+    session.settle(url: url, worked: rc >= 0, code: rc)
     try session.check(rc, "clone \(url)")
     let repository = Repository(out!)
     if try repository.head().commit == nil { try repository.checkOutSomeRemoteBranch() }
@@ -329,7 +331,9 @@ public enum RemoteURL {
   /// The address with any password replaced by `***`.
   public static func redacted(_ url: String) -> String {
     guard var parts = URLComponents(string: url), parts.password != nil else { return url }
-    parts.password = "***"
+    // NB: as git prints such a URL: without the user and the password.
+    parts.user = nil
+    parts.password = nil
     return parts.string ?? url
   }
 }

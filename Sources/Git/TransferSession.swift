@@ -136,7 +136,7 @@ public final class TransferSession: @unchecked Sendable {
       else {
         git_error_set_str(
           Int32(GIT_ERROR_NET.rawValue),
-          "no credentials for \(url); store them with a git credential helper (git config --global credential.helper store) and try again"
+          "no credentials for \(RemoteURL.redacted(url)); store them with a git credential helper (git config --global credential.helper store) and try again"
         )
         return GIT_EAUTH.rawValue
       }
@@ -189,10 +189,17 @@ public final class TransferSession: @unchecked Sendable {
     return out
   }
 
-  /// Tells the credential helper whether the credentials it gave worked.
-  func settle(url: String, worked: Bool) {
+  /// Tells the credential helper that the credentials it gave worked, or, only when the
+  /// server refused them (HTTP 401: `code` is GIT_EAUTH), that they did not, as git does. A
+  /// transfer that failed otherwise (killed, stalled, a server error) forgets nothing: a saved
+  /// password must survive a network that went away.
+  func settle(url: String, worked: Bool, code: Int32 = 0) {
     guard let used = helperCredentials else { return }
-    _ = Self.credentialHelper(worked ? "approve" : "reject", url: url, extra: used)
+    if worked {
+      _ = Self.credentialHelper("approve", url: url, extra: used)
+    } else if code == GIT_EAUTH.rawValue {
+      _ = Self.credentialHelper("reject", url: url, extra: used)
+    }
     helperCredentials = nil
   }
 

@@ -126,6 +126,46 @@ import Testing
     #expect(try box.git("rev-parse", "HEAD") == head)
   }
 
+  /// A push that fails for any reason but a refused password (here the server's hook says no)
+  /// leaves the saved password where it was: git rejects a credential only on HTTP 401.
+  @Test func aSavedPasswordSurvivesAFailedPush() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    try box.git("config", "--global", "credential.helper", "store")
+    let saved = "https://dan:danpw@localhost:\(server.port)\n"
+    try box.home.write(".git-credentials", saved)
+    let hook = box.home.path("remote.git/hooks/pre-receive")
+    try "#!/bin/sh\nexit 1\n".write(toFile: hook, atomically: true, encoding: .utf8)
+    chmod(hook, 0o755)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1, "\(r.stderr)")
+    let kept = try String(contentsOfFile: box.home.path(".git-credentials"), encoding: .utf8)
+    #expect(kept.contains("dan:danpw@localhost"), "\(kept)")
+    // A wrong password is forgotten, as git forgets it, and never printed.
+    try box.home.write(".git-credentials", "https://dan:wrongpw@localhost:\(server.port)\n")
+    try "#!/bin/sh\nexit 0\n".write(toFile: hook, atomically: true, encoding: .utf8)
+    let refused = try box.dinger(["sync"], env: env)
+    #expect(refused.status == 1)
+    #expect(!refused.stderr.contains("wrongpw"), "\(refused.stderr)")
+    #expect(try !String(contentsOfFile: box.home.path(".git-credentials"), encoding: .utf8).contains("wrongpw"))
+  }
+
+  /// A password written into the remote's address is never printed, whatever fails.
+  @Test func aPasswordInTheAddressIsNeverPrinted() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    try box.git("config", "--global", "--unset", "credential.helper")
+    let url = "https://dan:ghp_SECRET@localhost:\(server.port)/remote.git"
+    try box.git("remote", "set-url", "origin", url)
+    for args in [["sync"], ["sync", "--dry-run"], ["remote", "list"], ["remote", "list", "--json"]] {
+      let r = try box.dinger(args, env: env)
+      #expect(!(r.stdout + r.stderr).contains("ghp_SECRET"), "\(args): \(r.stdout)\(r.stderr)")
+    }
+    let cloned = try box.dinger(["clone", "https://dan:ghp_SECRET@localhost:1/none.git", "x"], in: box.home.url, env: env)
+    #expect(cloned.status != 0)
+    #expect(!(cloned.stdout + cloned.stderr).contains("ghp_SECRET"), "\(cloned.stderr)")
+  }
+
   /// A push over https shows its stages on a terminal, the request going out included.
   @Test func aPushShowsItsProgressOnATerminal() throws {
     let (box, server) = try team { try GitHTTPSServer(root: $0) }

@@ -64,7 +64,7 @@ extension Repository {
       refused = try ReceivePackAdvertisement.refusal(in: answer, for: ref, reports: advertised.reportsStatus)
     } catch {
       channel.close()
-      session.settle(url: url, worked: false)
+      session.settle(url: url, worked: false, code: error.code)
       let message =
         error.message
         ?? git_error_last().flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "failed"

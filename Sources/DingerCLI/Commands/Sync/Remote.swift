@@ -1,6 +1,7 @@
 import ArgumentParser
 import Components
 import Foundation
+import Models
 import Providers
 
 /// `dinger remote add|list|rm`: where the team's shared copy lives.
@@ -55,7 +56,7 @@ struct RemoteCommand: ParsableCommand {
             let name: String
             let url: String
           }
-          Terminal.output(try JSONView.render("remotes", remotes.map { Item(name: $0.name, url: $0.url) }))
+          Terminal.output(try JSONView.render("remotes", remotes.map { Item(name: $0.name, url: SecretRedaction.scrub($0.url)) }))
           return
         }
         if remotes.isEmpty {
@@ -65,7 +66,7 @@ struct RemoteCommand: ParsableCommand {
         for remote in remotes {
           Terminal.output(
             remote.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-              + remote.url + "\n")
+              + SecretRedaction.scrub(remote.url) + "\n")
         }
       }
     }
