@@ -15,7 +15,8 @@ public struct SyncProvider: Sendable {
   public var removeRemote: @Sendable (_ name: String) throws -> Void
   public var sync:
     @Sendable (
-      _ remote: String, _ dryRun: Bool, _ progress: (@Sendable (SyncProgress) -> Void)?
+      _ remote: String, _ dryRun: Bool, _ allowUnrelated: Bool,
+      _ progress: (@Sendable (SyncProgress) -> Void)?
     )
       throws -> SyncSummary
   public var conflicts: @Sendable () -> (records: [ConflictInfo], unreadable: [String])
@@ -52,8 +53,10 @@ public struct SyncProvider: Sendable {
         }
         try repository.gitRepository.removeRemote(name)
       },
-      sync: { remote, dryRun, progress in
-        let report = try Syncer(repository).sync(
+      sync: { remote, dryRun, allowUnrelated, progress in
+        var syncer = Syncer(repository)
+        syncer.allowUnrelatedHistories = allowUnrelated
+        let report = try syncer.sync(
           remote: remote, dryRun: dryRun, onProgress: progress.map { show in { show(Self.progress($0)) } })
         return Self.summary(report)
       },

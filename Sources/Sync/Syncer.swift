@@ -9,6 +9,8 @@ import Storage
 /// it was, or merged and not yet pushed; the next sync carries on from there.
 public struct Syncer {
   let repository: DataRepository
+  /// Merge a remote history that shares no commit with ours (git's --allow-unrelated-histories).
+  public var allowUnrelatedHistories = false
   var git: Repository { repository.gitRepository }
 
   /// What a sync did (or, with a dry run, would do).
@@ -89,6 +91,13 @@ public struct Syncer {
           toPush = true
         } else {
           let base = try git.mergeBase(ours, theirs)
+          // NB: as git: two histories with no commit in common are two teams' data, or a
+          // remote pointed at the wrong repository; merging them is the user's call.
+          if base == nil && !allowUnrelatedHistories {
+            throw StorageError(
+              "refusing to merge unrelated histories: this data repository (\(ours.short)) and \(remote)/\(branch) (\(theirs.short)) share no commit; check that '\(remote)' is your team's remote (dinger remote list), or run 'dinger sync --allow-unrelated-histories' to combine both; nothing changed"
+            )
+          }
           let plan = try TreeMerger(git).plan(
             base: base, ours: ours, theirs: theirs,
             subject: "Merge \(remote)/\(branch)")

@@ -161,3 +161,32 @@ import Testing
     #expect(try box.git("config", "branch.main.merge") == "refs/heads/other\n")
   }
 }
+
+/// Another team's remote (a history with no commit in common) is refused, as git refuses it.
+@Suite struct UnrelatedHistoriesTests {
+  @Test func unrelatedHistoriesAreRefusedUnlessAskedFor() throws {
+    let box = try Sandbox()
+    let remote = box.home.path("team.git")
+    try box.git(["init", "-q", "--bare", "-b", "main", remote], in: box.home.url)
+    let other = box.home.url.appendingPathComponent("other")
+    // NB: another author: two inits in the same second by one person make the same commit.
+    let eve = ["GIT_AUTHOR_NAME": "Eve", "GIT_AUTHOR_EMAIL": "eve@other.example"]
+    #expect(try box.dinger(["init", other.path], in: box.home.url, env: eve).status == 0)
+    #expect(try box.dinger(["scrum", "new", "Theirs", "--attendee", "Eve"], in: other).status == 0)
+    #expect(try box.dinger(["remote", "add", "origin", remote], in: other).status == 0)
+    #expect(try box.dinger(["sync"], in: other).status == 0)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Ours", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("remote", "add", "origin", remote).status == 0)
+    let head = try box.head()
+    let r = try box.dinger("sync")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("refusing to merge unrelated histories"), "\(r.stderr)")
+    #expect(r.stderr.contains("--allow-unrelated-histories"))
+    #expect(try box.head() == head)
+    #expect(try box.git(["--git-dir", remote, "log", "--format=%s", "-1"], in: box.home.url).contains("Theirs"))
+    let merged = try box.dinger("sync", "--allow-unrelated-histories")
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(FileManager.default.fileExists(atPath: box.data.path + "/scrums/theirs.yaml"))
+  }
+}

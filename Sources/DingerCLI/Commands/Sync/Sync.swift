@@ -30,6 +30,8 @@ struct SyncCommand: ParsableCommand {
   @Option(help: "The remote to sync with.") var remote = "origin"
   @Flag(help: "Fetch and report what a sync would do, without merging, committing or pushing.")
   var dryRun = false
+  @Flag(help: "Merge a remote whose history shares no commit with this one (another team's data?).")
+  var allowUnrelatedHistories = false
 
   func run() throws {
     try reporting {
@@ -38,7 +40,7 @@ struct SyncCommand: ParsableCommand {
       // NB: the progress line is ended before any message, an error's too.
       defer { progress.finish() }
       let report = try SyncProvider.live(repository: repository).sync(
-        remote, dryRun, { progress.show($0) })
+        remote, dryRun, allowUnrelatedHistories, { progress.show($0) })
       progress.finish()
       for warning in report.warnings { Terminal.error("warning: \(warning)\n") }
       Terminal.output(SyncReportView(report).render())
