@@ -53,6 +53,8 @@ public struct SyncSummary: Sendable, Equatable {
   public var rounds: Int
   public var dryRun: Bool
   public var warnings: [String]
+  /// What the remote's hooks said while pushing, a line each.
+  public var remoteMessages: [String] = []
 
   public init(
     remote: String, branch: String, steps: [Step], conflicts: [Conflict], rounds: Int,

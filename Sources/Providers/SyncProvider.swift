@@ -110,7 +110,7 @@ public struct SyncProvider: Sendable {
 
   /// A sync's report in the terms the views use.
   static func summary(_ report: Syncer.Report) -> SyncSummary {
-    SyncSummary(
+    var summary = SyncSummary(
       remote: report.remote, branch: report.branch,
       steps: report.steps.map {
         switch $0 {
@@ -127,6 +127,8 @@ public struct SyncProvider: Sendable {
           otherAuthor: $0.otherFrom.author)
       },
       rounds: report.rounds, dryRun: report.dryRun, warnings: report.warnings)
+    summary.remoteMessages = report.remoteMessages
+    return summary
   }
 
   /// Clones `url` into `target` (which must not exist or be empty), checks that it is a data

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Git
 import Models
 import Storage
@@ -34,6 +35,8 @@ public struct Syncer {
     public var dryRun = false
     /// What the user must hear (a certificate that was not checked).
     public var warnings: [String] = []
+    /// What the remote's hooks said during the push, a line each (git shows `remote: ...`).
+    public var remoteMessages: [String] = []
 
     mutating func note(_ more: [String]) {
       for warning in more where !warnings.contains(warning) { warnings.append(warning) }
@@ -120,9 +123,17 @@ public struct Syncer {
       let pushSession = TransferSession(onProgress: onProgress)
       let outcome =
         try local.map { path throws(GitError) in
-          try git.pushLocal(to: path, remote: remote, branch: branch)
+          // NB: through git's receive-pack when git is here, so the remote's hooks run; else
+          // the objects and the ref are written directly, and the user is told.
+          guard ChildProcess.resolve("git", path: ProcessInfo.processInfo.environment["PATH"]) != nil else {
+            report.note(["git is not installed here: pushed to \(path.path) without running its hooks"])
+            return try git.pushLocal(to: path, remote: remote, branch: branch)
+          }
+          return try git.pushThroughReceivePack(
+            to: path, remote: remote, branch: branch, session: pushSession)
         } ?? git.push(remote, branch: branch, session: pushSession)
       report.note(pushSession.warnings)
+      report.remoteMessages += pushSession.remoteMessages
       switch outcome {
       case .pushed:
         Trace.mark("sync: pushed")

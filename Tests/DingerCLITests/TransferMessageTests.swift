@@ -11,9 +11,10 @@ import Testing
     let url = "https://dan:s3cret@127.0.0.1:9/team.git"
     var r = try box.dinger("remote", "add", "origin", url)
     #expect(r.status == 0)
-    #expect(r.stdout == "added remote origin -> https://dan:***@127.0.0.1:9/team.git\n")
+    // NB: as git prints such an address: without the user and the password.
+    #expect(r.stdout == "added remote origin -> https://127.0.0.1:9/team.git\n")
     r = try box.dinger("remote", "list")
-    #expect(r.stdout.contains("dan:***@") && !r.stdout.contains("s3cret"))
+    #expect(r.stdout.contains("https://127.0.0.1:9/team.git") && !r.stdout.contains("s3cret"))
     r = try box.dinger("remote", "list", "--json")
     #expect(!r.stdout.contains("s3cret"))
     r = try box.dinger(["clone", url, box.home.path("copy")], in: box.home.url)

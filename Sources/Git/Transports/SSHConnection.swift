@@ -7,6 +7,8 @@ import Processes
 /// a server that stopped answering) fails instead of waiting forever.
 final class SSHConnection: @unchecked Sendable {
   let target: SSHTarget
+  /// Who is talking, for messages ("ssh to host", "git receive-pack in /srv/team.git").
+  let label: String
   private let child: ChildProcess
   private var toChild: Int32
   private var fromChild: Int32
@@ -17,8 +19,36 @@ final class SSHConnection: @unchecked Sendable {
     getenv("DINGER_SSH_IDLE_TIMEOUT").flatMap { Double(String(cString: $0)) } ?? 120
   }
 
+  /// receive-pack of a repository in a folder on this machine, run as git push runs it (so
+  /// the repository's hooks and permissions apply), spoken to like ssh.
+  init(receivePackAt path: String) throws(SSHError) {
+    target = SSHTarget(user: nil, host: "localhost", port: nil, path: path)
+    label = "git receive-pack in \(path)"
+    signal(SIGPIPE, SIG_IGN)
+    (child, toChild, fromChild) = try Self.start(["git", "receive-pack", path], errors: errors)
+  }
+
+  /// Starts `argv` with pipes; its stderr goes to `errors`.
+  private static func start(_ argv: [String], errors: StderrCollector) throws(SSHError) -> (
+    ChildProcess, Int32, Int32
+  ) {
+    // NB: in dinger's process group, as git runs ssh: a passphrase or host-key prompt reads
+    // the terminal (from a group of its own, that read would stop ssh).
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        .init(argv, input: .pipe, output: .pipe, errors: .pipe, group: .dingers))
+    } catch {
+      throw .cannotStart("\(argv[0]): \(error.reason)")
+    }
+    let (input, output, errorStream) = child.takeStreams()
+    if let errorStream { errors.start(errorStream) }
+    return (child, input ?? -1, output ?? -1)
+  }
+
   init(target: SSHTarget, service: String, command configured: String?) throws(SSHError) {
     self.target = target
+    label = "ssh to \(target.host)"
     // NB: a server that goes away mid-write is an error (EPIPE), not a silent death.
     signal(SIGPIPE, SIG_IGN)
     let env = ProcessInfo.processInfo.environment
@@ -44,20 +74,7 @@ final class SSHConnection: @unchecked Sendable {
       options += SSHConnection.keepAlives(for: target)
       argv = ["ssh"] + options + sshArguments
     }
-    // NB: in dinger's process group, as git runs ssh: a passphrase or host-key prompt reads
-    // the terminal (from a group of its own, that read would stop ssh).
-    let child: ChildProcess
-    do {
-      child = try ChildProcess(
-        .init(argv, input: .pipe, output: .pipe, errors: .pipe, group: .dingers))
-    } catch {
-      throw .cannotStart("\(argv[0]): \(error.reason)")
-    }
-    self.child = child
-    let (input, output, errorStream) = child.takeStreams()
-    toChild = input ?? -1
-    fromChild = output ?? -1
-    if let errorStream { errors.start(errorStream) }
+    (child, toChild, fromChild) = try Self.start(argv, errors: errors)
   }
 
   deinit { finish() }
@@ -71,7 +88,7 @@ final class SSHConnection: @unchecked Sendable {
       if ready < 0 && errno == EINTR { continue }
       if ready == 0 {
         throw .failed(
-          "ssh to \(target.host) sent nothing for \(Int(timeout)) s; the server or the network stopped answering (DINGER_SSH_IDLE_TIMEOUT sets how long to wait)"
+          "\(label) sent nothing for \(Int(timeout)) s; the server or the network stopped answering (DINGER_SSH_IDLE_TIMEOUT sets how long to wait)"
         )
       }
       let n = Glibc.read(fromChild, buffer, size)
@@ -99,9 +116,9 @@ final class SSHConnection: @unchecked Sendable {
     let said = errors.text.split(separator: "\n").map {
       $0.trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty && !$0.hasPrefix("Warning: Permanently added") }
-    var message = "ssh to \(target.host) \(what)"
+    var message = "\(label) \(what)"
     if !said.isEmpty { message += ": \(said.suffix(3).joined(separator: "; "))" }
-    if said.isEmpty, let status, status != 0 { message += " (ssh exited with status \(status))" }
+    if said.isEmpty, let status, status != 0 { message += " (it exited with status \(status))" }
     let lower = message.lowercased()
     if lower.contains("host key verification failed") || lower.contains("remote host identification has changed") {
       message += "; check the server's host key in ~/.ssh/known_hosts (connect once with 'ssh -p PORT HOST' to record it)"

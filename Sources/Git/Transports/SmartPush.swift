@@ -22,6 +22,14 @@ extension Repository {
     return !url.contains("://") && localPath(of: url) == nil
   }
 
+  /// Pushes `branch` to the repository in the folder `path` through its receive-pack (hooks
+  /// run); `.rejected` when the remote branch moved or its ref was locked by another push.
+  public func pushThroughReceivePack(
+    to path: URL, remote: String, branch: String, session: TransferSession
+  ) throws(GitError) -> PushOutcome {
+    try pushOverNetwork(url: path.path, remote: remote, branch: branch, session: session)
+  }
+
   /// Pushes `branch` to `url` over ssh or http(s); `.rejected` when the remote branch moved.
   func pushOverNetwork(
     url: String, remote: String, branch: String, session: TransferSession
@@ -61,7 +69,14 @@ extension Repository {
       let answer = try channel.send(request, reports: advertised.reportsStatus) { sent, total in
         session.onProgress?(TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
       }
-      refused = try ReceivePackAdvertisement.refusal(in: answer, for: ref, reports: advertised.reportsStatus)
+      var report = answer
+      if advertised.sideBand {
+        let parts = ReceivePackAdvertisement.demultiplex(answer)
+        session.remoteMessages += parts.messages
+        if let fatal = parts.fatal { throw TransportFailure("the remote said: \(fatal)") }
+        report = parts.report
+      }
+      refused = try ReceivePackAdvertisement.refusal(in: report, for: ref, reports: advertised.reportsStatus)
     } catch {
       channel.close()
       session.settle(url: url, worked: false, code: error.code)
@@ -73,7 +88,11 @@ extension Repository {
         message: TransferSession.advice(error.code, message, attempts: 0))
     }
     session.settle(url: url, worked: true)
-    if let refused { return try PushOutcome.refusal(refused, remote: remote) }
+    if let refused {
+      // NB: the hook's own words say why ("policy: pushes are frozen until Monday").
+      let said = session.remoteMessages.map { "\nremote: " + $0 }.joined()
+      return try PushOutcome.refusal(refused + said, remote: remote)
+    }
     var tracking: OpaquePointer?
     var new = ours.oid
     _ = git_reference_create(&tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "dinger sync: push")
@@ -90,6 +109,16 @@ enum ReceivePackChannel {
   static func open(url: String, repository: Repository, session: TransferSession) throws(GitError)
     -> ReceivePackChannel
   {
+    if let path = Repository.localPath(of: url) {
+      // NB: a folder is pushed to as git pushes to it: through its receive-pack, so that its
+      // hooks, permissions and ref locks apply (writing its objects and ref directly skipped
+      // a pre-receive hook that said no).
+      do {
+        return .ssh(try SSHConnection(receivePackAt: path.path))
+      } catch {
+        throw GitError(code: -1, operation: "push", message: SSHError.describe(error))
+      }
+    }
     try RemoteURL.check(url)
     session.configure(for: repository)
     let lower = url.lowercased()
@@ -278,10 +307,14 @@ struct ReceivePackAdvertisement {
 
   var reportsStatus: Bool { capabilities.contains("report-status") }
 
+  /// Whether the answer comes multiplexed, with the server's own messages on band 2.
+  var sideBand: Bool { reportsStatus && capabilities.contains("side-band-64k") }
+
   /// The capabilities a request asks for (only ones the server offered).
   var requestCapabilities: String {
     var asked: [String] = []
     if reportsStatus { asked.append("report-status") }
+    if sideBand { asked.append("side-band-64k") }
     if capabilities.contains(where: { $0.hasPrefix("agent=") }) { asked.append("agent=dinger/1") }
     return asked.joined(separator: " ")
   }
@@ -300,6 +333,47 @@ struct ReceivePackAdvertisement {
       var payload = Array(bytes[(i + 4)..<(i + length)])
       if payload.last == 10 { payload.removeLast() }
       out.append(payload)
+      i += length
+    }
+    return out
+  }
+
+  /// A side-band answer taken apart: band 1 (the report, itself pkt-lines), the server's
+  /// messages (band 2, its hooks' output: git shows them as `remote: ...`), and a fatal error
+  /// (band 3).
+  static func demultiplex(_ answer: [UInt8]) -> (report: [UInt8], messages: [String], fatal: String?)
+  {
+    var report: [UInt8] = []
+    var messages = ""
+    var fatal: String?
+    for payload in rawLines(answer) {
+      guard let band = payload.first else { continue }
+      let body = payload.dropFirst()
+      switch band {
+      case 1: report += body
+      case 2: messages += String(decoding: body, as: UTF8.self)
+      case 3: fatal = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      default: continue
+      }
+    }
+    // NB: progress lines end in \r as they update; each shown once, finished.
+    let lines = messages.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    return (report, lines, fatal)
+  }
+
+  /// The payloads of the pkt-lines in `bytes`, whole (no newline dropped), flushes skipped.
+  static func rawLines(_ bytes: [UInt8]) -> [[UInt8]] {
+    var out: [[UInt8]] = []
+    var i = 0
+    while i + 4 <= bytes.count {
+      guard let length = Int(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else { break }
+      if length == 0 {
+        i += 4
+        continue
+      }
+      guard length >= 4, i + length <= bytes.count else { break }
+      out.append(Array(bytes[(i + 4)..<(i + length)]))
       i += length
     }
     return out

@@ -43,6 +43,7 @@ struct SyncCommand: ParsableCommand {
         remote, dryRun, allowUnrelatedHistories, { progress.show($0) })
       progress.finish()
       for warning in report.warnings { Terminal.error("warning: \(warning)\n") }
+      for line in report.remoteMessages { Terminal.error("remote: \(line)\n") }
       Terminal.output(SyncReportView(report).render())
       // NB: a sync that recorded conflicts did its work, but a script or CI step must notice
       // that a person has to decide: exit 1, as git pull does after a conflicted merge.
