@@ -87,6 +87,11 @@ extension Repository {
     _ = git_repository_set_head(raw, ref)
   }
 
+  /// `pointHeadIfDangling` for the repository in the folder `path` (after a push to it).
+  public static func pointHeadIfDangling(ofRepositoryAt path: URL, at ref: String) {
+    (try? Repository.open(path))?.pointHeadIfDangling(at: ref)
+  }
+
   /// Makes `remote`/`branch` the upstream of the local `branch` when it has none, as
   /// `git push -u` does, so that plain `git pull` and `git push` work after dinger's first sync.
   public func setUpstreamIfUnset(remote: String, branch: String) {

@@ -43,13 +43,21 @@ public enum PushOutcome: Sendable, Equatable {
   /// (merge again and retry); an error when the server said no for another reason (a hook, a
   /// protected branch, a full disk), which retrying cannot fix.
   static func refusal(_ reason: String, remote: String) throws(GitError) -> PushOutcome {
-    let lower = reason.lowercased()
+    // NB: what the remote's hooks said comes after the reason, a `remote: ` line each.
+    var said = ""
+    var reason = reason
+    if let split = reason.range(of: "\nremote: ") {
+      said = String(reason[split.lowerBound...])
+      reason = String(reason[..<split.lowerBound])
+    }
+    let lower = reason.lowercased() + said.lowercased()
     let moved = ["fetch first", "non-fast-forward", "not fast-forward", "failed to lock", "stale info",
       "failed to update ref", "cannot lock ref"]
-    if moved.contains(where: { lower.contains($0) }) { return .rejected(reason) }
+    if moved.contains(where: { lower.contains($0) }) { return .rejected(reason + said) }
     throw GitError(
       code: -1, operation: "push to \(remote)",
-      message: "the remote refused the push (\(reason)); your commits are safe here, and the next 'dinger sync' tries again")
+      message:
+        "the remote refused the push (\(reason)); your commits are safe here, and the next 'dinger sync' tries again\(said)")
   }
 
   case pushed
@@ -175,6 +183,37 @@ extension Repository {
     return try resolve(tracking)
   }
 
+  /// Where pushes to `remote` go, as git decides it: `remote.<name>.pushurl`, else the URL
+  /// rewritten by `url.<base>.pushInsteadOf`, else the URL (a team may fetch over https and
+  /// push over ssh).
+  public func pushURL(of remote: String) throws(GitError) -> String {
+    var handle: OpaquePointer?
+    try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
+    defer { git_remote_free(handle) }
+    if let push = git_remote_pushurl(handle) { return String(cString: push) }
+    let url = git_remote_url(handle).map { String(cString: $0) } ?? ""
+    // NB: git's rule: the longest `pushInsteadOf` value that starts the URL wins.
+    var best: (base: String, prefix: String)?
+    var config: OpaquePointer?
+    guard git_repository_config_snapshot(&config, raw) == 0 else { return url }
+    defer { git_config_free(config) }
+    var iterator: OpaquePointer?
+    guard git_config_iterator_glob_new(&iterator, config, "^url\\..*\\.pushinsteadof$") == 0 else {
+      return url
+    }
+    defer { git_config_iterator_free(iterator) }
+    var entry: UnsafeMutablePointer<git_config_entry>?
+    while git_config_next(&entry, iterator) == 0, let e = entry {
+      let name = String(cString: e.pointee.name)
+      let value = String(cString: e.pointee.value)
+      guard url.hasPrefix(value), value.count > (best?.prefix.count ?? -1) else { continue }
+      let base = String(name.dropFirst(4).dropLast(".pushinsteadof".count))
+      best = (base, value)
+    }
+    guard let best else { return url }
+    return best.base + url.dropFirst(best.prefix.count)
+  }
+
   /// Pushes the local `branch` to the same branch of `remote` (never forced).
   public func push(_ remote: String, branch: String, session: TransferSession) throws(GitError)
     -> PushOutcome
@@ -182,7 +221,7 @@ extension Repository {
     var handle: OpaquePointer?
     try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
     defer { git_remote_free(handle) }
-    let url = git_remote_url(handle).map { String(cString: $0) } ?? ""
+    let url = try pushURL(of: remote)
     try RemoteURL.check(url)
     if Self.pushesItself(url) {
       return try pushOverNetwork(url: url, remote: remote, branch: branch, session: session)

@@ -121,8 +121,9 @@ public struct Syncer {
         return report
       }
       let pushSession = TransferSession(onProgress: onProgress)
+      let pushTo = Repository.localPath(of: try git.pushURL(of: remote))
       let outcome =
-        try local.map { path throws(GitError) in
+        try pushTo.map { path throws(GitError) in
           // NB: through git's receive-pack when git is here, so the remote's hooks run; else
           // the objects and the ref are written directly, and the user is told.
           guard ChildProcess.resolve("git", path: ProcessInfo.processInfo.environment["PATH"]) != nil else {
@@ -137,6 +138,9 @@ public struct Syncer {
       switch outcome {
       case .pushed:
         Trace.mark("sync: pushed")
+        if let pushTo {
+          Repository.pointHeadIfDangling(ofRepositoryAt: pushTo, at: "refs/heads/\(branch)")
+        }
         git.setUpstreamIfUnset(remote: remote, branch: branch)
         report.steps.append(.pushed)
         return report

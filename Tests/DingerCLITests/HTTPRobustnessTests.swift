@@ -122,6 +122,7 @@ import Testing
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
     #expect(r.stderr.contains("the remote refused the push (refs/heads/main: pre-receive hook declined)"), "\(r.stderr)")
+    #expect(r.stderr.contains("\nremote: main is frozen for the release"), "\(r.stderr)")
     #expect(!r.stderr.contains("kept changing"), "\(r.stderr)")
     #expect(try box.git("rev-parse", "HEAD") == head)
   }

@@ -52,4 +52,21 @@ import Testing
     #expect(r.status == 1)
     #expect(r.stderr.contains("refs/heads/main.lock"), "\(r.stderr)")
   }
+
+  @Test(arguments: ["pushurl", "pushInsteadOf"])
+  func pushesGoWhereGitWouldPush(setting: String) throws {
+    let (box, fetchFrom) = try repository()
+    let pushTo = box.home.path("push.git")
+    try box.git(["init", "-q", "--bare", "-b", "main", pushTo], in: box.home.url)
+    if setting == "pushurl" {
+      try box.git("config", "remote.origin.pushurl", pushTo)
+    } else {
+      try box.git("config", "url.\(pushTo).pushInsteadOf", fetchFrom)
+    }
+    let r = try box.dinger("sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      try box.git(["--git-dir", pushTo, "rev-parse", "main"], in: box.home.url) == box.git("rev-parse", "main"))
+    #expect(try box.git(["--git-dir", fetchFrom, "branch", "--list"], in: box.home.url).isEmpty)
+  }
 }
