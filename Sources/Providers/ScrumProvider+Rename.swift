@@ -14,49 +14,91 @@ extension ScrumProvider {
   /// keep their ids (one without an id gets one, so that the log can follow it); `log`, `history`
   /// and `scrum show` follow a scrum across renames by that id.
   public func rename(_ stored: StoredScrum, to slug: String) throws -> ScrumCommit {
-    guard Self.validSlug(slug) else {
-      throw StorageError(
-        "'\(slug)' can't name a scrum file: use lowercase letters, digits and dashes (e.g. design-review)")
-    }
-    let oldSlug = RecordLayout.slug(ofPath: stored.path)
-    guard slug != oldSlug else {
-      throw StorageError("scrum '\(stored.scrum.title)' is already named '\(slug)'")
-    }
-    let newPath = "scrums/\(slug).yaml"
-    var result = ScrumCommit(stored: stored, subject: "", commit: nil)
-    result.commit = try dependencies.commit { snapshot in
+    var renamed = stored
+    let subject = try dependencies.rename(
+      stored.path, to: slug, kind: .scrum, title: stored.scrum.title, dependentsFolder: "history",
+      dependentNoun: "meeting"
+    ) { snapshot in
       var (scrum, source) = try Self.committed(stored, in: snapshot)
-      if try snapshot.read(newPath) != nil || snapshot.names("scrums").contains("\(slug).yaml") {
-        throw StorageError("\(newPath) exists already; choose another name, or rename that scrum first")
-      }
-      if try !snapshot.names("history/\(slug)").isEmpty {
-        throw StorageError(
-          "history/\(slug)/ holds meetings already; choose another name, or move them first")
-      }
       var bytes = source.bytes
       if scrum.id == nil {
         scrum.id = UUID()
         bytes = Array(try RecordCodec.encode(.scrum(scrum), updating: source).text.utf8)
       }
-      let meetings = try meetingPaths(of: StoredScrum(path: stored.path, scrum: scrum))
-      var subject = "Rename scrum \(scrum.title): \(oldSlug) -> \(slug)"
-      if !meetings.isEmpty {
-        subject += ", and its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s")"
+      renamed = StoredScrum(path: "scrums/\(slug).yaml", scrum: scrum)
+      return (bytes, scrum.id!, try meetingPaths(of: StoredScrum(path: stored.path, scrum: scrum)))
+    }
+    return ScrumCommit(stored: renamed, subject: subject)
+  }
+}
+
+extension LibraryProvider {
+  /// Renames a library's file to `slug` and moves its quiz results into `quizzes/<slug>/`, as
+  /// one commit, as `ScrumProvider.rename` does for scrums.
+  public func rename(_ stored: StoredLibrary, to slug: String) throws -> Committed {
+    var renamed = stored
+    let subject = try dependencies.rename(
+      stored.path, to: slug, kind: .library, title: stored.library.name,
+      dependentsFolder: "quizzes", dependentNoun: "quiz result"
+    ) { snapshot in
+      var (library, source) = try Self.committed(stored, in: snapshot)
+      var bytes = source.bytes
+      if library.id == nil {
+        library.id = UUID()
+        bytes = Array(try RecordCodec.encode(.library(library), updating: source).text.utf8)
+      }
+      renamed = StoredLibrary(path: "libraries/\(slug).yaml", library: library)
+      return (bytes, library.id!, try quizPaths(of: StoredLibrary(path: stored.path, library: library)))
+    }
+    return Committed(stored: renamed, subject: subject)
+  }
+}
+
+extension ScrumProvider.Dependencies {
+  /// Renames a record's file within its folder and moves the files that depend on it into
+  /// `<dependentsFolder>/<slug>/`, as one commit. `current` gives, under the writer lock, the
+  /// record's bytes as they will be written, its id, and its dependents' paths.
+  func rename(
+    _ path: String, to slug: String, kind: RecordKind, title: String, dependentsFolder: String,
+    dependentNoun: String,
+    current: (Snapshot) throws -> (bytes: [UInt8], id: UUID, dependents: [String])
+  ) throws -> String {
+    let noun = kind == .scrum ? "scrum" : "library"
+    guard ScrumProvider.validSlug(slug) else {
+      throw StorageError(
+        "'\(slug)' can't name a \(noun) file: use lowercase letters, digits and dashes (e.g. design-review)")
+    }
+    let oldSlug = RecordLayout.slug(ofPath: path)
+    guard slug != oldSlug else { throw StorageError("\(noun) '\(title)' is already named '\(slug)'") }
+    let folder = String(path.split(separator: "/").first ?? "")
+    let newPath = "\(folder)/\(slug).yaml"
+    var subject = ""
+    _ = try commit { snapshot in
+      if try snapshot.read(newPath) != nil || snapshot.names(folder).contains("\(slug).yaml") {
+        throw StorageError("\(newPath) exists already; choose another name, or rename that \(noun) first")
+      }
+      if try !snapshot.names("\(dependentsFolder)/\(slug)").isEmpty {
+        throw StorageError(
+          "\(dependentsFolder)/\(slug)/ holds files already; choose another name, or move them first")
+      }
+      let (bytes, id, dependents) = try current(snapshot)
+      subject = "Rename \(noun) \(title): \(oldSlug) -> \(slug)"
+      if !dependents.isEmpty {
+        subject += ", and its \(dependents.count) \(dependentNoun)\(dependents.count == 1 ? "" : "s")"
       }
       var change = Change(
         subject: subject,
-        trailers: [("Dinger-Action", "scrum.rename"), ("Dinger-Record", scrum.id!.lowercased)])
+        trailers: [("Dinger-Action", "\(noun).rename"), ("Dinger-Record", id.lowercased)])
       change.writes[newPath] = bytes
-      change.remove(stored.path)
-      for path in meetings {
-        guard let meeting = try snapshot.read(path) else { continue }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        change.writes["history/\(slug)/\(name)"] = meeting
-        change.remove(path)
+      change.remove(path)
+      for dependent in dependents {
+        guard let moved = try snapshot.read(dependent) else { continue }
+        let name = dependent.split(separator: "/").last.map(String.init) ?? dependent
+        change.writes["\(dependentsFolder)/\(slug)/\(name)"] = moved
+        change.remove(dependent)
       }
-      result = ScrumCommit(stored: StoredScrum(path: newPath, scrum: scrum), subject: subject)
       return change
     }
-    return result
+    return subject
   }
 }

@@ -70,3 +70,32 @@ import Testing
     #expect(try box.head() == head)
   }
 }
+
+/// `library rename`: the file and its quiz results' folder, one commit, followed by the log.
+@Suite struct LibraryRenameTests {
+  @Test func renameMovesTheLibraryAndItsQuizResults() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
+    #expect(
+      try box.dinger("word", "add", "hola", "--library", "spanish-basics", "--definition", "hello")
+        .status == 0)
+    // A quiz result, written as the quiz writes them.
+    let id = Sandbox.id(in: try box.read("libraries/spanish-basics.yaml"))
+    try box.write(
+      "quizzes/spanish-basics/2026-11-20-0a1b2c3d.yaml",
+      "id: 0a1b2c3d-0000-4000-8000-000000000001\nlibrary: \(id)\ndate: 2026-11-20T09:00:00Z\nquestions:\n  - {word: hola, correct: true}\n")
+    try box.git("add", ".")
+    try box.git("commit", "-qm", "a quiz")
+    let r = try box.dinger("library", "rename", "spanish-basics", "spanish")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("Rename library Spanish basics: spanish-basics -> spanish"), "\(r.stdout)")
+    let files = try box.git("ls-files").split(separator: "\n").map(String.init)
+    #expect(files.contains("libraries/spanish.yaml") && !files.contains("libraries/spanish-basics.yaml"))
+    #expect(files.contains { $0.hasPrefix("quizzes/spanish/") } && !files.contains { $0.hasPrefix("quizzes/spanish-basics/") }, "\(files)")
+    #expect(try box.gitAgrees().status == "")
+    #expect(try box.dinger("word", "list", "--library", "spanish").stdout.contains("hola"))
+    let log = try box.dinger("log", "spanish").stdout
+    #expect(log.contains("renamed spanish-basics -> spanish"), "\(log)")
+  }
+}

@@ -16,7 +16,7 @@ struct LibraryCommand: ParsableCommand {
         dinger library show spanish-basics
         dinger library rm spanish-basics
       """,
-    subcommands: [New.self, List.self, Show.self, Remove.self])
+    subcommands: [New.self, List.self, Show.self, Remove.self, Rename.self])
 }
 
 /// Says on stderr which words of a library were left out, and where.
