@@ -153,6 +153,16 @@ enum IndexFile {
     guard version == 2 || version == 3 else {
       return version == 4 ? .unsupported : .damaged("it has unknown version \(version)")
     }
+    // NB: the trailing checksum, as git checks it on read (all zeros: written with
+    // index.skipHash, which git accepts too). A flipped bit must not be sealed again.
+    let trailer = b[(b.count - 20)...]
+    if !trailer.allSatisfy({ $0 == 0 }) {
+      var sha = SHA1()
+      b.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[0..<(b.count - 20)])) }
+      guard sha.finish().elementsEqual(trailer) else {
+        return .damaged("its checksum does not match its contents (index file corrupt)")
+      }
+    }
     var entries: [Entry] = []
     entries.reserveCapacity(count + 2)
     var at = 12
