@@ -24,19 +24,39 @@ public final class IndexLock {
     gitDirectory.appendingPathComponent("index.lock").path
   }
 
+  /// The prefix of the temporary names locks are made under (in `.git/dinger/`).
+  public static let temporaryPrefix = "index-lock-"
+
   /// Takes the lock, or nil when the file exists already (someone else holds it, or a crashed
-  /// process left it behind).
-  public static func tryAcquire(gitDirectory: URL) throws(GitError) -> IndexLock? {
+  /// process left it behind). The lock is made under a temporary name first, `announce` is told
+  /// its identity (the journal records it), and only then is it linked into place (`link`
+  /// fails when the name is taken, as O_EXCL does): a kill at any instant leaves either no
+  /// `index.lock` of ours, or one whose identity the journal names, never one nobody can claim.
+  public static func tryAcquire(
+    gitDirectory: URL, announce: (FileIdentity) -> Void = { _ in }
+  ) throws(GitError) -> IndexLock? {
     let path = path(in: gitDirectory)
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    if fd < 0 {
-      if errno == EEXIST { return nil }
-      throw GitError.system("take \(path)")
-    }
+    let folder = gitDirectory.appendingPathComponent("dinger")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let temp = folder.appendingPathComponent(
+      "\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    ).path
+    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    if fd < 0 { throw GitError.system("make a lock file in \(folder.path)") }
     var st = stat()
     fstat(fd, &st)
-    return IndexLock(
-      path: path, fd: fd, identity: FileIdentity(st), gitDirectory: gitDirectory)
+    let identity = FileIdentity(st)
+    announce(identity)
+    if link(temp, path) != 0 {
+      let code = errno
+      unlink(temp)
+      close(fd)
+      if code == EEXIST { return nil }
+      errno = code
+      throw GitError.system("take \(path)")
+    }
+    unlink(temp)
+    return IndexLock(path: path, fd: fd, identity: identity, gitDirectory: gitDirectory)
   }
 
   /// Writes the index with these entries changed into the lock (not yet in effect: `commit`

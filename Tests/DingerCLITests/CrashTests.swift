@@ -21,6 +21,9 @@ func sharedScrumRepository() throws -> Sandbox {
     let status = try box.git("status", "--porcelain")
     #expect(status == "", "\(context): \(status)", sourceLocation: sourceLocation)
     #expect(try box.git("fsck", "--full", "--no-dangling") == "", "\(context)", sourceLocation: sourceLocation)
+    let temporaries = (try? FileManager.default.contentsOfDirectory(atPath: box.data.path + "/.git/dinger"))?
+      .filter { $0.hasPrefix("index-lock-") } ?? []
+    #expect(temporaries.isEmpty, "\(context): \(temporaries) left behind", sourceLocation: sourceLocation)
     for lock in [".git/index.lock", ".git/refs/heads/main.lock"] {
       #expect(
         !FileManager.default.fileExists(atPath: box.data.appendingPathComponent(lock).path),
@@ -32,7 +35,7 @@ func sharedScrumRepository() throws -> Sandbox {
   /// committed and the locks are cleared; after it, the next command finishes the working tree
   /// and index, and says so.
   @Test(arguments: [
-    ("index-locked", false), ("objects", false), ("ref", true), ("files", true),
+    ("index-announced", false), ("index-locked", false), ("objects", false), ("ref", true), ("files", true),
     ("index-written", true),
   ])
   func killedBetweenSteps(point: String, committed: Bool) throws {

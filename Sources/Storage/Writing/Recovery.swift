@@ -34,11 +34,20 @@ extension DataRepository {
     }
     let indexLockPath = IndexLock.path(in: gitDirectory)
     if let found = FileIdentity.of(indexLockPath) {
+      // NB: by identity (the journal names the lock's inode before it is linked into place);
+      // the time window is only for a journal an older dinger wrote without one.
       if found == journal.indexLock
-        || (journal.step == .locking && Self.madeAt(journal.time, indexLockPath))
+        || (journal.step == .locking && journal.indexLock == nil
+          && Self.madeAt(journal.time, indexLockPath))
       {
         unlink(indexLockPath)
       }
+    }
+    // A lock made but not yet linked into place when its writer died.
+    let folder = gitDirectory.appendingPathComponent("dinger")
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    where name.hasPrefix(IndexLock.temporaryPrefix) {
+      unlink(folder.appendingPathComponent(name).path)
     }
     guard journal.step == .moving, let branch = journal.branch, let commit = journal.commit
     else {

@@ -113,7 +113,10 @@ extension DataRepository {
     let writer = try WriterLock(at: dingerFolder)
     defer { writer.release() }
     try finishInterruptedWrite(holding: writer)
-    let index = try takeIndexLock { writer.record(WriteJournal(step: .locking)) }
+    let index = try takeIndexLock { identity in
+      writer.record(WriteJournal(step: .locking, indexLock: identity))
+      StopPoint.reached("index-announced")
+    }
     defer { index.release() }
     // NB: runs before the lock is released: a journal naming a lock we gave up must not
     // outlive it (a later index.lock may reuse its inode number, and the next writer would
@@ -205,11 +208,10 @@ extension DataRepository {
 
   /// `.git/index.lock`, waited for while someone else (a running git) holds it; `beforeTry`
   /// runs before each attempt (the journal notes the moment, see `Recovery`).
-  func takeIndexLock(beforeTry: () -> Void = {}) throws -> IndexLock {
+  func takeIndexLock(announce: (FileIdentity) -> Void = { _ in }) throws -> IndexLock {
     let gitDirectory = self.gitDirectory
     return try LockWait.retrying(lockFile: IndexLock.path(in: gitDirectory)) {
-      beforeTry()
-      return try IndexLock.tryAcquire(gitDirectory: gitDirectory)
+      try IndexLock.tryAcquire(gitDirectory: gitDirectory, announce: announce)
     }
   }
 
