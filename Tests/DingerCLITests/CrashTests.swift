@@ -35,8 +35,10 @@ func sharedScrumRepository() throws -> Sandbox {
   /// committed and the locks are cleared; after it, the next command finishes the working tree
   /// and index, and says so.
   @Test(arguments: [
-    ("index-announced", false), ("index-locked", false), ("objects", false), ("ref", true), ("files", true),
-    ("index-written", true),
+    // NB: the files and the index are written before the branch moves (as git commit leaves
+    // only the index rename after it), so a kill there commits nothing.
+    ("index-announced", false), ("index-locked", false), ("objects", false), ("files", false),
+    ("index-written", false), ("ref", true),
   ])
   func killedBetweenSteps(point: String, committed: Bool) throws {
     let box = try initialized()
@@ -67,7 +69,9 @@ func sharedScrumRepository() throws -> Sandbox {
   @Test func aKillDuringTheRepairIsRepairedNext() throws {
     let box = try initialized()
     let env = ["DINGER_STOP_AT": "files"]
-    #expect(try box.dinger(["scrum", "attendee", "add", "shared", "One"], env: env).status == 137)
+    // Killed after its branch moved, before the index was in place.
+    #expect(
+      try box.dinger(["scrum", "attendee", "add", "shared", "One"], env: ["DINGER_STOP_AT": "ref"]).status == 137)
     // This one dies repairing the first (the same stop point), before its own change.
     #expect(try box.dinger(["scrum", "attendee", "add", "shared", "Two"], env: env).status == 137)
     let next = try box.dinger("scrum", "list")

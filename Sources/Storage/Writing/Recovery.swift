@@ -36,12 +36,9 @@ extension DataRepository {
     if let found = FileIdentity.of(indexLockPath) {
       // NB: by identity (the journal names the lock's inode before it is linked into place);
       // the time window is only for a journal an older dinger wrote without one.
-      if found == journal.indexLock
-        || (journal.step == .locking && journal.indexLock == nil
-          && Self.madeAt(journal.time, indexLockPath))
-      {
-        unlink(indexLockPath)
-      }
+      // NB: an index.lock whose identity no journal recorded was never linked by dinger:
+      // someone else's, left alone.
+      if found == journal.indexLock { unlink(indexLockPath) }
     }
     // A lock made but not yet linked into place when its writer died.
     let folder = gitDirectory.appendingPathComponent("dinger")
@@ -59,7 +56,18 @@ extension DataRepository {
       unlink(refLock)
     }
     let (current, head) = try git.head()
-    guard current == branch, head == commit else {
+    guard current == branch else {
+      writer.clear()
+      return
+    }
+    if head == journal.head {
+      // NB: killed before the branch moved: the files it wrote ahead of the move go back to
+      // HEAD's (a file edited since is left alone); its index.lock went above.
+      try undoFilesWrittenAhead(from: journal.head, to: commit)
+      writer.clear()
+      return
+    }
+    guard head == commit else {
       writer.clear()
       return
     }
@@ -99,14 +107,37 @@ extension DataRepository {
     writer.clear()
   }
 
-  /// True for an empty lock file made within a second of `time`: one a writer created just
-  /// before it was killed, before it could record the file's inode.
-  static func madeAt(_ time: Double, _ path: String) -> Bool {
-    var st = stat()
-    guard lstat(path, &st) == 0, st.st_size == 0 else { return false }
-    let made = Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9
-    return abs(made - time) < 1
+  /// Puts back the files a killed write had written for `commit` before its branch moved.
+  private func undoFilesWrittenAhead(from head: ObjectID?, to commit: ObjectID) throws {
+    let tree = WorkTree(root: root)
+    var undone = 0
+    for file in try git.filesChanged(from: head, to: commit) {
+      let working = try? tree.read(file.path)
+      let new = try file.theirs.map { b throws(GitError) in try git.blob(b) }
+      guard working == new, new != nil || working == nil else { continue }
+      let old = try file.base.map { b throws(GitError) in try git.blob(b) }
+      if working == old { continue }
+      do {
+        if let old { try tree.write(file.path, old) } else { try tree.remove(file.path) }
+        undone += 1
+      } catch {
+        throw StorageError.unsafe(error)
+      }
+    }
+    // A kill while a file was written leaves its temporary file; git does not know it.
+    for file in try git.filesChanged(from: head, to: commit) {
+      for temp in tree.temporaries(of: file.path) where try git.blobID(at: temp, in: commit) == nil {
+        try? tree.remove(temp)
+      }
+    }
+    if undone > 0 {
+      let subject =
+        (try? git.commitInfo(commit).message.split(separator: "\n").first.map(String.init)) ?? nil
+      notes.append(
+        "dinger's interrupted change '\(subject ?? commit.short)' was not committed; its files are back as committed")
+    }
   }
+
 
   /// A file's first bytes (at most 128), nil when it does not exist.
   static func smallFile(_ path: String) -> [UInt8]? {

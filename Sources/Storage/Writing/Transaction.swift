@@ -113,10 +113,14 @@ extension DataRepository {
     let writer = try WriterLock(at: dingerFolder)
     defer { writer.release() }
     try finishInterruptedWrite(holding: writer)
-    let index = try takeIndexLock { identity in
-      writer.record(WriteJournal(step: .locking, indexLock: identity))
-      StopPoint.reached("index-announced")
-    }
+    // NB: the journal exists before the temporary lock file does, so a kill at any instant
+    // leaves a journal that sends the next command to clean up.
+    let index = try takeIndexLock(
+      beforeTry: { writer.record(WriteJournal(step: .locking)) },
+      announce: { identity in
+        writer.record(WriteJournal(step: .locking, indexLock: identity))
+        StopPoint.reached("index-announced")
+      })
     defer { index.release() }
     // NB: runs before the lock is released: a journal naming a lock we gave up must not
     // outlive it (a later index.lock may reuse its inode number, and the next writer would
@@ -139,6 +143,19 @@ extension DataRepository {
       var journal = WriteJournal(step: .moving, indexLock: index.identity)
       (journal.branch, journal.head, journal.commit) = (branch, head, plan.commit)
       writer.record(journal)
+      // NB: the files and the new index (in index.lock) are ready before the branch moves, so
+      // that only the rename of index.lock is left after it, as in `git commit`: a plain git
+      // commit that reads HEAD after the move and the index before our rename (it reads the
+      // index before taking index.lock) then has git's own tiny window, not the time dinger
+      // takes to write files; with the files written after the move, such a commit recorded
+      // a stale index and dropped dinger's new files. A kill before the move is undone by the
+      // next command (`Recovery`): the files go back to HEAD's.
+      do {
+        try prepareCheckOut(plan.files, index: index)
+      } catch {
+        try? revert(plan.files, to: head)
+        throw error
+      }
       do {
         _ = try LockWait.retrying(lockFile: gitDirectory.appendingPathComponent(branch + ".lock").path)
         { () throws -> Bool? in
@@ -156,8 +173,13 @@ extension DataRepository {
             "the branch kept moving while dinger was writing (another program commits in a loop?); nothing was changed, run this again"
           )
         }
+        // NB: the files written for this attempt go back before the next one plans.
+        try revert(plan.files, to: head)
         writer.record(WriteJournal(step: .locked, indexLock: index.identity))
         continue
+      } catch {
+        try? revert(plan.files, to: head)
+        throw error
       }
       Trace.mark("commit: branch moved")
       committed = true
@@ -165,7 +187,8 @@ extension DataRepository {
       // NB: from here on the change is committed: a failure says so, and the next command
       // finishes the working tree from the journal.
       do {
-        try checkOut(plan.files, index: index)
+        try index.commit()
+        Trace.mark("commit: index written")
       } catch {
         // NB: our index.lock goes now; the journal must not name it past that (a later lock
         // may get its inode), but keeps the commit for the next command to finish.
@@ -181,6 +204,31 @@ extension DataRepository {
   /// Writes the plan's files into the working tree, then their entries into the held index
   /// lock, then puts the index in place.
   func checkOut(_ files: [Plan.File], index: IndexLock) throws {
+    try prepareCheckOut(files, index: index)
+    try index.commit()
+    Trace.mark("commit: index written")
+  }
+
+  /// Puts `files` back as they are in `head` (removing those it lacks): a write whose branch
+  /// did not move leaves the working tree as it found it.
+  func revert(_ files: [Plan.File], to head: ObjectID?) throws {
+    let tree = WorkTree(root: root)
+    do {
+      for file in files {
+        if let old = try head.flatMap({ try git.file(file.path, in: $0) }) {
+          try tree.write(file.path, old)
+        } else {
+          try tree.remove(file.path)
+        }
+      }
+    } catch let refusal as WorkTree.Refusal {
+      throw StorageError.unsafe(refusal)
+    }
+  }
+
+  /// Writes the plan's files into the working tree, then their entries into the held index
+  /// lock (not yet in effect).
+  func prepareCheckOut(_ files: [Plan.File], index: IndexLock) throws {
     let tree = WorkTree(root: root)
     var changed: [(path: String, blob: ObjectID)] = []
     var removed: [String] = []
@@ -202,16 +250,17 @@ extension DataRepository {
     StopPoint.reached("files")
     try index.write(changed: changed, removed: removed, workdir: root)
     StopPoint.reached("index-written")
-    try index.commit()
-    Trace.mark("commit: index written")
   }
 
   /// `.git/index.lock`, waited for while someone else (a running git) holds it; `beforeTry`
   /// runs before each attempt (the journal notes the moment, see `Recovery`).
-  func takeIndexLock(announce: (FileIdentity) -> Void = { _ in }) throws -> IndexLock {
+  func takeIndexLock(
+    beforeTry: () -> Void = {}, announce: (FileIdentity) -> Void = { _ in }
+  ) throws -> IndexLock {
     let gitDirectory = self.gitDirectory
     return try LockWait.retrying(lockFile: IndexLock.path(in: gitDirectory)) {
-      try IndexLock.tryAcquire(gitDirectory: gitDirectory, announce: announce)
+      beforeTry()
+      return try IndexLock.tryAcquire(gitDirectory: gitDirectory, announce: announce)
     }
   }
 
