@@ -25,6 +25,9 @@ public struct Workspace: Sendable {
   /// How many sync conflicts wait to be settled.
   public var conflictCount: Int { ConflictStore.count(in: repository.root) }
 
+  /// Finishes (or with `abandon`, gives up) a dinger write whose process was killed.
+  public func repair(abandon: Bool) throws -> String { try repository.repair(abandon: abandon) }
+
   /// A value of git's effective configuration for the repository (`core.editor`), or nil.
   public func gitConfig(_ key: String) -> String? { repository.gitConfig(key) }
 

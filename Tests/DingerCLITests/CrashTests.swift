@@ -183,3 +183,33 @@ func sharedScrumRepository() throws -> Sandbox {
     #expect(try box.git("status", "--porcelain") == "")
   }
 }
+
+/// A repair that cannot finish never blocks the repository for good: it says how to clear it.
+@Suite struct RepairCommandTests {
+  @Test func aRepairThatCannotFinishIsExplainedAndCanBeGivenUp() throws {
+    let box = try sharedScrumRepository()
+    let killed = try box.dinger(
+      ["scrum", "attendee", "add", "shared", "Killed"], env: ["DINGER_STOP_AT": "ref"])
+    #expect(killed.status == 137)
+    // The index is damaged meanwhile: the repair cannot check it.
+    try Data("not an index".utf8).write(to: box.data.appendingPathComponent(".git/index"))
+    let blocked = try box.dinger("scrum", "attendee", "add", "shared", "Next")
+    #expect(blocked.status == 1)
+    #expect(blocked.stderr.contains("'dinger repair'"), "\(blocked.stderr)")
+    let tried = try box.dinger("repair")
+    #expect(tried.status == 1)
+    #expect(tried.stderr.contains("dinger repair --abandon"), "\(tried.stderr)")
+    let gaveUp = try box.dinger("repair", "--abandon")
+    #expect(gaveUp.status == 0, "\(gaveUp.stderr)")
+    #expect(gaveUp.stdout.hasPrefix("gave up dinger's interrupted change"), "\(gaveUp.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
+    // git's own fix for the index, then dinger writes again.
+    try FileManager.default.removeItem(at: box.data.appendingPathComponent(".git/index"))
+    try box.git("reset", "-q")
+    try box.git("checkout", "--", ".")
+    let next = try box.dinger("scrum", "attendee", "add", "shared", "Next")
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(try box.dinger("repair").stdout == "nothing to repair: no dinger write was interrupted\n")
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+}

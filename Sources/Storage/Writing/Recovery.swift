@@ -26,6 +26,36 @@ extension DataRepository {
     }
   }
 
+  /// `dinger repair`: finishes a write whose process was killed, or with `abandon`, gives it
+  /// up when it cannot be finished (its locks are removed by identity, the journal cleared;
+  /// its commit, when the branch moved, stays). What it did, in words.
+  public func repair(abandon: Bool) throws -> String {
+    let writer = try WriterLock(at: dingerFolder)
+    defer { writer.release() }
+    guard let journal = writer.journal() else { return "nothing to repair: no dinger write was interrupted" }
+    do {
+      try finishInterruptedWrite(holding: writer)
+      return notes.last ?? "finished dinger's interrupted write"
+    } catch {
+      guard abandon else {
+        throw StorageError(
+          "could not finish dinger's interrupted change: \(error); fix that, or run 'dinger repair --abandon' to give it up")
+      }
+      let indexLock = IndexLock.path(in: gitDirectory)
+      if let found = FileIdentity.of(indexLock), found == journal.indexLock { unlink(indexLock) }
+      if let branch = journal.branch {
+        let refLock = gitDirectory.appendingPathComponent(branch + ".lock").path
+        if let commit = journal.commit, let bytes = Self.smallFile(refLock),
+          Array("\(commit.hex)\n".utf8).starts(with: bytes)
+        {
+          unlink(refLock)
+        }
+      }
+      writer.clear()
+      return "gave up dinger's interrupted change (\(error)); 'git status' shows what differs from HEAD"
+    }
+  }
+
   /// Repairs what the writer that held `writer` before left, then clears its journal.
   func finishInterruptedWrite(holding writer: WriterLock) throws {
     guard var journal = writer.journal() else {

@@ -112,7 +112,12 @@ extension DataRepository {
     defer { Trace.mark("commit: done") }
     let writer = try WriterLock(at: dingerFolder)
     defer { writer.release() }
-    try finishInterruptedWrite(holding: writer)
+    do {
+      try finishInterruptedWrite(holding: writer)
+    } catch {
+      throw StorageError(
+        "could not finish dinger's interrupted change (\(error)); nothing new was written. 'dinger repair' tries again and says more; 'dinger repair --abandon' gives the interrupted change up")
+    }
     // NB: the journal exists before the temporary lock file does, so a kill at any instant
     // leaves a journal that sends the next command to clean up.
     let index = try takeIndexLock(

@@ -31,10 +31,17 @@ final class WriterLock {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
     let path = folder.appendingPathComponent(name).path
-    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    // NB: O_NONBLOCK and a regular file only: a FIFO put there must not hang every command.
+    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else {
       throw StorageError(
         "could not open dinger's writer lock \(path): \(String(cString: strerror(errno)))")
+    }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw StorageError(
+        "dinger's writer lock \(path) is not a regular file; remove it (rm '\(path)') and run this again")
     }
     while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
       if errno == EINTR { continue }
