@@ -119,8 +119,13 @@ extension Repository {
   /// A value of the user's and the system's config (no repository), or nil.
   static func userConfig(_ key: String) -> String? {
     _ = Check.initialized
+    var live: OpaquePointer?
+    guard git_config_open_default(&live) == 0 else { return nil }
+    defer { git_config_free(live) }
+    // NB: libgit2 reads strings only from a snapshot (from the live object it answers nothing,
+    // which lost a global http.sslVerify=false at clone time).
     var config: OpaquePointer?
-    guard git_config_open_default(&config) == 0 else { return nil }
+    guard git_config_snapshot(&config, live) == 0 else { return nil }
     defer { git_config_free(config) }
     var out: UnsafePointer<CChar>?
     guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
@@ -157,10 +162,11 @@ extension Repository {
     var handle: OpaquePointer?
     try Check.rc(git_remote_lookup(&handle, raw, remote), "find remote \(remote)")
     defer { git_remote_free(handle) }
-    try RemoteURL.check(git_remote_url(handle).map { String(cString: $0) } ?? "")
+    let fetchURL = git_remote_url(handle).map { String(cString: $0) } ?? ""
+    try RemoteURL.check(fetchURL)
     var options = git_fetch_options()
     git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION))
-    session.configure(for: self)
+    session.configure(for: self, url: fetchURL)
     session.install(&options.callbacks)
     options.proxy_opts.type = GIT_PROXY_AUTO  // http.proxy and the proxy variables, as git
     options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
@@ -229,7 +235,7 @@ extension Repository {
     var options = git_push_options()
     git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
     options.pb_parallelism = 0  // delta search on every core
-    session.configure(for: self)
+    session.configure(for: self, url: url)
     session.install(&options.callbacks)
     options.proxy_opts.type = GIT_PROXY_AUTO
     let spec = strdup("refs/heads/\(branch):refs/heads/\(branch)")
@@ -290,7 +296,7 @@ extension Repository {
     try RemoteURL.check(url)
     var options = git_clone_options()
     git_clone_options_init(&options, UInt32(GIT_CLONE_OPTIONS_VERSION))
-    session.configure(for: nil)
+    session.configure(for: nil, url: url)
     session.install(&options.fetch_opts.callbacks)
     options.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
     // A file:// URL is a folder on this machine too: its objects are linked or copied as for

@@ -29,8 +29,12 @@ public final class TransferSession: @unchecked Sendable {
   public init(onProgress: ((TransferProgress) -> Void)? = nil) { self.onProgress = onProgress }
 
   /// Takes git's TLS settings of `repository` (nil for a clone: the user's config).
-  func configure(for repository: Repository?) {
-    tls = TLSSettings.current(repository)
+  func configure(for repository: Repository?, url: String? = nil) {
+    // NB: URL-scoped settings too (`http.<url>.sslVerify`), as the transfer itself reads them.
+    tls =
+      url.map { url in
+        HTTPSettings.read(config: { Repository.config($0, of: repository?.raw) }, url: url).tls
+      } ?? TLSSettings.current(repository)
     tls.apply()
   }
 

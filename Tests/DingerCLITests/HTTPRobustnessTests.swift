@@ -167,6 +167,22 @@ import Testing
     #expect(!(cloned.stdout + cloned.stderr).contains("ghp_SECRET"), "\(cloned.stderr)")
   }
 
+  /// The user's own settings count before any repository exists: a global http.sslVerify=false
+  /// (here for a self-signed test server) lets `dinger clone` through as it lets `git clone`.
+  @Test func theUsersGlobalSettingsCountAtCloneTime() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    #expect(try box.dinger(["sync"], env: env).status == 0)
+    let url = server.url("remote.git")
+    let refused = try box.dinger(["clone", url, box.home.path("first")], in: box.home.url, env: env)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("certificate"), "\(refused.stderr)")
+    try box.git("config", "--global", "http.\(url).sslVerify", "false")
+    let cloned = try box.dinger(["clone", url, box.home.path("second")], in: box.home.url, env: env)
+    #expect(cloned.status == 0, "\(cloned.stderr)")
+    #expect(FileManager.default.fileExists(atPath: box.home.path("second/scrums/design.yaml")))
+  }
+
   /// A push over https shows its stages on a terminal, the request going out included.
   @Test func aPushShowsItsProgressOnATerminal() throws {
     let (box, server) = try team { try GitHTTPSServer(root: $0) }

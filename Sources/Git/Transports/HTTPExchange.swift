@@ -159,6 +159,8 @@ final class HTTPExchange: @unchecked Sendable {
     // TLS as git configures it.
     if let file = settings.tls.caFile { text(CURLOPT_CAINFO, file) }
     if let path = settings.tls.caPath { text(CURLOPT_CAPATH, path) }
+    if let cert = settings.tls.certFile { text(CURLOPT_SSLCERT, cert) }
+    if let key = settings.tls.keyFile { text(CURLOPT_SSLKEY, key) }
     if !settings.tls.verify || request.skipVerification {
       number(CURLOPT_SSL_VERIFYPEER, 0)
       number(CURLOPT_SSL_VERIFYHOST, 0)
@@ -170,6 +172,7 @@ final class HTTPExchange: @unchecked Sendable {
     }
     var lines = ["Expect:"]  // no 100-continue round trip before a pack
     if let accept = request.accept { lines.append("Accept: \(accept)") }
+    lines += settings.extraHeaders
     if let body = request.body {
       lines.append("Content-Type: \(body.contentType)")
       number(CURLOPT_POST, 1)

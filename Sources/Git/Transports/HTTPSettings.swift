@@ -10,13 +10,32 @@ struct HTTPSettings: Equatable {
   var proxy: String?
   var lowSpeedLimit = 1
   var lowSpeedTime = 60
+  /// `http.extraHeader`: a header sent with every request (how CI systems pass a token).
+  var extraHeaders: [String] = []
 
-  /// The settings from `config` (a repository's, or the user's) and the environment.
+  /// The settings from `config` (a repository's, or the user's) and the environment. With
+  /// `url`, git's URL-scoped settings come first: `http.<url>.<key>` for the longest `<url>`
+  /// that is a prefix of the remote's address (scheme and host, then path by whole segments).
   static func read(
-    config: (String) -> String?,
+    config unscoped: @escaping (String) -> String?, url: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> HTTPSettings {
+    let prefixes = url.map(Self.scopes(of:)) ?? []
+    let config: (String) -> String? = { key in
+      if key.hasPrefix("http.") {
+        let name = key.dropFirst("http.".count)
+        for prefix in prefixes {
+          if let value = unscoped("http.\(prefix).\(name)") { return value }
+        }
+      }
+      return unscoped(key)
+    }
     var settings = HTTPSettings()
+    if let header = config("http.extraHeader"), !header.isEmpty, !header.contains("\n"),
+      !header.contains("\r")
+    {
+      settings.extraHeaders = [header]
+    }
     settings.tls = TLSSettings.read(config: config, environment: environment)
     settings.proxy = config("http.proxy").flatMap { $0.isEmpty ? nil : $0 }
     func positive(_ env: String, _ key: String) -> Int? {
@@ -31,6 +50,36 @@ struct HTTPSettings: Equatable {
       settings.lowSpeedTime = time
     }
     return settings
+  }
+}
+
+extension HTTPSettings {
+  /// The `<url>`s of `http.<url>.*` that apply to `url`, longest first: the address without
+  /// its user and password, cut at each `/` of its path (with and without the slash).
+  static func scopes(of url: String) -> [String] {
+    guard var parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host
+    else { return [] }
+    parts.user = nil
+    parts.password = nil
+    let base = "\(scheme)://\(host)" + (parts.port.map { ":\($0)" } ?? "")
+    var out: [String] = []
+    var path = parts.path
+    while true {
+      if !path.isEmpty {
+        out.append(base + path)
+        if path.hasSuffix("/") {
+          out.append(base + String(path.dropLast()))
+        } else {
+          out.append(base + path + "/")
+        }
+      }
+      guard let slash = path.dropLast().lastIndex(of: "/") else { break }
+      path = String(path[...slash])
+      if path == "/" { break }
+    }
+    out += [base + "/", base]
+    var seen = Set<String>()
+    return out.filter { seen.insert($0).inserted }
   }
 }
 

@@ -120,10 +120,10 @@ enum ReceivePackChannel {
       }
     }
     try RemoteURL.check(url)
-    session.configure(for: repository)
+    session.configure(for: repository, url: url)
     let lower = url.lowercased()
     if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-      let settings = HTTPSettings.read(config: { repository.config($0) })
+      let settings = HTTPSettings.read(config: { repository.config($0) }, url: url)
       let http = HTTPSession(
         settings: settings,
         askCredentials: { (user) throws(TransportFailure) in

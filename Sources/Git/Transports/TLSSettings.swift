@@ -9,6 +9,9 @@ struct TLSSettings: Equatable {
   var caFile: String?
   var caPath: String?
   var verify = true
+  /// A client certificate and its key (`http.sslCert`, `http.sslKey`).
+  var certFile: String?
+  var keyFile: String?
 
   /// The settings in force for a repository (nil: the user's and the system's config only).
   static func current(
@@ -27,6 +30,10 @@ struct TLSSettings: Equatable {
       ?? config("http.sslCAInfo")
     settings.caPath = environment["GIT_SSL_CAPATH"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config("http.sslCAPath")
+    settings.certFile = environment["GIT_SSL_CERT"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? config("http.sslCert")
+    settings.keyFile = environment["GIT_SSL_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? config("http.sslKey")
     if environment["GIT_SSL_NO_VERIFY"] != nil {
       settings.verify = false
     } else if let value = config("http.sslVerify")?.lowercased() {
