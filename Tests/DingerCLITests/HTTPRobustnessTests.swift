@@ -93,6 +93,20 @@ import Testing
     #expect(!log.contains("elsewhere"), "a request went to the other host: \(log)")
   }
 
+  /// apache's redirect of a moved repository on the same host (a 301 with a body) is followed
+  /// for the whole sync, as git follows it.
+  @Test func aRedirectOnTheSameHostIsFollowed() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    guard server.usesApache else { return }
+    try box.git("remote", "set-url", "origin", "https://localhost:\(server.port)/moved/remote.git")
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      try box.git("--git-dir", box.home.path("remote.git"), "rev-parse", "main", in: box.home.url)
+        == box.git("rev-parse", "main"))
+  }
+
   /// A remote emptied (or replaced by a new, empty repository) gets the whole history again:
   /// the stale tracking branch is dropped by the fetch, not taken for "up to date".
   @Test func anEmptiedRemoteGetsEverythingAgain() throws {

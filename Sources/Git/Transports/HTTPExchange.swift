@@ -218,6 +218,13 @@ final class HTTPExchange: @unchecked Sendable {
     condition.lock()
     if answer == nil {
       let curl = currentHandleStatus()
+      // NB: a redirect's body (apache sends one) says nothing; its Location is known for sure
+      // only once the transfer ends, where `perform` takes it (read here it could be missing,
+      // and the redirect read as one "without saying where").
+      if (300..<400).contains(curl.status) {
+        condition.unlock()
+        return count
+      }
       answer = Answer(
         status: curl.status, contentType: curl.contentType, location: curl.url,
         failure: nil, errorBody: "")

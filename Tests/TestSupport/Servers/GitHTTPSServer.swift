@@ -179,6 +179,8 @@ public final class GitHTTPSServer: @unchecked Sendable {
         SetEnv GIT_CONFIG_COUNT 1
         SetEnv GIT_CONFIG_KEY_0 safe.directory
         SetEnv GIT_CONFIG_VALUE_0 *
+        # A repository that moved: /moved/NAME answers with a permanent redirect to /NAME.
+        RedirectMatch 301 ^/moved/(.*)$ /$1
         ScriptAlias / /usr/lib/git-core/git-http-backend/
         <Directory "/usr/lib/git-core">
           Require all granted
