@@ -96,12 +96,21 @@ import Testing
     #expect(killed.status == 137 || killed.status == -9 || killed.status == 9, "\(killed.status) \(killed.stderr)")
     // Kills at random instants, each printed so a failure can be replayed.
     var instants: [Int] = []
-    for _ in 0..<8 {
+    // NB: `make torture` runs 300 (DINGER_TORTURE_KILLS); `make test` a few.
+    let kills = min(300, Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 8)
+    for _ in 0..<kills {
       let ms = Int.random(in: 0...120)
       instants.append(ms)
       _ = try ProcessRunner.run(
         "/usr/bin/timeout", ["-s", "KILL", String(format: "%.3f", Double(ms) / 1000), dingerBinary, "sync"],
         in: team.dir("ada"), environment: team.box.environment)
+      // NB: the teammate keeps pushing loose objects, so each kill can land in a copy.
+      if instants.count % 10 == 0 {
+        try team.write("linus", "more-\(instants.count).md", "more\n")
+        try team.git("linus", "add", ".")
+        try team.git("linus", "commit", "-qm", "more \(instants.count)")
+        try team.git("linus", "push", "-q", "origin", "main")
+      }
     }
     print("fetch kill instants (ms): \(instants)")
     let r = try team.run("ada", "sync")
