@@ -87,6 +87,22 @@ extension Repository {
     _ = git_repository_set_head(raw, ref)
   }
 
+  /// The branches of the repository in the folder `path`, sorted (main and master first).
+  public static func branchNames(inRepositoryAt path: URL) throws(GitError) -> [String] {
+    let repository = try Repository.open(path)
+    var iterator: OpaquePointer?
+    try Check.rc(git_branch_iterator_new(&iterator, repository.raw, GIT_BRANCH_LOCAL), "list branches")
+    defer { git_branch_iterator_free(iterator) }
+    var names: [String] = []
+    var ref: OpaquePointer?
+    var type = GIT_BRANCH_LOCAL
+    while git_branch_next(&ref, &type, iterator) == 0 {
+      names.append(String(cString: git_reference_shorthand(ref)))
+      git_reference_free(ref)
+    }
+    return names.sorted { (["main", "master"].contains($0) ? 0 : 1, $0) < (["main", "master"].contains($1) ? 0 : 1, $1) }
+  }
+
   /// `pointHeadIfDangling` for the repository in the folder `path` (after a push to it).
   public static func pointHeadIfDangling(ofRepositoryAt path: URL, at ref: String) {
     (try? Repository.open(path))?.pointHeadIfDangling(at: ref)

@@ -190,3 +190,22 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: box.data.path + "/scrums/theirs.yaml"))
   }
 }
+
+/// The team's data on another branch of the remote is said, not silently doubled.
+@Suite struct OtherBranchTests {
+  @Test func aRemoteWhoseDataIsOnAnotherBranchIsNamed() throws {
+    let box = try Sandbox()
+    let remote = box.home.path("team.git")
+    try box.git(["init", "-q", "--bare", "-b", "master", remote], in: box.home.url)
+    let other = box.home.url.appendingPathComponent("other")
+    try box.git(["clone", "-q", remote, other.path], in: box.home.url)
+    try "x\n".write(to: other.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
+    try box.git(["add", "notes.md"], in: other)
+    try box.git(["commit", "-qm", "on master"], in: other)
+    try box.git(["push", "-q", "origin", "master"], in: other)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("remote", "add", "origin", remote).status == 0)
+    let r = try box.dinger("sync")
+    #expect(r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
+  }
+}
