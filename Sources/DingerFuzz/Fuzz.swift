@@ -118,6 +118,14 @@ enum Harness {
 
   /// git's index file: parsed, then one entry spliced in.
   static func index(_ bytes: [UInt8]) {
+    // NB: sealed with a valid checksum (as the cache harness does), so the entries' parsing
+    // is reached rather than stopped at the trailer.
+    var bytes = bytes
+    if bytes.count >= 32 {
+      var sha = SHA1()
+      bytes.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 20)])) }
+      bytes.replaceSubrange((bytes.count - 20)..., with: sha.finish())
+    }
     let loaded = IndexFile.parse(bytes)
     let fd = open("/dev/null", O_WRONLY)
     defer { close(fd) }
@@ -134,7 +142,13 @@ enum Harness {
     let folder = NSTemporaryDirectory() + "dinger-fuzz-\(getpid())"
     mkdir(folder, 0o700)
     let idx = folder + "/p.idx"
-    _ = FileManager.default.createFile(atPath: idx, contents: Data(bytes[4..<(4 + length)]))
+    // NB: the index names the pack's trailing checksum, as a real index does, so that the
+    // pack's entries are reached.
+    var index = Array(bytes[4..<(4 + length)])
+    if index.count >= 40, bytes.count - 4 - length >= 20 {
+      index.replaceSubrange((index.count - 40)..<(index.count - 20), with: bytes[(bytes.count - 20)...])
+    }
+    _ = FileManager.default.createFile(atPath: idx, contents: Data(index))
     _ = FileManager.default.createFile(atPath: folder + "/p.pack", contents: Data(bytes[(4 + length)...]))
     guard let pack = Pack(indexPath: idx) else { return }
     let inflater = Inflater()

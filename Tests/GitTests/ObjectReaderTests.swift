@@ -164,4 +164,20 @@ import Testing
     let commit = try #require(objects.first { $0.kind == .commit })
     #expect(try reader.read(commit.id).bytes == commit.bytes)
   }
+
+  /// A pack whose trailing checksum is not the one its index names (replaced or cut under it)
+  /// is not read, as git refuses it.
+  @Test func aPackThatIsNotTheOneItsIndexNamesIsNotRead() throws {
+    let box = try history(commits: 5)
+    try store(box, as: .offsetDeltas)
+    let git = box.data.appendingPathComponent(".git")
+    let packPath = Pack.indexPaths(in: git)[0]
+    #expect(Pack(indexPath: packPath) != nil)
+    let file = String(packPath.dropLast(4)) + ".pack"
+    chmod(file, 0o644)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+    bytes[bytes.count - 1] ^= 0xff
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    #expect(Pack(indexPath: packPath) == nil)
+  }
 }

@@ -46,6 +46,14 @@ final class Pack: @unchecked Sendable {
     guard pack.bytes.count >= 12 + 20, pack.uint32(at: 0) == 0x5041_434b,
       [2, 3].contains(pack.uint32(at: 4)), Int(pack.uint32(at: 8)) == count
     else { return nil }
+    // NB: the pack's trailing checksum must be the one its index was made for (the index's
+    // first trailing checksum), as git checks when it opens a pack: a pack replaced or cut
+    // under its index is not read.
+    guard
+      memcmp(
+        pack.bytes.baseAddress! + pack.bytes.count - 20,
+        index.bytes.baseAddress! + index.bytes.count - 40, 20) == 0
+    else { return nil }
     (self.index, self.pack, self.count) = (index, pack, count)
   }
 
