@@ -321,21 +321,7 @@ struct ReceivePackAdvertisement {
 
   /// The payloads of the pkt-lines in `bytes` (flushes skipped; a trailing newline dropped).
   static func lines(_ bytes: [UInt8]) -> [[UInt8]] {
-    var out: [[UInt8]] = []
-    var i = 0
-    while i + 4 <= bytes.count {
-      guard let length = Int(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else { break }
-      if length == 0 {
-        i += 4
-        continue
-      }
-      guard length >= 4, i + length <= bytes.count else { break }
-      var payload = Array(bytes[(i + 4)..<(i + length)])
-      if payload.last == 10 { payload.removeLast() }
-      out.append(payload)
-      i += length
-    }
-    return out
+    rawLines(bytes).map { $0.last == 10 ? Array($0.dropLast()) : $0 }
   }
 
   /// A side-band answer taken apart: band 1 (the report, itself pkt-lines), the server's
