@@ -10,7 +10,7 @@ enum Editor {
   /// shown on top for the next try (without a terminal they are printed and the command fails).
   /// `attempt` returns nil for "nothing to do"; an empty file ends with `emptyMessage`.
   static func editUntilValid<T>(
-    _ text: String, name: String, repository: Workspace?, emptyMessage: String,
+    _ text: String, name: String, repository: Workspace?, instead: String, emptyMessage: String,
     errorsMessage: String, attempt: (String) throws -> Result<T, DiagnosticList>?
   ) throws -> T? {
     var text = text
@@ -20,7 +20,7 @@ enum Editor {
       do {
         written = try edit(
           text, header: errors.map { DiagnosticsView.render($0) }, name: name,
-          repository: repository)
+          repository: repository, instead: instead)
       } catch let failure as Failure {
         throw CLIError("\(failure); nothing changed")
       }
@@ -96,16 +96,16 @@ enum Editor {
   /// comments and removed again afterwards. The editor runs through the shell, in dinger's own
   /// process group with the terminal (see `ChildProcess.runInTerminal`); the temporary file is
   /// removed on every way out, a kill of dinger included.
-  static func edit(_ text: String, header: [String], name: String, repository: Workspace?) throws
-    -> String
-  {
+  static func edit(
+    _ text: String, header: [String], name: String, repository: Workspace?, instead: String
+  ) throws -> String {
     let env = ProcessInfo.processInfo.environment
     guard
       let editor = command(
         environment: env, repository: repository, terminal: isatty(0) == 1 && isatty(1) == 1)
     else {
       throw CLIError(
-        "an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); give the fields as options instead (see --help), or set EDITOR to a program that edits without one"
+        "an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); without one, use \(instead), or set EDITOR to a program that edits without a terminal"
       )
     }
     let file = FileManager.default.temporaryDirectory

@@ -427,7 +427,7 @@ import Testing
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "", "VISUAL": ""])
     #expect(r.status == 1)
-    #expect(r.stderr.contains("an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); give the fields as options instead"), "\(r.stderr)")
+    #expect(r.stderr.contains("an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); without one, use 'dinger scrum edit design --title T --theme C --length 15'"), "\(r.stderr)")
   }
 
   @Test func anInvalidPipedEditIsKept() throws {

@@ -124,7 +124,9 @@ extension Meet {
       return text
     }
     if editNotes {
-      let text = try Editor.edit("", header: [], name: "notes", repository: repository)
+      let text = try Editor.edit(
+        "", header: [], name: "notes", repository: repository,
+        instead: "--notes-file FILE (or leave out --edit-notes to type them)")
       return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
     }
     if isatty(0) == 1 && isatty(1) == 1 {

@@ -66,6 +66,7 @@ extension ScrumCommand {
         contentsOf: root.appendingPathComponent(stored.path), encoding: .utf8)
       let result = try Editor.editUntilValid(
         original, name: stored.slug, repository: repository,
+        instead: "'dinger scrum edit \(stored.slug) --title T --theme C --length 15'",
         emptyMessage:
           "the file was left empty; nothing changed (remove a scrum with 'dinger scrum rm')",
         errorsMessage: "the edited file has errors; nothing changed"

@@ -72,7 +72,8 @@ extension ScrumCommand {
       _ template: String, provider: ScrumProvider, repository: Workspace
     ) throws {
       let added = try Editor.editUntilValid(
-        template, name: "new-scrum", repository: repository, emptyMessage: "the file was left empty; no scrum added",
+        template, name: "new-scrum", repository: repository,
+        instead: "'dinger scrum new TITLE --attendee NAME ...'", emptyMessage: "the file was left empty; no scrum added",
         errorsMessage: "the new scrum has errors; nothing was added"
       ) { try provider.add(text: TemplateText.withoutInstructions($0, template: template)) }
       if let added { Terminal.output("\(added.subject) (\(added.stored.path))\n") }
