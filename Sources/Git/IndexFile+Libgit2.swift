@@ -46,7 +46,7 @@ extension IndexFile {
         nanoseconds: UInt32(truncatingIfNeeded: st.st_mtim.tv_nsec))
       entry.dev = UInt32(truncatingIfNeeded: st.st_dev)
       entry.ino = UInt32(truncatingIfNeeded: st.st_ino)
-      entry.mode = st.st_mode & 0o111 != 0 ? 0o100755 : 0o100644
+      entry.mode = gitMode(st)
       entry.uid = UInt32(truncatingIfNeeded: st.st_uid)
       entry.gid = UInt32(truncatingIfNeeded: st.st_gid)
       entry.file_size = UInt32(truncatingIfNeeded: st.st_size)

@@ -264,6 +264,12 @@ enum IndexFile {
     return failed ? nil : bytes
   }
 
+  /// git's mode for a working file's stat: a symbolic link, an executable, or a plain file.
+  static func gitMode(_ st: stat) -> UInt32 {
+    if st.st_mode & S_IFMT == S_IFLNK { return 0o120000 }
+    return st.st_mode & 0o111 != 0 ? 0o100755 : 0o100644
+  }
+
   static func makeEntry(path: [UInt8], blob: ObjectID, file: URL) -> [UInt8]? {
     var st = stat()
     guard lstat(file.path, &st) == 0, path.count < 0x0FFF else { return nil }
@@ -275,7 +281,7 @@ enum IndexFile {
     e += be32(UInt32(truncatingIfNeeded: st.st_mtim.tv_nsec))
     e += be32(UInt32(truncatingIfNeeded: st.st_dev))
     e += be32(UInt32(truncatingIfNeeded: st.st_ino))
-    e += be32(st.st_mode & 0o111 != 0 ? 0o100755 : 0o100644)
+    e += be32(Self.gitMode(st))
     e += be32(UInt32(truncatingIfNeeded: st.st_uid))
     e += be32(UInt32(truncatingIfNeeded: st.st_gid))
     e += be32(UInt32(truncatingIfNeeded: st.st_size))

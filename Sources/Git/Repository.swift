@@ -194,22 +194,25 @@ public final class Repository: @unchecked Sendable {
 
   /// A new tree: the tree of `base` (empty when nil) with files set (blob id) or removed (nil).
   /// Only the touched paths are visited, so the cost follows the change, not the repository.
-  public func tree(from base: ObjectID?, changing changes: [(path: String, blob: ObjectID?)])
-    throws(GitError) -> ObjectID
-  {
+  public func tree(
+    from base: ObjectID?, changing changes: [(path: String, blob: ObjectID?)],
+    modes: [String: UInt32] = [:]
+  ) throws(GitError) -> ObjectID {
     // NB: libgit2 will not turn a folder into a file (or the reverse) in one update; removals
     // first (a folder they empty goes with them), then the files, does.
     let removals = changes.filter { $0.blob == nil }
     if !removals.isEmpty && removals.count < changes.count {
-      let emptied = try updatedTree(from: base.map { b throws(GitError) in try treeID(of: b) }, removals)
-      return try updatedTree(from: emptied, changes.filter { $0.blob != nil })
+      let emptied = try updatedTree(
+        from: base.map { b throws(GitError) in try treeID(of: b) }, removals, modes: modes)
+      return try updatedTree(from: emptied, changes.filter { $0.blob != nil }, modes: modes)
     }
-    return try updatedTree(from: base.map { b throws(GitError) in try treeID(of: b) }, changes)
+    return try updatedTree(
+      from: base.map { b throws(GitError) in try treeID(of: b) }, changes, modes: modes)
   }
 
-  private func updatedTree(from baseTree: ObjectID?, _ changes: [(path: String, blob: ObjectID?)])
-    throws(GitError) -> ObjectID
-  {
+  private func updatedTree(
+    from baseTree: ObjectID?, _ changes: [(path: String, blob: ObjectID?)], modes: [String: UInt32]
+  ) throws(GitError) -> ObjectID {
     // NB: libgit2 builds from no baseline at all for a first commit; no empty tree is written.
     var baseline: OpaquePointer?
     if let baseTree {
@@ -222,7 +225,9 @@ public final class Repository: @unchecked Sendable {
     var updates = changes.enumerated().map { i, change in
       git_tree_update(
         action: change.blob == nil ? GIT_TREE_UPDATE_REMOVE : GIT_TREE_UPDATE_UPSERT,
-        id: change.blob?.oid ?? git_oid(), filemode: GIT_FILEMODE_BLOB, path: paths[i])
+        id: change.blob?.oid ?? git_oid(),
+        filemode: modes[change.path].map { git_filemode_t(rawValue: $0) } ?? GIT_FILEMODE_BLOB,
+        path: paths[i])
     }
     var out = git_oid()
     try Check.rc(

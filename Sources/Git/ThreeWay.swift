@@ -11,7 +11,23 @@ public struct ThreeWayFile: Sendable, Equatable {
   public var ours: ObjectID?
   /// Their blob.
   public var theirs: ObjectID?
+  /// git's file modes of the three sides (0o100644 a file, 0o100755 an executable, 0o120000 a
+  /// symbolic link); 0 where the side has no file.
+  public var baseMode: UInt32 = 0
+  public var oursMode: UInt32 = 0
+  public var theirsMode: UInt32 = 0
+
+  public init(
+    path: String, base: ObjectID?, ours: ObjectID?, theirs: ObjectID?, baseMode: UInt32 = 0,
+    oursMode: UInt32 = 0, theirsMode: UInt32 = 0
+  ) {
+    (self.path, self.base, self.ours, self.theirs) = (path, base, ours, theirs)
+    (self.baseMode, self.oursMode, self.theirsMode) = (baseMode, oursMode, theirsMode)
+  }
 }
+
+/// git's mode for a plain file.
+public let regularFileMode: UInt32 = 0o100644
 
 extension Repository {
   /// Keeps trees up to `bytes` in libgit2's object cache for the rest of the process (its
@@ -58,6 +74,7 @@ extension Repository {
   private struct Slot {
     var tree: ObjectID?
     var blob: ObjectID?
+    var mode: UInt32 = 0
   }
 
   private func walk(
@@ -82,8 +99,12 @@ extension Repository {
       if t.tree != nil || b.tree != nil {
         try walk(b.tree, o.tree, t.tree, prefix: prefix + name + "/", into: &out)
       }
-      if t.blob != b.blob && t.blob != o.blob {
-        out.append(ThreeWayFile(path: prefix + name, base: b.blob, ours: o.blob, theirs: t.blob))
+      // NB: a file's mode counts as its content does (a teammate's executable bit is a change).
+      if (t.blob, t.mode) != (b.blob, b.mode) && (t.blob, t.mode) != (o.blob, o.mode) {
+        out.append(
+          ThreeWayFile(
+            path: prefix + name, base: b.blob, ours: o.blob, theirs: t.blob, baseMode: b.mode,
+            oursMode: o.mode, theirsMode: t.mode))
       }
     }
   }
@@ -98,7 +119,8 @@ extension Repository {
   private func slot(_ tree: OpaquePointer?, _ name: String) -> Slot {
     guard let tree, let entry = git_tree_entry_byname(tree, name) else { return Slot() }
     let id = ObjectID(git_tree_entry_id(entry).pointee)
-    return git_tree_entry_type(entry) == GIT_OBJECT_TREE ? Slot(tree: id) : Slot(blob: id)
+    return git_tree_entry_type(entry) == GIT_OBJECT_TREE
+      ? Slot(tree: id) : Slot(blob: id, mode: git_tree_entry_filemode(entry).rawValue)
   }
 
   /// True when `commit` is `ancestor` or has it in its history.
@@ -122,6 +144,19 @@ extension Repository {
     defer { git_tree_entry_free(entry) }
     guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
     return ObjectID(git_tree_entry_id(entry).pointee)
+  }
+
+  /// git's mode of the file at `path` in a commit (0o100644, 0o100755, 0o120000), or nil.
+  public func fileMode(at path: String, in commit: ObjectID) throws(GitError) -> UInt32? {
+    let tree = try self.tree(of: commit)
+    defer { git_tree_free(tree) }
+    var entry: OpaquePointer?
+    let rc = git_tree_entry_bypath(&entry, tree, path)
+    if rc == GIT_ENOTFOUND.rawValue { return nil }
+    try Check.rc(rc, "find \(path)")
+    defer { git_tree_entry_free(entry) }
+    guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
+    return git_tree_entry_filemode(entry).rawValue
   }
 
   /// The names in a folder of a commit (files and folders), empty when it has no such folder.

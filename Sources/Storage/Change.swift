@@ -16,6 +16,9 @@ public struct Change: Sendable, Equatable {
   /// Written paths whose bytes are already stored as these blobs (files a merge takes from the
   /// other side), so they are not hashed and stored again.
   public var knownBlobs: [String: ObjectID] = [:]
+  /// git's mode of written files that are not plain files (0o100755 an executable, 0o120000 a
+  /// symbolic link, whose bytes are its target).
+  public var modes: [String: UInt32] = [:]
   /// For a merge: the commit merged in (the second parent), and the commit the branch must
   /// still be at. A merge is never rebuilt on a branch that moved; `commit` throws instead.
   public var merging: (commit: ObjectID, onto: ObjectID)?

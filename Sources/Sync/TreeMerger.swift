@@ -40,6 +40,9 @@ public struct TreeMerger {
         if let blob = file.theirs {
           change.writes[file.path] = try git.blob(blob)
           change.knownBlobs[file.path] = blob
+          // NB: a mode only ours changed stays ours.
+          change.modes[file.path] =
+            file.theirsMode == file.baseMode && file.oursMode != 0 ? file.oursMode : file.theirsMode
         } else {
           change.remove(file.path)
         }
@@ -63,6 +66,7 @@ public struct TreeMerger {
         let node = RecordMerger.parse(bytes)
         change.writes[file.path] = bytes
         change.knownBlobs[file.path] = t
+        change.modes[file.path] = file.theirsMode
         pending.append(
           (
             file.path, RecordMerger.id(node),
@@ -76,6 +80,11 @@ public struct TreeMerger {
           base: try file.base.map { b throws(GitError) in try git.blob(b) }, ours: oursBytes,
           theirs: try git.blob(t), path: file.path)
         if result.bytes != oursBytes { change.writes[file.path] = result.bytes }
+        // NB: a mode only theirs changed (the executable bit) is theirs; else ours stays.
+        if file.theirsMode != file.baseMode && file.theirsMode != file.oursMode {
+          change.writes[file.path] = result.bytes
+          change.modes[file.path] = file.theirsMode
+        }
         pending += result.conflicts.map { (file.path, result.recordID, $0) }
       case (nil, nil):
         continue

@@ -209,3 +209,59 @@ import Testing
     #expect(r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
   }
 }
+
+/// A teammate's executable bit and symbolic links arrive as what they are, in the work tree,
+/// the index and merge commits: `git status` stays clean and `git ls-tree` keeps their modes.
+@Suite struct FileModesTests {
+  func linusAddsAScriptAndALink(_ team: Team) throws {
+    try team.write("linus", "tools/run.sh", "#!/bin/sh\necho hi\n")
+    chmod(team.dir("linus").path + "/tools/run.sh", 0o755)
+    try FileManager.default.createSymbolicLink(
+      atPath: team.dir("linus").path + "/latest", withDestinationPath: "scrums/design-review.yaml")
+    try team.git("linus", "add", ".")
+    try team.git("linus", "commit", "-qm", "a script and a link")
+    try team.git("linus", "push", "-q", "origin", "main")
+  }
+
+  func expectModes(_ team: Team, _ name: String) throws {
+    let tree = try team.git(name, "ls-tree", "-r", "HEAD")
+    #expect(tree.contains("100755 blob") && tree.contains("\ttools/run.sh"), "\(tree)")
+    #expect(tree.contains("120000 blob") && tree.contains("\tlatest"), "\(tree)")
+    #expect(try team.git(name, "status", "--porcelain") == "")
+    let dir = team.dir(name).path
+    #expect(access(dir + "/tools/run.sh", X_OK) == 0)
+    #expect(
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/latest"))
+        == "scrums/design-review.yaml")
+  }
+
+  @Test func aFastForwardKeepsModesAndLinks() throws {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    try linusAddsAScriptAndALink(team)
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    try expectModes(team, "ada")
+  }
+
+  @Test func aMergeKeepsModesAndLinksAndAModeOnlyChange() throws {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    try team.write("linus", "tools/check.sh", "#!/bin/sh\n")
+    try team.git("linus", "add", ".")
+    try team.git("linus", "commit", "-qm", "a plain script")
+    try team.git("linus", "push", "-q", "origin", "main")
+    #expect(try team.run("ada", "sync").status == 0)
+    expectOK(try team.run("ada", "scrum", "attendee", "add", "design-review", "Zoe"))
+    try linusAddsAScriptAndALink(team)
+    chmod(team.dir("linus").path + "/tools/check.sh", 0o755)
+    try team.git("linus", "commit", "-qam", "check.sh runs")
+    try team.git("linus", "push", "-q", "origin", "main")
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    try expectModes(team, "ada")
+    #expect(try team.git("ada", "ls-tree", "HEAD", "tools/check.sh").hasPrefix("100755"))
+    #expect(try team.git("ada", "rev-list", "--parents", "-1", "HEAD").split(separator: " ").count == 3)
+    // And back at Linus's: plain git pulls the merge without a mode change.
+    try team.git("linus", "pull", "-q", "--no-rebase", "origin", "main")
+    #expect(try team.git("linus", "status", "--porcelain") == "")
+  }
+}

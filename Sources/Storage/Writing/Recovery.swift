@@ -114,7 +114,10 @@ extension DataRepository {
       let old = try file.base.map { b throws(GitError) in try git.blob(b) }
       let new = try file.theirs.map { b throws(GitError) in try git.blob(b) }
       if working == old || working == new {
-        files.append(Plan.File(path: file.path, blob: file.theirs, bytes: new))
+        files.append(
+          Plan.File(
+            path: file.path, blob: file.theirs, bytes: new,
+            mode: file.theirs == nil ? regularFileMode : file.theirsMode))
       } else {
         skipped.append(file.path)
       }
@@ -148,7 +151,11 @@ extension DataRepository {
       let old = try file.base.map { b throws(GitError) in try git.blob(b) }
       if working == old { continue }
       do {
-        if let old { try tree.write(file.path, old) } else { try tree.remove(file.path) }
+        if let old {
+          try tree.write(file.path, old, mode: file.baseMode == 0 ? regularFileMode : file.baseMode)
+        } else {
+          try tree.remove(file.path)
+        }
         undone += 1
       } catch {
         throw StorageError.unsafe(error)

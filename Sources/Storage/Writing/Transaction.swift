@@ -49,10 +49,18 @@ extension DataRepository {
       var files: [Plan.File] = []
       for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
         let blob = try change.knownBlobs[path] ?? git.writeBlob(bytes)
-        files.append(Plan.File(path: path, blob: blob, bytes: bytes))
+        // NB: a file keeps its mode (an executable stays one) unless the change says.
+        let mode =
+          try change.modes[path] ?? head.flatMap { try git.fileMode(at: path, in: $0) }
+          ?? regularFileMode
+        files.append(Plan.File(path: path, blob: blob, bytes: bytes, mode: mode))
       }
       for path in change.removals.sorted() { files.append(Plan.File(path: path, blob: nil)) }
-      let tree = try git.tree(from: head, changing: files.map { ($0.path, $0.blob) })
+      let tree = try git.tree(
+        from: head, changing: files.map { ($0.path, $0.blob) },
+        modes: Dictionary(
+          files.filter { $0.blob != nil && $0.mode != regularFileMode }.map { ($0.path, $0.mode) },
+          uniquingKeysWith: { a, _ in a }))
       let commit = try git.commit(
         tree: tree, parents: (head.map { [$0] } ?? []) + (change.merging.map { [$0.commit] } ?? []),
         author: author, committer: committer, message: change.message)
@@ -81,7 +89,10 @@ extension DataRepository {
         writes: files.filter { $0.theirs != nil }.map(\.path),
         removals: Set(files.filter { $0.theirs == nil }.map(\.path)))
       return Plan(
-        commit: commit, files: files.map { Plan.File(path: $0.path, blob: $0.theirs) },
+        commit: commit,
+        files: files.map {
+          Plan.File(path: $0.path, blob: $0.theirs, mode: $0.theirs == nil ? regularFileMode : $0.theirsMode)
+        },
         reflog: "dinger sync: fast-forward", subject: "fast-forward to \(commit.short)",
         rebuildWhenMoved: false)
     }
@@ -95,6 +106,8 @@ extension DataRepository {
       var blob: ObjectID?
       /// The bytes, when the writer has them; else they are read from the blob.
       var bytes: [UInt8]? = nil
+      /// git's mode: a plain file, an executable, or a symbolic link (whose bytes are its target).
+      var mode: UInt32 = regularFileMode
     }
     var commit: ObjectID
     var files: [File]
@@ -221,7 +234,8 @@ extension DataRepository {
     do {
       for file in files {
         if let old = try head.flatMap({ try git.file(file.path, in: $0) }) {
-          try tree.write(file.path, old)
+          let mode = try head.flatMap { try git.fileMode(at: file.path, in: $0) } ?? regularFileMode
+          try tree.write(file.path, old, mode: mode)
         } else {
           try tree.remove(file.path)
         }
@@ -245,7 +259,7 @@ extension DataRepository {
       }
       for file in files {
         guard let blob = file.blob else { continue }
-        try tree.write(file.path, try file.bytes ?? git.blob(blob))
+        try tree.write(file.path, try file.bytes ?? git.blob(blob), mode: file.mode)
         changed.append((file.path, blob))
       }
     } catch let refusal as WorkTree.Refusal {

@@ -234,17 +234,36 @@ public struct WorkTree: Sendable {
 
   /// Replaces (or creates) a file: a fresh temporary file beside it, then a rename, so a
   /// reader never sees half a file and a link in its place is replaced, not followed.
-  public func write(_ path: String, _ bytes: [UInt8]) throws(Refusal) {
+  public func write(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o100644) throws(Refusal) {
     let parts = try Self.parts(path)
     guard let fds = try folders(parts, path: path, create: true) else { return }
     defer { fds.forEach { close($0) } }
     let dir = fds[fds.count - 1]
     let name = parts[parts.count - 1]
     var temp = ""
+    if mode == 0o120000 {
+      // NB: a teammate's symbolic link is made as one, as git checks it out: making a link
+      // follows nothing, and dinger never reads through one.
+      guard !bytes.contains(0) else { throw .badName(path) }
+      var made: Int32 = -1
+      for _ in 0..<8 {
+        temp = ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
+        made = String(decoding: bytes, as: UTF8.self).withCString { symlinkat($0, dir, temp) }
+        if made == 0 || errno != EEXIST { break }
+      }
+      guard made == 0 else { throw .system(path, errno) }
+      if renameat(dir, temp, dir, name) == 0 { return }
+      let failure = errno
+      unlinkat(dir, temp, 0)
+      throw .system(path, failure)
+    }
     var fd: Int32 = -1
     for _ in 0..<8 {
       temp = ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
-      fd = openat(dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      // NB: an executable as git makes one: 0777 less the umask (0666 for a plain file).
+      fd = openat(
+        dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+        mode == 0o100755 ? 0o777 : 0o666)
       if fd >= 0 || errno != EEXIST { break }
     }
     guard fd >= 0 else { throw .system(path, errno) }
