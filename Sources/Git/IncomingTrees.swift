@@ -18,9 +18,13 @@ public struct IncomingTreeProblem: Error, Sendable, CustomStringConvertible {
   }
 
   var advice: String {
-    problem.hasPrefix("a submodule")
-      ? "A data repository holds files only: ask whoever added it to remove it (git rm --cached \(path) && git commit), then sync again."
-      : "git fsck shows it too; the commit must be rewritten by whoever made it (git fsck --full names it)."
+    if problem.hasPrefix("a submodule") {
+      return "A data repository holds files only: ask whoever added it to remove it (git rm --cached \(path) && git commit), then sync again."
+    }
+    if problem.hasPrefix("a symbolic link") {
+      return "Ask whoever committed it to put the folder back (git rm the link, git checkout the folder, commit), then sync again."
+    }
+    return "git fsck shows it too; the commit must be rewritten by whoever made it (git fsck --full names it)."
   }
 }
 
@@ -75,12 +79,25 @@ extension Repository {
           problem = "a tree whose entries are not in git's order (treeNotSorted)"
           return
         }
+        // NB: dinger's own folders must be folders: a link in their place (`.dinger` pointing
+        // elsewhere) would make the clone no data repository, or send writes elsewhere.
+        let mode = bytes[i..<(entry.nameStart - 1)]
+        if mode.elementsEqual("120000".utf8) {
+          let full = (path.isEmpty ? "" : path + "/") + String(decoding: name, as: UTF8.self)
+          if Self.dingersFolders.contains(full) || full.hasPrefix(".dinger/") {
+            problem = "a symbolic link where dinger keeps its own folder ('\(full)')"
+            return
+          }
+        }
         previous = entry
         i = entry.end
       }
     }
     if let problem { throw IncomingTreeProblem(commit: commit, path: path, problem: problem) }
   }
+
+  /// The folders of a data repository that must be folders, never links.
+  static let dingersFolders: Set<String> = [".dinger", "scrums", "history", "libraries", "quizzes"]
 
   /// The name of the first entry of a raw tree pointing at `id`.
   static func entryName(of id: ObjectID, in bytes: [UInt8]) -> String? {

@@ -121,4 +121,16 @@ import Testing
     #expect(try team.git("ada", "fsck", "--full", "--no-dangling").isEmpty)
     #expect(try team.git("ada", "status", "--porcelain") == "")
   }
+
+  @Test func aLinkInPlaceOfDingersOwnFolderIsRefused() throws {
+    let team = try team()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    try FileManager.default.createSymbolicLink(
+      atPath: team.dir("linus").path + "/.dinger/conflicts", withDestinationPath: "/tmp")
+    try team.git("linus", "add", ".dinger/conflicts")
+    try team.git("linus", "commit", "-qm", "a link")
+    try team.git("linus", "push", "-q", "origin", "main")
+    let r = try team.run("ada", "sync")
+    try expectUntouched(team, head: head, r, saying: "a symbolic link where dinger keeps its own folder ('.dinger/conflicts')")
+  }
 }
