@@ -17,6 +17,9 @@ typedef struct {
   const char *(*easy_strerror)(CURLcode);
   struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
   void (*slist_free_all)(struct curl_slist *);
+  /* Optional (NULL when missing): lets one handle, and its open connections, serve the next
+     request, as git keeps one connection for a transfer. */
+  void (*easy_reset)(CURL *);
 } dinger_curl_api;
 
 /* Loads libcurl once; NULL when it is not installed (dlerror() says why). Not thread-safe:
@@ -37,6 +40,7 @@ static inline const dinger_curl_api *dinger_curl_load(void) {
   api.slist_append =
       (struct curl_slist * (*)(struct curl_slist *, const char *)) dlsym(lib, "curl_slist_append");
   api.slist_free_all = (void (*)(struct curl_slist *))dlsym(lib, "curl_slist_free_all");
+  api.easy_reset = (void (*)(CURL *))dlsym(lib, "curl_easy_reset");
   if (!api.global_init || !api.easy_init || !api.easy_setopt || !api.easy_perform ||
       !api.easy_getinfo || !api.easy_cleanup || !api.easy_strerror || !api.slist_append ||
       !api.slist_free_all)

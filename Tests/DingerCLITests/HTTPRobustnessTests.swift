@@ -197,6 +197,22 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: box.home.path("second/scrums/design.yaml")))
   }
 
+  /// The requests of one transfer share a connection, as git's do (the listing and the pack).
+  @Test func oneTransferReusesItsConnection() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    guard server.usesApache else { return }
+    #expect(try box.dinger(["sync"], env: env).status == 0)
+    #expect(try box.dinger("scrum", "attendee", "add", "design", "Bob").status == 0)
+    #expect(try box.dinger(["sync"], env: env).status == 0)
+    let lines = server.accessLog.split(separator: "\n").map { $0.split(separator: " ") }
+    let requests = lines.filter { $0.count == 4 }
+    #expect(requests.count >= 4, "\(server.accessLog)")
+    let ports = Set(requests.map { $0[0] })
+    // NB: without reuse every request has a port of its own.
+    #expect(ports.count < requests.count, "\(server.accessLog)")
+  }
+
   /// A push over https shows its stages on a terminal, the request going out included.
   @Test func aPushShowsItsProgressOnATerminal() throws {
     let (box, server) = try team { try GitHTTPSServer(root: $0) }

@@ -87,6 +87,11 @@ final class HTTPExchange: @unchecked Sendable {
   /// Stops the transfer (within about a second) and waits for its thread to end.
   func cancel() {
     condition.lock()
+    // NB: a reader that stopped at the end of what it wanted (a listing's flush) is usually at
+    // the end of the answer too: a moment for curl to finish lets its connection be kept for
+    // the next request, where stopping it mid-way would close it.
+    let deadline = Date().addingTimeInterval(0.2)
+    while !finished && condition.wait(until: deadline) {}
     cancelled = true
     condition.unlock()
     // NB: a writer blocked on a full pipe is freed by EPIPE.
@@ -127,9 +132,38 @@ final class HTTPExchange: @unchecked Sendable {
   private var lastContentType: String?
   private var lastURL: String?
 
+  /// One idle handle kept between requests: its connection cache lets the next request to
+  /// the same server reuse the connection (TCP and TLS set up once per transfer, as git does).
+  nonisolated(unsafe) private static var idle: UnsafeMutableRawPointer?
+  private static let idleLock = NSLock()
+
+  private func takeHandle() -> UnsafeMutableRawPointer? {
+    if api.pointee.easy_reset != nil, let kept = Self.idleLock.withLock({ () -> UnsafeMutableRawPointer? in
+      defer { Self.idle = nil }
+      return Self.idle
+    }) {
+      api.pointee.easy_reset(kept)
+      return kept
+    }
+    return api.pointee.easy_init()
+  }
+
+  private func giveBack(_ curl: UnsafeMutableRawPointer, reusable: Bool) {
+    guard reusable, api.pointee.easy_reset != nil else { return api.pointee.easy_cleanup(curl) }
+    let surplus = Self.idleLock.withLock { () -> UnsafeMutableRawPointer? in
+      if Self.idle == nil {
+        Self.idle = curl
+        return nil
+      }
+      return curl
+    }
+    if let surplus { api.pointee.easy_cleanup(surplus) }
+  }
+
   private func transfer() -> HTTPFailure? {
-    guard let curl = api.pointee.easy_init() else { return .local("curl could not start") }
-    defer { api.pointee.easy_cleanup(curl) }
+    guard let curl = takeHandle() else { return .local("curl could not start") }
+    var reusable = false
+    defer { giveBack(curl, reusable: reusable) }
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     defer { errorBuffer.deallocate() }
@@ -191,7 +225,14 @@ final class HTTPExchange: @unchecked Sendable {
     handle = curl
     let rc = api.pointee.easy_perform(curl)
     (lastStatus, lastContentType, lastURL) = currentHandleStatus()
-    if rc == CURLE_OK { return nil }
+    // NB: the handle points at this exchange's callbacks and buffers until reset; it is kept
+    // only after a clean end (a failed or stopped transfer's connection is not worth keeping).
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_ERRORBUFFER, nil)
+    handle = nil
+    if rc == CURLE_OK {
+      reusable = true
+      return nil
+    }
     let detail = errorBuffer.pointee != 0
       ? String(cString: errorBuffer) : (api.pointee.easy_strerror(rc).map { String(cString: $0) } ?? "curl error \(rc.rawValue)")
     switch rc {

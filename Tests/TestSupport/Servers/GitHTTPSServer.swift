@@ -165,6 +165,12 @@ public final class GitHTTPSServer: @unchecked Sendable {
       ] + (tls ? ["ssl"] : []) {
         config += "LoadModule \(module)_module \(modules)/mod_\(module).so\n"
       }
+      // The client's port per request: requests on one connection share it.
+      config += """
+        LogFormat "%{remote}p %m %U %>s" connections
+        CustomLog \(folder.path("access.log")) connections
+
+        """
       if tls {
         config += """
           SSLEngine on
@@ -213,6 +219,11 @@ public final class GitHTTPSServer: @unchecked Sendable {
     }
     kill(-pid, SIGKILL)
     ProcessRunner.stop(pid)
+  }
+
+  /// apache's access log: a line per request, `client-port method path status`.
+  public var accessLog: String {
+    (try? String(contentsOfFile: folder.path("access.log"), encoding: .utf8)) ?? ""
   }
 
   public func url(_ name: String) -> String {
