@@ -94,4 +94,19 @@ import Testing
     let again = try box.dinger("check")
     #expect(again.stderr.contains(".dinger/config.yaml is not a regular file"), "\(again.stderr)")
   }
+
+  @Test func aHugeSparseRecordIsRefusedByItsSizeNotRead() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--attendee", "Ada").status == 0)
+    let path = box.data.appendingPathComponent("scrums/huge.yaml").path
+    #expect(FileManager.default.createFile(atPath: path, contents: Data("title: x\n".utf8)))
+    // NB: 1 GB that takes no disk: read whole, it took 5 GB of memory.
+    #expect(truncate(path, 1 << 30) == 0)
+    let started = Date()
+    let r = try box.dinger("check")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("scrums/huge.yaml is 1024 MiB, more than a record file may be (64 MiB)"), "\(r.stderr)")
+    #expect(Date().timeIntervalSince(started) < 20)
+  }
 }
