@@ -22,7 +22,7 @@ public final class TransferSession: @unchecked Sendable {
 
   private var attempts = 0
   private var passwordTries = 0
-  private var helperCredentials: [String: String]?
+  var helperCredentials: [String: String]?
   private var lastKind = ""
 
   /// A session.
@@ -199,12 +199,15 @@ public final class TransferSession: @unchecked Sendable {
   /// server refused them (HTTP 401: `code` is GIT_EAUTH), that they did not, as git does. A
   /// transfer that failed otherwise (killed, stalled, a server error) forgets nothing: a saved
   /// password must survive a network that went away.
-  func settle(url: String, worked: Bool, code: Int32 = 0) {
+  func settle(
+    url: String, worked: Bool, code: Int32 = 0,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
     guard let used = helperCredentials else { return }
     if worked {
-      _ = Self.credentialHelper("approve", url: url, extra: used)
+      _ = Self.credentialHelper("approve", url: url, extra: used, environment: environment)
     } else if code == GIT_EAUTH.rawValue {
-      _ = Self.credentialHelper("reject", url: url, extra: used)
+      _ = Self.credentialHelper("reject", url: url, extra: used, environment: environment)
     }
     helperCredentials = nil
   }

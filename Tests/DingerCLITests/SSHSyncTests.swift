@@ -135,4 +135,21 @@ struct SSHSyncTests {
     #expect(r.stderr.contains("Permission denied"), "\(r.stderr)")
     #expect(r.stderr.contains("ssh-add"), "\(r.stderr)")
   }
+
+  /// The remote's pre-receive hook says no over ssh: the push is refused, and its words reach
+  /// the user as `remote: ...` (side-band), as git shows them.
+  @Test func aHooksRefusalReachesTheUser() throws {
+    let server = try SSHServer()
+    let (box, remote) = try team(server)
+    let hook = remote.appendingPathComponent("hooks/pre-receive").path
+    try "#!/bin/sh\necho 'policy: pushes are frozen until Monday' >&2\nexit 1\n".write(
+      toFile: hook, atomically: true, encoding: .utf8)
+    chmod(hook, 0o755)
+    let env = ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)", "SSH_AUTH_SOCK": ""]
+    #expect(try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("pre-receive hook declined"), "\(r.stderr)")
+    #expect(r.stderr.contains("remote: policy: pushes are frozen until Monday"), "\(r.stderr)")
+  }
 }

@@ -29,6 +29,30 @@ import Testing
     #expect(none == nil)
   }
 
+  /// git's rule: a helper's credentials are forgotten only when the server refused them (401),
+  /// never after a transfer that failed otherwise (killed, stalled, a server error).
+  @Test func onlyARefusalForgetsSavedCredentials() throws {
+    let home = try TemporaryDirectory("dinger-cred")
+    let log = home.url.appendingPathComponent("helper.log").path
+    try home.write(".gitconfig", "[credential]\n\thelper = \"!f() { echo $1 >> \(log); }; f\"\n")
+    let env = [
+      "HOME": home.url.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin",
+      "GIT_CONFIG_NOSYSTEM": "1",
+    ]
+    let url = "https://example.com/team/scrums.git"
+    let used = ["username": "ada", "password": "s3cret"]
+    func settle(worked: Bool, code: Int32) -> String {
+      try? FileManager.default.removeItem(atPath: log)
+      let session = TransferSession()
+      session.helperCredentials = used
+      session.settle(url: url, worked: worked, code: code, environment: env)
+      return (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    }
+    #expect(settle(worked: false, code: -1) == "")  // GIT_ERROR: a network failure
+    #expect(settle(worked: false, code: -16) == "erase\n")  // GIT_EAUTH: the server said 401
+    #expect(settle(worked: true, code: 0) == "store\n")
+  }
+
   @Test func failuresSayWhatToDo() {
     let auth = TransferSession.advice(
       -16, "authentication required but no callback set", attempts: 1)
