@@ -49,8 +49,9 @@ enum SyncBench {
         if tool == "dinger" {
           // With DINGER_BENCH_KEEP the phase timings go to sync-trace.txt beside the clones.
           let trace = keep ? " 2>'\(dir.path)/sync-trace.txt'" : ""
+          // NB: a sync that recorded conflicts exits 1 (done, and a person must decide).
           seconds[tool] = try Shell.time(
-            "'\(dinger)' sync >/dev/null\(trace)", in: second,
+            "'\(dinger)' sync >/dev/null\(trace); test $? -le 1", in: second,
             env: env.merging(keep ? ["DINGER_TRACE": "1"] : [:]) { $1 })
           dingerConflicts = try FileManager.default.contentsOfDirectory(
             atPath: second.appendingPathComponent(".dinger/conflicts").path

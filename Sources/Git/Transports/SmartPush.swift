@@ -315,6 +315,9 @@ struct ReceivePackAdvertisement {
     var asked: [String] = []
     if reportsStatus { asked.append("report-status") }
     if sideBand { asked.append("side-band-64k") }
+    // NB: receive-pack's own progress ("Resolving deltas: 40%") is not asked for; the hooks'
+    // words still come (git asks the same when its stderr is no terminal).
+    if capabilities.contains("quiet") { asked.append("quiet") }
     if capabilities.contains(where: { $0.hasPrefix("agent=") }) { asked.append("agent=dinger/1") }
     return asked.joined(separator: " ")
   }
@@ -342,9 +345,10 @@ struct ReceivePackAdvertisement {
       default: continue
       }
     }
-    // NB: progress lines end in \r as they update; each shown once, finished.
-    let lines = messages.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    // NB: a line a server updates in place (`\r`) is shown once, as it ended.
+    let lines = messages.split(separator: "\n")
+      .compactMap { $0.split(separator: "\r").last?.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
     return (report, lines, fatal)
   }
 
