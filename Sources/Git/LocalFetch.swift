@@ -22,15 +22,24 @@ extension Repository {
     var odb: OpaquePointer?
     try Check.rc(git_repository_odb(&odb, raw), "open objects")
     defer { git_odb_free(odb) }
+    // NB: what HEAD reaches is complete (it is checked out); the tracking branch is trusted only
+    // where HEAD contains it (an older dinger's killed fetch could leave it at a commit whose
+    // trees never arrived: then everything it reaches is checked again, and refetched).
     var hidden: [ObjectID] = []
-    for ref in ["HEAD", tracking] {
-      if let id = try? resolve(ref), (try? source.hasObject(id)) == true { hidden.append(id) }
+    let head = try? resolve("HEAD")
+    if let head, (try? source.hasObject(head)) == true { hidden.append(head) }
+    if let id = try? resolve(tracking), (try? source.hasObject(id)) == true,
+      let head, (try? contains(head, ancestor: id)) == true
+    {
+      hidden.append(id)
     }
-    var missing = try source.newObjects(from: theirs, hiding: hidden, remoteODB: odb)
+    var missing = try source.newObjects(
+      from: theirs, hiding: hidden, remoteODB: odb, distrustPresent: true)
     if !missing.isEmpty {
       linkPacks(from: source.gitDirectory.appendingPathComponent("objects/pack"))
       try Check.rc(git_odb_refresh(odb), "read the linked packs")
-      missing = try source.newObjects(from: theirs, hiding: hidden, remoteODB: odb)
+      missing = try source.newObjects(
+        from: theirs, hiding: hidden, remoteODB: odb, distrustPresent: true)
     }
     if missing.count > 100 {
       // NB: a pack is written under a temporary name and only renamed into place whole.

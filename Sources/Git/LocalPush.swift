@@ -126,10 +126,13 @@ extension Repository {
     return git_odb_exists(odb, &oid) == 1
   }
 
-  /// Every object reachable from `head` and not from `hidden` that the remote lacks.
-  func newObjects(from head: ObjectID, hiding hidden: [ObjectID], remoteODB: OpaquePointer?)
-    throws(GitError) -> [ObjectID]
-  {
+  /// Every object reachable from `head` and not from `hidden` that the remote lacks. With
+  /// `distrustPresent`, a commit or tree the remote has is looked into all the same (a killed
+  /// copy of an older dinger left commits without their trees): only what is absent is listed.
+  func newObjects(
+    from head: ObjectID, hiding hidden: [ObjectID], remoteODB: OpaquePointer?,
+    distrustPresent: Bool = false
+  ) throws(GitError) -> [ObjectID] {
     // NB: parents before children. A commit's tree is compared with its first parent's and only
     // what differs is visited, which is complete only if the parent's tree was visited before
     // (an undo brings back an older tree: visited newest first, each side trusted the other).
@@ -144,13 +147,28 @@ extension Repository {
       // NB: without NO_REFRESH every object the remote lacks re-reads its pack folder.
       return git_odb_exists_ext(remoteODB, &oid, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) != 1
     }
+    func present(_ id: ObjectID) -> Bool {
+      guard let remoteODB else { return false }
+      var oid = id.oid
+      return git_odb_exists_ext(remoteODB, &oid, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1
+    }
     for commit in commits {
-      guard missing(commit) else { continue }
-      out.append(commit)
+      if distrustPresent {
+        // NB: visited even when present; listed only when absent.
+        guard seen.insert(commit).inserted else { continue }
+        if !present(commit) { out.append(commit) }
+      } else {
+        guard missing(commit) else { continue }
+        out.append(commit)
+      }
       let info = try commitInfo(commit)
       let tree = try treeID(of: commit)
       let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
-      try collect(tree, against: parentTree, reader: reader, missing: missing, into: &out)
+      if distrustPresent {
+        try collectDistrusting(tree, against: parentTree, reader: reader, seen: &seen, present: present, into: &out)
+      } else {
+        try collect(tree, against: parentTree, reader: reader, missing: missing, into: &out)
+      }
     }
     return out
   }
@@ -172,6 +190,25 @@ extension Repository {
       case .tree: try collect(id, against: before, reader: reader, missing: missing, into: &out)
       case .blob: if missing(id) { out.append(id) }
       case .submodule: continue  // not ours to send
+      }
+    }
+  }
+
+  /// `collect`, looking into trees the remote has too (see `newObjects`).
+  private func collectDistrusting(
+    _ tree: ObjectID, against old: ObjectID?, reader: ObjectReader, seen: inout Set<ObjectID>,
+    present: (ObjectID) -> Bool, into out: inout [ObjectID]
+  ) throws(GitError) {
+    guard tree != old, seen.insert(tree).inserted else { return }
+    if !present(tree) { out.append(tree) }
+    let new = try reader.read(tree).bytes
+    let previous = try old.map { (id) throws(GitError) in try reader.read(id).bytes } ?? []
+    for (kind, id, before) in try Self.changedEntries(new, against: previous) {
+      switch kind {
+      case .tree:
+        try collectDistrusting(id, against: before, reader: reader, seen: &seen, present: present, into: &out)
+      case .blob: if seen.insert(id).inserted && !present(id) { out.append(id) }
+      case .submodule: continue
       }
     }
   }

@@ -133,4 +133,28 @@ import Testing
     let r = try team.run("ada", "sync")
     try expectUntouched(team, head: head, r, saying: "a symbolic link where dinger keeps its own folder ('.dinger/conflicts')")
   }
+
+  /// What an older dinger's killed fetch left: the tracking branch at a commit whose trees
+  /// never arrived. The next sync checks what it reaches and fetches the rest.
+  @Test func aTrackingBranchLeftIncompleteIsRefetched() throws {
+    let team = try team()
+    try team.write("linus", "notes.md", "from linus\n")
+    try team.git("linus", "add", ".")
+    try team.git("linus", "commit", "-qm", "notes")
+    try team.git("linus", "push", "-q", "origin", "main")
+    let commit = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    // The commit object alone, copied into Ada's clone, and her tracking branch moved to it.
+    let raw = team.box.home.path("commit.raw")
+    try team.box.git(["cat-file", "commit", commit], in: team.dir("linus"))
+      .write(toFile: raw, atomically: true, encoding: .utf8)
+    let copied = try team.git("ada", "hash-object", "-t", "commit", "-w", raw)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(copied == commit)
+    try team.git("ada", "update-ref", "refs/remotes/origin/main", commit)
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try team.read("ada", "notes.md") == "from linus\n")
+    #expect(try team.git("ada", "fsck", "--full", "--no-dangling").isEmpty)
+    #expect(try team.git("ada", "status", "--porcelain") == "")
+  }
 }
