@@ -148,7 +148,9 @@ extension DataRepository {
     defer { if !committed { writer.clear() } }
     writer.record(WriteJournal(step: .locked, indexLock: index.identity))
     StopPoint.reached("index-locked")
+    Trace.mark("commit: index locked")
     try index.check()
+    Trace.mark("commit: index read")
     var attempt = 0
     while true {
       attempt += 1
