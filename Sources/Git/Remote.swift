@@ -186,6 +186,18 @@ extension Repository {
     session.settle(
       url: git_remote_url(handle).map { String(cString: $0) } ?? "", worked: rc >= 0, code: rc)
     try session.check(rc, "fetch from \(remote)")
+    // NB: the listing stays readable after the fetch disconnected: the remote's branches, for
+    // a warning when the one we sync is not among them.
+    var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+    var count = 0
+    if git_remote_ls(&heads, &count, handle) == 0, let heads {
+      session.remoteBranches = (0..<count).compactMap { i -> String? in
+        guard let head = heads[i], let name = head.pointee.name.map({ String(cString: $0) }),
+          name.hasPrefix("refs/heads/")
+        else { return nil }
+        return String(name.dropFirst("refs/heads/".count))
+      }
+    }
     return try resolve(tracking)
   }
 

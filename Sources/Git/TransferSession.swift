@@ -15,6 +15,8 @@ public final class TransferSession: @unchecked Sendable {
 
   /// Things the user must hear (certificate checks turned off).
   public internal(set) var warnings: [String] = []
+  /// The branches the remote listed during a fetch.
+  public internal(set) var remoteBranches: [String] = []
   /// What the remote's receive-pack (its hooks) said during a push, a line each.
   public internal(set) var remoteMessages: [String] = []
   /// The TLS settings of the transfer (set by the transfer from git's config).

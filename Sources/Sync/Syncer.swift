@@ -74,9 +74,10 @@ public struct Syncer {
         } ?? git.fetch(remote, branch: branch, session: session)
       Trace.mark("sync: fetched")
       report.note(session.warnings)
-      if theirs == nil, report.rounds == 1, let path = local,
-        let others = try? Repository.branchNames(inRepositoryAt: path), !others.isEmpty
-      {
+      let others =
+        theirs != nil || report.rounds > 1
+        ? [] : local.map { (try? Repository.branchNames(inRepositoryAt: $0)) ?? [] } ?? session.remoteBranches
+      if !others.isEmpty {
         // NB: pushing would start a second line of history beside the team's.
         report.note([
           "\(remote) has no branch '\(branch)' but has \(others.map { "'\($0)'" }.joined(separator: ", ")): this sync starts '\(branch)' there beside them. If the team's data is on '\(others[0])', use that branch instead (git branch -m \(branch) \(others[0]) before syncing)"

@@ -197,6 +197,23 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: box.home.path("second/scrums/design.yaml")))
   }
 
+  /// Over https too: a remote whose data is on another branch is named, not silently doubled.
+  @Test func aRemoteWhoseDataIsOnAnotherBranchIsNamed() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0) }
+    defer { withExtendedLifetime(server) {} }
+    let remote = box.home.path("remote.git")
+    let other = box.home.url.appendingPathComponent("other")
+    try box.git(["clone", "-q", remote, other.path], in: box.home.url)
+    try box.git(["checkout", "-q", "-b", "master"], in: other)
+    try "x\n".write(to: other.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
+    try box.git(["add", "notes.md"], in: other)
+    try box.git(["commit", "-qm", "on master"], in: other)
+    try box.git(["push", "-q", "origin", "master"], in: other)
+    server.share()
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
+  }
+
   /// The requests of one transfer share a connection, as git's do (the listing and the pack).
   @Test func oneTransferReusesItsConnection() throws {
     let (box, server) = try team { try GitHTTPSServer(root: $0) }
