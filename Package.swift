@@ -67,7 +67,7 @@ let package = Package(
 
     // `make bench`
     .executableTarget(
-      name: "DingerBench", dependencies: ["YAML", "Models", "Storage", "TestSupport"],
+      name: "DingerBench", dependencies: ["YAML", "Models", "Storage", "Processes", "TestSupport"],
       swiftSettings: strict),
 
     // `make fuzz`: libFuzzer harnesses (built with --sanitize fuzzer -DFUZZING)

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import TestSupport
 
 /// Runs programs for the benchmarks and times them.
@@ -29,25 +30,16 @@ enum Shell {
   /// Runs a program straight (no shell, output to /dev/null) to its end: its wall-clock and CPU
   /// seconds and peak resident memory in KiB, from wait4's resource usage.
   static func spawn(_ path: String, _ args: [String]) throws -> (wall: Double, cpu: Double, rss: Int) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let argv = ([path] + args).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
-      throw BenchError("can't run \(path)")
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(.init([path] + args, input: .inherit, output: .null, errors: .inherit))
+    } catch {
+      throw BenchError("can't run \(path): \(error)")
     }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
+    let (_, cpu, rss) = child.waitWithUsage()
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let cpu =
-      Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return (wall, cpu, Int(usage.ru_maxrss))
+    return (wall, cpu, rss)
   }
 
   /// The path of a program on PATH.

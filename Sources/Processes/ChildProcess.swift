@@ -290,6 +290,20 @@ public final class ChildProcess: @unchecked Sendable {
     return termination
   }
 
+  /// Waits for the child to end, with the resources it used (wait4's): CPU seconds (user and
+  /// system) and peak resident memory in KiB. For `make bench`.
+  public func waitWithUsage() -> (termination: Termination, cpu: Double, maxResidentKiB: Int) {
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let termination = Termination(waitStatus: status)
+    ended = termination
+    let cpu =
+      Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return (termination, cpu, Int(usage.ru_maxrss))
+  }
+
   /// The child's ending when it has ended, without waiting.
   public func poll() -> Termination? {
     if let ended { return ended }

@@ -151,4 +151,14 @@ import Testing
     sigaction(SIGTERM, nil, &after)
     #expect(handlerAddress(after) == handlerAddress(before))
   }
+
+  @Test func aChildsResourcesAreMeasured() throws {
+    // NB: python3 holds 50 MB for a moment: the peak shows in the usage.
+    let child = try ChildProcess(
+      .init(["python3", "-c", "b = bytearray(50_000_000); b[-1] = 1"], output: .null, errors: .null))
+    let (ended, cpu, rss) = child.waitWithUsage()
+    #expect(ended.succeeded)
+    #expect(cpu >= 0)
+    #expect(rss > 40_000, "peak \(rss) KiB")
+  }
 }
