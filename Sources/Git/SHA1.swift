@@ -7,7 +7,15 @@ struct SHA1 {
   )
   private var pending: [UInt8] = []
   private var length = 0
-  private let w = UnsafeMutablePointer<UInt32>.allocate(capacity: 80)
+  /// The message schedule's 80 words: scratch space, owned by a class so that it is freed
+  /// once, whenever the hash is dropped (before, only `finish` freed it: a pack write that
+  /// threw leaked it, and a copied hash freed it twice).
+  private final class Scratch {
+    let words = UnsafeMutablePointer<UInt32>.allocate(capacity: 80)
+    deinit { words.deallocate() }
+  }
+  private let scratch = Scratch()
+  private var w: UnsafeMutablePointer<UInt32> { scratch.words }
 
   /// Feeds bytes; whole blocks are hashed straight from the caller's memory.
   mutating func update(_ data: UnsafeRawBufferPointer) {
@@ -34,7 +42,6 @@ struct SHA1 {
 
   /// The digest; the value is used up.
   mutating func finish() -> [UInt8] {
-    defer { w.deallocate() }
     var tail = pending
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }

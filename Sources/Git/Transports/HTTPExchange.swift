@@ -37,7 +37,10 @@ final class HTTPExchange: @unchecked Sendable {
 
   /// Starts `request`: its answer comes from `answered()`, its body from `read(into:size:)`.
   init(_ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil) throws(HTTPFailure) {
-    guard let api = HTTPExchange.api else { throw HTTPFailure.noCurl(String(cString: dlerror())) }
+    guard let api = HTTPExchange.api else {
+      // NB: dlerror() is NULL when nothing failed in dlopen itself (a missing symbol, say).
+      throw HTTPFailure.noCurl(dlerror().map { String(cString: $0) } ?? "libcurl.so.4 lacks what dinger needs")
+    }
     self.api = api
     self.request = request
     self.onUpload = onUpload
