@@ -68,7 +68,7 @@ import Testing
 
   /// SARIF 2.1.0 for every corpus case, validated (Python's jsonschema) against the SARIF
   /// schema in Fixtures/; each result matches a problem `check --json` reports.
-  @Test(.enabled(if: SchemaValidator.available, "needs python3 with jsonschema"))
+  @Test(.enabled(if: Prerequisite.met(SchemaValidator.available), "needs python3 with jsonschema"))
   func sarifForTheWholeCorpusIsValid() throws {
     let validate = """
       import json, sys, jsonschema

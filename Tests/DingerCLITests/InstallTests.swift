@@ -15,7 +15,7 @@ enum InstallSetup {
   }
 }
 
-@Suite(.enabled(if: InstallSetup.ready, "needs make, bash and generate-manual beside dinger (make test builds it)"))
+@Suite(.enabled(if: Prerequisite.met(InstallSetup.ready), "needs make, bash and generate-manual beside dinger (make test builds it)"))
 struct InstallTests {
   static let root = InstallSetup.root
   static var binDir: URL { InstallSetup.binDir }

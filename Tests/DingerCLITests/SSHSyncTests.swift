@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `dinger sync` and `clone` over ssh through the system's OpenSSH, as git uses it.
-@Suite(.enabled(if: SSHServer.available, "needs openssh-server (make deps installs it)"))
+@Suite(.enabled(if: Prerequisite.met(SSHServer.available), "needs openssh-server (make deps installs it)"))
 struct SSHSyncTests {
   /// A data repository with a scrum, and a bare remote beside it.
   func team(_ server: SSHServer) throws -> (Sandbox, remote: URL) {

@@ -71,7 +71,7 @@ enum SchemaValidator {
   }
 }
 
-@Suite(.enabled(if: SchemaValidator.available, "needs python3 with PyYAML and jsonschema (make deps installs them)"))
+@Suite(.enabled(if: Prerequisite.met(SchemaValidator.available), "needs python3 with PyYAML and jsonschema (make deps installs them)"))
 struct SchemaTests {
   static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("StorageTests/Corpus")

@@ -5,7 +5,7 @@ import Testing
 /// The two-teammate scenario (different fields, one real conflict, a plain-git teammate through
 /// the merge driver) over each real transport (ssh, https, http, git://), ending with one tree
 /// everywhere.
-@Suite(.enabled(if: SSHServer.available, "needs openssh-server (make deps installs it)"))
+@Suite(.enabled(if: Prerequisite.met(SSHServer.available), "needs openssh-server (make deps installs it)"))
 struct TransportScenarioTests {
   static func serve(_ transport: String) -> Team.Serve {
     { box, remote in
