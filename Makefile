@@ -70,7 +70,8 @@ test: deps
 	@# A hung test fails the run after 20 minutes instead of using up CI's 90.
 	timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
-## torture: the crash test with 2,000 kills at random instants (make test runs 100).
+## torture: the crash tests with 2,000 kills at random instants (make test runs 100), and 300
+## kills of folder fetches with a plain-git teammate (make test runs 8).
 torture: deps
 	$(SWIFT) build --build-tests
 	DINGER_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests'
