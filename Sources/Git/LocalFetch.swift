@@ -10,9 +10,9 @@ import Foundation
 extension Repository {
   /// Fetches `branch` from the repository at `path` into `refs/remotes/<remote>/<branch>`;
   /// returns what that now points at (nil when the remote has no such branch).
-  public func fetchLocal(from path: URL, remote: String, branch: String) throws(GitError)
-    -> ObjectID?
-  {
+  public func fetchLocal(
+    from path: URL, remote: String, branch: String, warn: (String) -> Void = { _ in }
+  ) throws(GitError) -> ObjectID? {
     let source = try Repository.openRemote(path, named: remote, doing: "fetch from \(remote)")
     let tracking = "refs/remotes/\(remote)/\(branch)"
     guard let theirs = try source.resolve("refs/heads/\(branch)") else { return nil }
@@ -47,12 +47,27 @@ extension Repository {
     } else if !missing.isEmpty {
       try source.copy(missing, into: odb)
     }
+    // NB: the tracking branch only remembers what the remote had: a lock on it that a killed
+    // sync (or git) left must not stop the sync, which goes on with what it fetched; the lock
+    // is named, as git names it, for plain `git fetch`'s sake.
     var ref: OpaquePointer?
     var oid = theirs.oid
-    try Check.rc(
-      git_reference_create(&ref, raw, tracking, &oid, 1, "dinger sync: fetch"), "update \(tracking)"
-    )
-    git_reference_free(ref)
+    var rc: Int32 = 0
+    for attempt in 0..<20 {
+      rc = git_reference_create(&ref, raw, tracking, &oid, 1, "dinger sync: fetch")
+      git_reference_free(ref)
+      ref = nil
+      guard rc == GIT_ELOCKED.rawValue, attempt < 19 else { break }
+      usleep(50_000)
+    }
+    if rc == GIT_ELOCKED.rawValue {
+      let lock = gitDirectory.appendingPathComponent(tracking + ".lock").path
+      warn(
+        "\(tracking) is locked (\(lock) exists: another git process, or one that was killed); the sync went on without updating it. If no git is running: rm -f '\(lock)'"
+      )
+    } else {
+      try Check.rc(rc, "update \(tracking)")
+    }
     return theirs
   }
 

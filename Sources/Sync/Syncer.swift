@@ -70,7 +70,7 @@ public struct Syncer {
       let local = Repository.localPath(of: url)
       let theirs =
         try local.map { path throws(GitError) in
-          try git.fetchLocal(from: path, remote: remote, branch: branch)
+          try git.fetchLocal(from: path, remote: remote, branch: branch) { report.note([$0]) }
         } ?? git.fetch(remote, branch: branch, session: session)
       Trace.mark("sync: fetched")
       report.note(session.warnings)

@@ -157,4 +157,20 @@ import Testing
     #expect(try team.git("ada", "fsck", "--full", "--no-dangling").isEmpty)
     #expect(try team.git("ada", "status", "--porcelain") == "")
   }
+
+  /// A lock on the tracking branch left by a killed sync does not stop the next one: it goes
+  /// on with what it fetched and names the lock.
+  @Test func aStaleTrackingLockIsNamedNotFatal() throws {
+    let team = try team()
+    try team.write("linus", "notes.md", "from linus\n")
+    try team.git("linus", "add", ".")
+    try team.git("linus", "commit", "-qm", "notes")
+    try team.git("linus", "push", "-q", "origin", "main")
+    let lock = team.dir("ada").path + "/.git/refs/remotes/origin/main.lock"
+    #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("refs/remotes/origin/main.lock"), "\(r.stderr)")
+    #expect(try team.read("ada", "notes.md") == "from linus\n")
+  }
 }
