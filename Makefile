@@ -111,9 +111,10 @@ install-files:
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
-	install -m 755 "$(BIN_DIR)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
+	@# NB: stripped (-s): the symbols are for debugging builds, not for users' disks.
+	install -m 755 -s "$(BIN_DIR)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
 	@# dinger finds its transcription helper beside itself.
-	@if [ -x "$(BIN_DIR)/dinger-transcribe" ]; then install -m 755 "$(BIN_DIR)/dinger-transcribe" "$(DESTDIR)$(PREFIX)/bin/dinger-transcribe"; fi
+	@if [ -x "$(BIN_DIR)/dinger-transcribe" ]; then install -m 755 -s "$(BIN_DIR)/dinger-transcribe" "$(DESTDIR)$(PREFIX)/bin/dinger-transcribe"; fi
 	@tmp="$$(mktemp -d)"; "$(BIN_DIR)/generate-manual" "$(BIN_DIR)/dinger" -o "$$tmp" && \
 	  install -m 644 "$$tmp/dinger.1" "$(DESTDIR)$(PREFIX)/share/man/man1/dinger.1"; rc=$$?; rm -rf "$$tmp"; exit $$rc
 	"$(BIN_DIR)/dinger" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dinger"

@@ -139,7 +139,7 @@ extension Repository {
           &out, odb, git_odb_object_data(read), git_odb_object_size(read),
           git_odb_object_type(read)), "copy \(object.short)")
       // NB: a test-only stop point (as Storage's StopPoint): a kill after an object is in place.
-      if let stop = getenv("DINGER_STOP_AT"), String(cString: stop) == "fetch.object" {
+      if let stop = getenv("DINGER_TEST_STOP_AT"), String(cString: stop) == "fetch.object" {
         kill(getpid(), SIGKILL)
       }
     }

@@ -43,7 +43,7 @@ func sharedScrumRepository() throws -> Sandbox {
   func killedBetweenSteps(point: String, committed: Bool) throws {
     let box = try initialized()
     let killed = try box.dinger(
-      ["scrum", "attendee", "add", "shared", "Killed"], env: ["DINGER_STOP_AT": point])
+      ["scrum", "attendee", "add", "shared", "Killed"], env: ["DINGER_TEST_STOP_AT": point])
     #expect(killed.status == 137, "\(killed.stderr)")
     let next = try box.dinger("scrum", "attendee", "add", "shared", "Next")
     #expect(next.status == 0, "\(next.stderr)")
@@ -51,7 +51,7 @@ func sharedScrumRepository() throws -> Sandbox {
     try expectSound(box, point)
     // A new scrum too: its file exists only in HEAD after a kill past the branch move.
     let killedNew = try box.dinger(
-      ["scrum", "new", "Fresh", "--attendee", "A"], env: ["DINGER_STOP_AT": point])
+      ["scrum", "new", "Fresh", "--attendee", "A"], env: ["DINGER_TEST_STOP_AT": point])
     #expect(killedNew.status == 137)
     #expect(try box.dinger("scrum", "list").status == 0)
     try expectSound(box, point + ", new scrum")
@@ -68,10 +68,10 @@ func sharedScrumRepository() throws -> Sandbox {
   /// A command killed while it finishes an earlier kill's write is finished by the next one.
   @Test func aKillDuringTheRepairIsRepairedNext() throws {
     let box = try initialized()
-    let env = ["DINGER_STOP_AT": "files"]
+    let env = ["DINGER_TEST_STOP_AT": "files"]
     // Killed after its branch moved, before the index was in place.
     #expect(
-      try box.dinger(["scrum", "attendee", "add", "shared", "One"], env: ["DINGER_STOP_AT": "ref"]).status == 137)
+      try box.dinger(["scrum", "attendee", "add", "shared", "One"], env: ["DINGER_TEST_STOP_AT": "ref"]).status == 137)
     // This one dies repairing the first (the same stop point), before its own change.
     #expect(try box.dinger(["scrum", "attendee", "add", "shared", "Two"], env: env).status == 137)
     let next = try box.dinger("scrum", "list")
@@ -86,7 +86,7 @@ func sharedScrumRepository() throws -> Sandbox {
   @Test func aReadAfterAKillShowsWhatWasCommitted() throws {
     let box = try initialized()
     let killed = try box.dinger(
-      ["scrum", "edit", "shared", "--length", "42"], env: ["DINGER_STOP_AT": "ref"])
+      ["scrum", "edit", "shared", "--length", "42"], env: ["DINGER_TEST_STOP_AT": "ref"])
     #expect(killed.status == 137)
     let show = try box.dinger("scrum", "show", "shared")
     #expect(show.status == 0)
@@ -101,11 +101,15 @@ func sharedScrumRepository() throws -> Sandbox {
     let kills = Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 100
     var acknowledged: [String] = []
     var killedCount = 0
+    var instants: [UInt32] = []
+    defer { print("write kill instants (µs): \(instants)") }
     for n in 0..<kills {
       let name = "R\(n)"
+      let after = UInt32.random(in: 0...40_000)
+      instants.append(after)
       let status = try ProcessRunner.runKilled(
         dingerBinary, ["scrum", "attendee", "add", "shared", name], in: box.data,
-        environment: box.environment, after: UInt32.random(in: 0...40_000))
+        environment: box.environment, after: after)
       if status == 0 { acknowledged.append(name) } else { killedCount += 1 }
       #expect(status == 0 || status == 137, "exit \(status)")
       let next = try box.dinger("scrum", "list")
@@ -189,7 +193,7 @@ func sharedScrumRepository() throws -> Sandbox {
   @Test func aRepairThatCannotFinishIsExplainedAndCanBeGivenUp() throws {
     let box = try sharedScrumRepository()
     let killed = try box.dinger(
-      ["scrum", "attendee", "add", "shared", "Killed"], env: ["DINGER_STOP_AT": "ref"])
+      ["scrum", "attendee", "add", "shared", "Killed"], env: ["DINGER_TEST_STOP_AT": "ref"])
     #expect(killed.status == 137)
     // The index is damaged meanwhile: the repair cannot check it.
     try Data("not an index".utf8).write(to: box.data.appendingPathComponent(".git/index"))

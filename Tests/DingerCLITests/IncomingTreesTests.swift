@@ -92,7 +92,7 @@ import Testing
     }
     try team.git("linus", "push", "-q", "origin", "main")
     // A kill right after the first object is in place (the deterministic instant).
-    let killed = try team.box.dinger(["sync"], in: team.dir("ada"), env: ["DINGER_STOP_AT": "fetch.object"])
+    let killed = try team.box.dinger(["sync"], in: team.dir("ada"), env: ["DINGER_TEST_STOP_AT": "fetch.object"])
     #expect(killed.status == 137 || killed.status == -9 || killed.status == 9, "\(killed.status) \(killed.stderr)")
     // Kills at random instants, each printed so a failure can be replayed.
     var instants: [Int] = []

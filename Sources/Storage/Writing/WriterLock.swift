@@ -193,10 +193,10 @@ enum LockWait {
   }
 }
 
-/// Test-only stop points: `DINGER_STOP_AT=ref` kills the process with SIGKILL right after the
+/// Test-only stop points: `DINGER_TEST_STOP_AT=ref` kills the process with SIGKILL right after the
 /// branch moved, so tests can crash a write in each window between its steps.
 enum StopPoint {
-  private static let wanted: String? = getenv("DINGER_STOP_AT").map { String(cString: $0) }
+  private static let wanted: String? = getenv("DINGER_TEST_STOP_AT").map { String(cString: $0) }
 
   static func reached(_ name: String) {
     guard let wanted, wanted == name else { return }
