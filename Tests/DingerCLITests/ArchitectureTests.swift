@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The layers of README's Development section, held by the imports: each target may import only
@@ -85,5 +86,16 @@ import Testing
       }
     }
     #expect(checked > 100)
+  }
+}
+
+/// The test harness itself: a hung child fails its test instead of the whole run.
+@Suite struct HarnessTests {
+  @Test func aHungChildIsKilledAtItsTimeout() throws {
+    let started = Date()
+    let r = try ProcessRunner.run("/bin/sleep", ["60"], timeout: 1)
+    #expect(r.status == 137)
+    #expect(r.stderr.contains("the test harness killed /bin/sleep after 1 s"), "\(r.stderr)")
+    #expect(Date().timeIntervalSince(started) < 20)
   }
 }

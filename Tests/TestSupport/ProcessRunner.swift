@@ -19,7 +19,7 @@ public enum ProcessRunner {
   @discardableResult
   public static func run(
     _ executable: String, _ arguments: [String], in directory: URL? = nil,
-    environment: [String: String] = [:], input: String? = nil
+    environment: [String: String] = [:], input: String? = nil, timeout: Double? = nil
   ) throws -> ProcessResult {
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
@@ -55,13 +55,17 @@ public enum ProcessRunner {
       }
     }
     close(stdin[1])
-    let (out, err) = drain(stdout[0], stderr[0])
+    let limit = timeout ?? childTimeout
+    let (out, err, killed) = drain(stdout[0], stderr[0], child: pid, timeout: limit)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    var errors = String(decoding: err, as: UTF8.self)
+    if killed {
+      errors += "\n[the test harness killed \(executable) after \(Int(limit)) s: a hang]\n"
+    }
     return ProcessResult(
-      status: code, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
+      status: code, stdout: String(decoding: out, as: UTF8.self), stderr: errors)
   }
 
   /// Starts a long-lived program (a server) in its own session with stdio on /dev/null; the
@@ -163,13 +167,33 @@ public enum ProcessRunner {
   }
 
   /// Reads two pipes to their ends at once (so neither fills and blocks the child).
-  private static func drain(_ a: Int32, _ b: Int32) -> ([UInt8], [UInt8]) {
+  /// Seconds a child may run before the harness kills it (`DINGER_TEST_CHILD_TIMEOUT`,
+  /// default 300): a hung command fails its test instead of the whole run.
+  public static var childTimeout: Double {
+    ProcessInfo.processInfo.environment["DINGER_TEST_CHILD_TIMEOUT"].flatMap(Double.init) ?? 300
+  }
+
+  private static func drain(_ a: Int32, _ b: Int32, child: pid_t, timeout: Double) -> (
+    [UInt8], [UInt8], Bool
+  ) {
     var outputs: [[UInt8]] = [[], []]
     var open = [a, b]
     var buffer = [UInt8](repeating: 0, count: 65536)
+    var deadline = Date().addingTimeInterval(timeout)
+    var killed = false
     while open.contains(where: { $0 >= 0 }) {
       var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      if poll(&polls, nfds_t(polls.count), -1) < 0 {
+      let left = deadline.timeIntervalSinceNow
+      if left <= 0 {
+        // NB: once killed, a moment for what it wrote; a grandchild holding the pipes open
+        // must not keep the test waiting either.
+        if killed { break }
+        kill(child, SIGKILL)
+        killed = true
+        deadline = Date().addingTimeInterval(2)
+        continue
+      }
+      if poll(&polls, nfds_t(polls.count), Int32(min(left, 60) * 1000) + 1) < 0 {
         if errno == EINTR { continue }
         break
       }
@@ -183,7 +207,8 @@ public enum ProcessRunner {
         }
       }
     }
-    return (outputs[0], outputs[1])
+    for fd in open where fd >= 0 { close(fd) }
+    return (outputs[0], outputs[1], killed)
   }
 
   /// Finds a program on PATH.
