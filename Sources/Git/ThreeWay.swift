@@ -135,19 +135,18 @@ extension Repository {
 extension Repository {
   /// The blob id of the file at `path` in a commit, or nil when it has none.
   public func blobID(at path: String, in commit: ObjectID) throws(GitError) -> ObjectID? {
-    let tree = try self.tree(of: commit)
-    defer { git_tree_free(tree) }
-    var entry: OpaquePointer?
-    let rc = git_tree_entry_bypath(&entry, tree, path)
-    if rc == GIT_ENOTFOUND.rawValue { return nil }
-    try Check.rc(rc, "find \(path)")
-    defer { git_tree_entry_free(entry) }
-    guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-    return ObjectID(git_tree_entry_id(entry).pointee)
+    try fileEntry(at: path, in: commit)?.blob
   }
 
   /// git's mode of the file at `path` in a commit (0o100644, 0o100755, 0o120000), or nil.
   public func fileMode(at path: String, in commit: ObjectID) throws(GitError) -> UInt32? {
+    try fileEntry(at: path, in: commit)?.mode
+  }
+
+  /// The blob and mode of the file at `path` in a commit, nil when it has no file there.
+  func fileEntry(at path: String, in commit: ObjectID) throws(GitError) -> (
+    blob: ObjectID, mode: UInt32
+  )? {
     let tree = try self.tree(of: commit)
     defer { git_tree_free(tree) }
     var entry: OpaquePointer?
@@ -156,7 +155,7 @@ extension Repository {
     try Check.rc(rc, "find \(path)")
     defer { git_tree_entry_free(entry) }
     guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-    return git_tree_entry_filemode(entry).rawValue
+    return (ObjectID(git_tree_entry_id(entry).pointee), git_tree_entry_filemode(entry).rawValue)
   }
 
   /// The names in a folder of a commit (files and folders), empty when it has no such folder.
