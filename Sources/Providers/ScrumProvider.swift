@@ -229,6 +229,7 @@ public struct ScrumProvider: Sendable {
       let key = title.trimmingCharacters(in: .whitespaces).lowercased()
       for name in try snapshot.names("scrums").sorted() where name.hasSuffix(".yaml") {
         guard let bytes = try snapshot.read("scrums/\(name)"),
+          Self.mayHaveTitle(key, bytes),
           case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum).record,
           other.title.trimmingCharacters(in: .whitespaces).lowercased() == key
         else { continue }
@@ -244,6 +245,35 @@ public struct ScrumProvider: Sendable {
       return change
     }
     return (path, subject, commit)
+  }
+
+  /// False only when a file's `title:` line plainly cannot hold `key` (lowercased): its one-line
+  /// value lacks the text and has no quoting, escape, tag, anchor or continuation line that
+  /// could hide it. Everything else is decoded. Decoding every scrum to compare titles was most
+  /// of `scrum new` in a repository of a thousand scrums.
+  static func mayHaveTitle(_ key: String, _ bytes: [UInt8]) -> Bool {
+    let prefix = Array("title:".utf8)
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
+      if bytes[start..<end].starts(with: prefix) {
+        let value = String(decoding: bytes[(start + prefix.count)..<end], as: UTF8.self)
+          .trimmingCharacters(in: .whitespaces)
+        let next = end + 1 < bytes.count ? bytes[end + 1] : 0
+        // NB: a continuation (an indented next line), a block scalar, quotes, escapes, tags,
+        // anchors and aliases could all spell the title otherwise: those are decoded.
+        if value.isEmpty || next == 32 || next == 9
+          || value.contains(where: { "\"'\\|>!&*%@`".contains($0) })
+        {
+          return true
+        }
+        // NB: a comment starts at " #"; a '#' inside a word is part of the value (C#).
+        let plain = value.range(of: " #").map { String(value[..<$0.lowerBound]) } ?? value
+        return plain.lowercased().contains(key) || plain.unicodeScalars.contains { !$0.isASCII }
+      }
+      start = end + 1
+    }
+    return true
   }
 
   /// Changes a scrum as one commit whose subject says what changed ("Design: add attendee Bob;
