@@ -122,6 +122,10 @@ extension DataRepository {
   /// it (eight times at most); nil from it ends the write with nothing done.
   func transact(_ plan: (ObjectID?) throws -> Plan?) throws -> ObjectID? {
     Trace.mark("commit: start")
+    // NB: an operation reads files at HEAD one by one (`scrum new` reads every scrum to keep
+    // titles unique): with big folders' trees cached, each read no longer parses the 1,000-entry
+    // `scrums` tree again (130 of 190 ms at 1,000 scrums).
+    Repository.cacheTrees(upTo: 1 << 20)
     defer { Trace.mark("commit: done") }
     let writer = try WriterLock(at: dingerFolder)
     defer { writer.release() }
