@@ -69,7 +69,9 @@ enum Editor {
     var termination: ChildProcess.Termination
 
     /// The editor was ended by Ctrl-C (or Ctrl-\).
-    var interrupted: Bool { [SIGINT, SIGQUIT].contains(termination.signal ?? 0) || termination.status == 130 }
+    var interrupted: Bool {
+      [SIGINT, SIGQUIT].contains(termination.signal ?? 0) || termination.status == 130
+    }
 
     var description: String {
       interrupted

@@ -14,17 +14,21 @@ public struct IncomingTreeProblem: Error, Sendable, CustomStringConvertible {
 
   public var description: String {
     let place = path.isEmpty ? "its root folder" : "'\(path)'"
-    return "commit \(commit.short) from the remote has \(problem) at \(place); dinger merges nothing until it is fixed, and nothing here changed. \(advice)"
+    return
+      "commit \(commit.short) from the remote has \(problem) at \(place); dinger merges nothing until it is fixed, and nothing here changed. \(advice)"
   }
 
   var advice: String {
     if problem.hasPrefix("a submodule") {
-      return "A data repository holds files only: ask whoever added it to remove it (git rm --cached \(path) && git commit), then sync again."
+      return
+        "A data repository holds files only: ask whoever added it to remove it (git rm --cached \(path) && git commit), then sync again."
     }
     if problem.hasPrefix("a symbolic link") {
-      return "Ask whoever committed it to put the folder back (git rm the link, git checkout the folder, commit), then sync again."
+      return
+        "Ask whoever committed it to put the folder back (git rm the link, git checkout the folder, commit), then sync again."
     }
-    return "git fsck shows it too; the commit must be rewritten by whoever made it (git fsck --full names it)."
+    return
+      "git fsck shows it too; the commit must be rewritten by whoever made it (git fsck --full names it)."
   }
 }
 
@@ -72,7 +76,8 @@ extension Repository {
         let entry = try RawTreeEntry(tree, at: i)
         let name = bytes[entry.nameStart..<entry.nameEnd]
         if !names.insert(name).inserted {
-          problem = "two entries named '\(String(decoding: name, as: UTF8.self))' (duplicateEntries)"
+          problem =
+            "two entries named '\(String(decoding: name, as: UTF8.self))' (duplicateEntries)"
           return
         }
         if let previous, RawTreeEntry.order(previous, in: tree, entry, in: tree) > 0 {

@@ -103,7 +103,9 @@ public enum DateExpression {
     return nil
   }
 
-  static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+  static let weekdays = [
+    "sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+  ]
 
   /// 1 (Sunday) to 7 for a weekday's name or its first three letters.
   static func weekday(_ word: String) -> Int? {

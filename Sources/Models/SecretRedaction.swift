@@ -14,7 +14,8 @@ public enum SecretRedaction {
       out += rest[..<scheme.upperBound]
       rest = rest[scheme.upperBound...]
       // NB: the authority ends at the first '/', whitespace or quote; its userinfo at the last '@'.
-      let end = rest.firstIndex { $0 == "/" || $0.isWhitespace || $0 == "'" || $0 == "\"" } ?? rest.endIndex
+      let end =
+        rest.firstIndex { $0 == "/" || $0.isWhitespace || $0 == "'" || $0 == "\"" } ?? rest.endIndex
       let authority = rest[..<end]
       if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
         rest = rest[authority.index(after: at)...]

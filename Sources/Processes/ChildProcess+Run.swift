@@ -35,7 +35,9 @@ extension ChildProcess {
     var chunk = [UInt8](repeating: 0, count: 65536)
     while output != nil || errors != nil || self.input != nil {
       var fds: [pollfd] = []
-      if let input = self.input { fds.append(pollfd(fd: input, events: Int16(POLLOUT), revents: 0)) }
+      if let input = self.input {
+        fds.append(pollfd(fd: input, events: Int16(POLLOUT), revents: 0))
+      }
       if let output { fds.append(pollfd(fd: output, events: Int16(POLLIN), revents: 0)) }
       if let errors { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
       var wait: Int32 = -1

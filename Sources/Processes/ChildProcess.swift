@@ -160,7 +160,8 @@ public final class ChildProcess: @unchecked Sendable {
         switch stream {
         case .inherit: break
         case .null:
-          posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+          posix_spawn_file_actions_addopen(
+            &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         case .pipe:
           let p = try pipePair()
           let (child, mine) = fd == 0 ? (p.read, p.write) : (p.write, p.read)
@@ -181,13 +182,17 @@ public final class ChildProcess: @unchecked Sendable {
     }
     if let directory = launch.directory {
       // NB: a glibc extension Swift's Glibc module does not show; found at run time.
-      typealias AddChdir = @convention(c) (
-        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-      ) -> Int32
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+      typealias AddChdir =
+        @convention(c) (
+          UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
+      guard
+        let symbol = dlsym(
+          UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
       else {
         (ours + theirs).forEach { _ = close($0) }
-        throw LaunchError(program: name, reason: "this C library cannot start a program in another folder")
+        throw LaunchError(
+          program: name, reason: "this C library cannot start a program in another folder")
       }
       _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, directory)
     }
@@ -202,8 +207,10 @@ public final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setsigmask(&attributes, &empty)
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for s in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD,
-              SIGALRM, SIGUSR1, SIGUSR2] {
+    for s in [
+      SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD,
+      SIGALRM, SIGUSR1, SIGUSR2,
+    ] {
       sigaddset(&defaults, s)
     }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -344,7 +351,8 @@ public final class ChildProcess: @unchecked Sendable {
     for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
       let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
       var info = stat()
-      if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
+      if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0
+      {
         return candidate
       }
     }

@@ -48,7 +48,9 @@ extension LibraryProvider {
         bytes = Array(try RecordCodec.encode(.library(library), updating: source).text.utf8)
       }
       renamed = StoredLibrary(path: "libraries/\(slug).yaml", library: library)
-      return (bytes, library.id!, try quizPaths(of: StoredLibrary(path: stored.path, library: library)))
+      return (
+        bytes, library.id!, try quizPaths(of: StoredLibrary(path: stored.path, library: library))
+      )
     }
     return Committed(stored: renamed, subject: subject)
   }
@@ -66,25 +68,31 @@ extension ScrumProvider.Dependencies {
     let noun = kind == .scrum ? "scrum" : "library"
     guard ScrumProvider.validSlug(slug) else {
       throw StorageError(
-        "'\(slug)' can't name a \(noun) file: use lowercase letters, digits and dashes (e.g. design-review)")
+        "'\(slug)' can't name a \(noun) file: use lowercase letters, digits and dashes (e.g. design-review)"
+      )
     }
     let oldSlug = RecordLayout.slug(ofPath: path)
-    guard slug != oldSlug else { throw StorageError("\(noun) '\(title)' is already named '\(slug)'") }
+    guard slug != oldSlug else {
+      throw StorageError("\(noun) '\(title)' is already named '\(slug)'")
+    }
     let folder = String(path.split(separator: "/").first ?? "")
     let newPath = "\(folder)/\(slug).yaml"
     var subject = ""
     _ = try commit { snapshot in
       if try snapshot.read(newPath) != nil || snapshot.names(folder).contains("\(slug).yaml") {
-        throw StorageError("\(newPath) exists already; choose another name, or rename that \(noun) first")
+        throw StorageError(
+          "\(newPath) exists already; choose another name, or rename that \(noun) first")
       }
       if try !snapshot.names("\(dependentsFolder)/\(slug)").isEmpty {
         throw StorageError(
-          "\(dependentsFolder)/\(slug)/ holds files already; choose another name, or move them first")
+          "\(dependentsFolder)/\(slug)/ holds files already; choose another name, or move them first"
+        )
       }
       let (bytes, id, dependents) = try current(snapshot)
       subject = "Rename \(noun) \(title): \(oldSlug) -> \(slug)"
       if !dependents.isEmpty {
-        subject += ", and its \(dependents.count) \(dependentNoun)\(dependents.count == 1 ? "" : "s")"
+        subject +=
+          ", and its \(dependents.count) \(dependentNoun)\(dependents.count == 1 ? "" : "s")"
       }
       var change = Change(
         subject: subject,

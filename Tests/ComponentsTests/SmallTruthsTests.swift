@@ -17,7 +17,8 @@ import Testing
   }
 
   @Test func theMutedHintIsForSilenceFromTheStartNotForAPause() {
-    #expect(MeetingScreen.listeningLine(.level(0, heard: false)).contains("is the microphone muted?"))
+    #expect(
+      MeetingScreen.listeningLine(.level(0, heard: false)).contains("is the microphone muted?"))
     #expect(!MeetingScreen.listeningLine(.level(0, heard: true)).contains("muted"))
     #expect(!MeetingScreen.listeningLine(.level(60, heard: false)).contains("muted"))
   }

@@ -98,7 +98,8 @@ import Testing
     let box = try sandbox(editor: "vim")
     let (tmux, exit) = try Tmux.start(box, "scrum", "new")
     #expect(tmux.wait(for: "title:"), "\(tmux.screen())")
-    tmux.keys(":%d|call setline(1, ['title: Retro', 'length: 15', 'attendees:', '  - Ada'])", "Enter")
+    tmux.keys(
+      ":%d|call setline(1, ['title: Retro', 'length: 15', 'attendees:', '  - Ada'])", "Enter")
     tmux.keys(":wq", "Enter")
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
     #expect(tmux.screen().contains("Add scrum Retro"), "\(tmux.screen())")
@@ -127,7 +128,8 @@ import Testing
     let files = try box.git("ls-files", "history").split(separator: "\n")
     #expect(files.count == 1)
     let text = try box.read(String(files.first ?? ""))
-    #expect(text.hasSuffix("transcript: |\n  Ada shipped the picker\n  Grace reviewed it\n"), "\(text)")
+    #expect(
+      text.hasSuffix("transcript: |\n  Ada shipped the picker\n  Grace reviewed it\n"), "\(text)")
     #expect(leftovers(box) == [])
     expectSaneTerminal(box)
   }

@@ -15,7 +15,9 @@ import Testing
     let box = try repository()
     let r = try box.dinger("scrum", "new", "Retro", "--atendee", "Bob")
     #expect(r.status == 64)
-    #expect(r.stderr.hasPrefix("error: Unknown option '--atendee'. Did you mean '--attendee'?"), "\(r.stderr)")
+    #expect(
+      r.stderr.hasPrefix("error: Unknown option '--atendee'. Did you mean '--attendee'?"),
+      "\(r.stderr)")
     #expect(!r.stderr.contains("at least one attendee"))
     let missing = try box.dinger("scrum", "new", "Retro")
     #expect(missing.status == 64)
@@ -31,14 +33,17 @@ import Testing
     #expect(try box.dinger("scrum", "ls").stdout == box.dinger("scrum", "list").stdout)
     let typo = try box.dinger("scrum", "lst")
     #expect(typo.status == 64)
-    #expect(typo.stderr == "error: 'scrum lst' is not a dinger command; did you mean 'scrum list'?\n", "\(typo.stderr)")
+    #expect(
+      typo.stderr == "error: 'scrum lst' is not a dinger command; did you mean 'scrum list'?\n",
+      "\(typo.stderr)")
   }
 
   @Test func conflictMarkersAreCalledConflictMarkers() throws {
     let box = try repository()
     try box.write(
       "scrums/design.yaml",
-      "title: Design\n<<<<<<< HEAD\nlength: 10\n=======\nlength: 15\n>>>>>>> origin/main\nattendees: [Ada]\n")
+      "title: Design\n<<<<<<< HEAD\nlength: 10\n=======\nlength: 15\n>>>>>>> origin/main\nattendees: [Ada]\n"
+    )
     let r = try box.dinger("check")
     #expect(r.status == 1)
     #expect(
@@ -53,7 +58,9 @@ import Testing
     try box.home.write("elsewhere/team.yaml", "title: Design\n")
     let r = try box.dinger(["check", box.home.path("elsewhere")], in: box.home.url)
     #expect(r.status == 1)
-    #expect(r.stderr.contains("is not a dinger data directory: it has none of .dinger/, scrums/"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("is not a dinger data directory: it has none of .dinger/, scrums/"),
+      "\(r.stderr)")
   }
 
   @Test func gitsIdentityVariablesNameTheAuthorAndCommitter() throws {
@@ -66,7 +73,9 @@ import Testing
     #expect(try box.dinger(["init"], env: bot).status == 0)
     let r = try box.dinger(["scrum", "new", "Design", "--attendee", "Ada"], env: bot)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(try box.git("log", "-1", "--format=%an <%ae>|%cn <%ce>") == "Release Bot <bot@ci.example>|CI <ci@ci.example>\n")
+    #expect(
+      try box.git("log", "-1", "--format=%an <%ae>|%cn <%ce>")
+        == "Release Bot <bot@ci.example>|CI <ci@ci.example>\n")
     let none = try box.dinger(["scrum", "attendee", "add", "design", "Bob"])
     #expect(none.status == 1)
     #expect(none.stderr.contains("git does not know who you are"))
@@ -79,7 +88,8 @@ import Testing
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
     #expect(try box.dinger("scrum", "new", "Team", "--attendee", "Katie, Gray, Euna").status == 0)
-    #expect(try box.read("scrums/team.yaml").hasSuffix("attendees:\n  - Katie\n  - Gray\n  - Euna\n"))
+    #expect(
+      try box.read("scrums/team.yaml").hasSuffix("attendees:\n  - Katie\n  - Gray\n  - Euna\n"))
     #expect(try box.dinger("scrum", "attendee", "add", "team", "Bo,Cy").status == 0)
     #expect(try box.read("scrums/team.yaml").hasSuffix("  - Euna\n  - Bo\n  - Cy\n"))
   }

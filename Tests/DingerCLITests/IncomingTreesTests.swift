@@ -13,7 +13,9 @@ import Testing
   }
 
   /// Linus commits `tree` (raw entries) on top of his HEAD and pushes it with plain git.
-  func pushRawTree(_ team: Team, entries: [(mode: String, name: String, id: String)]) throws -> String {
+  func pushRawTree(_ team: Team, entries: [(mode: String, name: String, id: String)]) throws
+    -> String
+  {
     var bytes: [UInt8] = []
     for e in entries {
       bytes += Array("\(e.mode) \(e.name)".utf8) + [0]
@@ -27,7 +29,8 @@ import Testing
     try Data(bytes).write(to: file)
     let tree = try team.git("linus", "hash-object", "-t", "tree", "-w", "--literally", file.path)
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    let head = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    let head = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     let commit = try team.git("linus", "commit-tree", tree, "-p", head, "-m", "hand-made tree")
       .trimmingCharacters(in: .whitespacesAndNewlines)
     try team.git("linus", "push", "-q", "origin", "\(commit):refs/heads/main")
@@ -73,7 +76,8 @@ import Testing
   @Test func aSubmoduleFromATeammateIsRefusedAndNothingBricks() throws {
     let team = try team()
     let head = try team.git("ada", "rev-parse", "HEAD")
-    let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     try team.git("linus", "update-index", "--add", "--cacheinfo", "160000,\(target),vendor/lib")
     try team.git("linus", "commit", "-qm", "add a submodule")
     try team.git("linus", "push", "-q", "origin", "main")
@@ -92,17 +96,22 @@ import Testing
     }
     try team.git("linus", "push", "-q", "origin", "main")
     // A kill right after the first object is in place (the deterministic instant).
-    let killed = try team.box.dinger(["sync"], in: team.dir("ada"), env: ["DINGER_TEST_STOP_AT": "fetch.object"])
-    #expect(killed.status == 137 || killed.status == -9 || killed.status == 9, "\(killed.status) \(killed.stderr)")
+    let killed = try team.box.dinger(
+      ["sync"], in: team.dir("ada"), env: ["DINGER_TEST_STOP_AT": "fetch.object"])
+    #expect(
+      killed.status == 137 || killed.status == -9 || killed.status == 9,
+      "\(killed.status) \(killed.stderr)")
     // Kills at random instants, each printed so a failure can be replayed.
     var instants: [Int] = []
     // NB: `make torture` runs 300 (DINGER_TORTURE_KILLS); `make test` a few.
-    let kills = min(300, Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 8)
+    let kills = min(
+      300, Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 8)
     for _ in 0..<kills {
       let ms = Int.random(in: 0...120)
       instants.append(ms)
       _ = try ProcessRunner.run(
-        "/usr/bin/timeout", ["-s", "KILL", String(format: "%.3f", Double(ms) / 1000), dingerBinary, "sync"],
+        "/usr/bin/timeout",
+        ["-s", "KILL", String(format: "%.3f", Double(ms) / 1000), dingerBinary, "sync"],
         in: team.dir("ada"), environment: team.box.environment)
       // NB: the teammate keeps pushing loose objects, so each kill can land in a copy.
       if instants.count % 10 == 0 {
@@ -131,7 +140,9 @@ import Testing
     try team.git("linus", "commit", "-qm", "a link")
     try team.git("linus", "push", "-q", "origin", "main")
     let r = try team.run("ada", "sync")
-    try expectUntouched(team, head: head, r, saying: "a symbolic link where dinger keeps its own folder ('.dinger/conflicts')")
+    try expectUntouched(
+      team, head: head, r,
+      saying: "a symbolic link where dinger keeps its own folder ('.dinger/conflicts')")
   }
 
   /// What an older dinger's killed fetch left: the tracking branch at a commit whose trees
@@ -142,7 +153,8 @@ import Testing
     try team.git("linus", "add", ".")
     try team.git("linus", "commit", "-qm", "notes")
     try team.git("linus", "push", "-q", "origin", "main")
-    let commit = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    let commit = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     // The commit object alone, copied into Ada's clone, and her tracking branch moved to it.
     let raw = team.box.home.path("commit.raw")
     try team.box.git(["cat-file", "commit", commit], in: team.dir("linus"))

@@ -23,7 +23,9 @@ import Testing
 
   @Test func aPreReceiveHookThatSaysNoIsObeyedAndHeard() throws {
     let (box, remote) = try repository()
-    try hook(remote, "pre-receive", "#!/bin/sh\necho 'policy: pushes are frozen until Monday' >&2\nexit 1\n")
+    try hook(
+      remote, "pre-receive",
+      "#!/bin/sh\necho 'policy: pushes are frozen until Monday' >&2\nexit 1\n")
     let r = try box.dinger("sync")
     #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains("pre-receive hook declined"), "\(r.stderr)")
@@ -39,7 +41,8 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("remote: deployed the calendar"), "\(r.stderr)")
     #expect(
-      try box.git(["--git-dir", remote, "rev-parse", "main"], in: box.home.url) == box.git("rev-parse", "main"))
+      try box.git(["--git-dir", remote, "rev-parse", "main"], in: box.home.url)
+        == box.git("rev-parse", "main"))
     #expect(try box.git(["--git-dir", remote, "fsck", "--full"], in: box.home.url).isEmpty)
   }
 
@@ -47,7 +50,8 @@ import Testing
     let (box, remote) = try repository()
     #expect(try box.dinger("sync").status == 0)
     #expect(try box.dinger("scrum", "attendee", "add", "design", "Bob").status == 0)
-    #expect(FileManager.default.createFile(atPath: remote + "/refs/heads/main.lock", contents: Data()))
+    #expect(
+      FileManager.default.createFile(atPath: remote + "/refs/heads/main.lock", contents: Data()))
     let r = try box.dinger("sync")
     #expect(r.status == 1)
     #expect(r.stderr.contains("refs/heads/main.lock"), "\(r.stderr)")
@@ -66,7 +70,8 @@ import Testing
     let r = try box.dinger("sync")
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
-      try box.git(["--git-dir", pushTo, "rev-parse", "main"], in: box.home.url) == box.git("rev-parse", "main"))
+      try box.git(["--git-dir", pushTo, "rev-parse", "main"], in: box.home.url)
+        == box.git("rev-parse", "main"))
     #expect(try box.git(["--git-dir", fetchFrom, "branch", "--list"], in: box.home.url).isEmpty)
   }
 }

@@ -48,7 +48,9 @@ import Testing
     let r = try box.dingerAsUser("scrum", "attendee", "add", "standup", "Zoe")
     #expect(chmod(object, 0o444) == 0)
     #expect(r.status != 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("Permission denied") || r.stderr.contains("object not found"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("Permission denied") || r.stderr.contains("object not found"), "\(r.stderr)"
+    )
     #expect(try state(box) == before)
   }
 }
@@ -65,7 +67,8 @@ import Testing
     let r = try box.dingerAsUser("check")
     #expect(chmod(path, 0o644) == 0)
     #expect(r.status == 1)
-    #expect(r.stderr.contains("could not read scrums/standup.yaml: Permission denied"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("could not read scrums/standup.yaml: Permission denied"), "\(r.stderr)")
     #expect(!r.stderr.contains("could not write"))
   }
 
@@ -81,7 +84,8 @@ import Testing
     let check = try box.dinger("check")
     #expect(check.status == 1)
     for fifo in fifos {
-      #expect(check.stderr.contains("\(fifo): error: \(fifo) is not a regular file"), "\(check.stderr)")
+      #expect(
+        check.stderr.contains("\(fifo): error: \(fifo) is not a regular file"), "\(check.stderr)")
     }
     #expect(try box.dinger("scrum", "list").status == 0)
     #expect(try box.dinger("history").status == 0)
@@ -106,7 +110,9 @@ import Testing
     let started = Date()
     let r = try box.dinger("check")
     #expect(r.status == 1)
-    #expect(r.stderr.contains("scrums/huge.yaml is 1024 MiB, more than a record file may be (64 MiB)"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("scrums/huge.yaml is 1024 MiB, more than a record file may be (64 MiB)"),
+      "\(r.stderr)")
     #expect(Date().timeIntervalSince(started) < 20)
   }
 }

@@ -69,7 +69,9 @@ import Testing
     let result = try ChildProcess.run(.init(["cat", "/proc/self/status"]), timeout: 30)
     let lines = result.outputText.split(separator: "\n")
     #expect(lines.contains("SigBlk:\t0000000000000000"), "\(lines.filter { $0.hasPrefix("Sig") })")
-    let ignored = lines.first { $0.hasPrefix("SigIgn:") }.flatMap { UInt64($0.dropFirst(8), radix: 16) }
+    let ignored = lines.first { $0.hasPrefix("SigIgn:") }.flatMap {
+      UInt64($0.dropFirst(8), radix: 16)
+    }
     #expect(ignored.map { $0 & (1 << (UInt64(SIGINT) - 1)) } == 0)
   }
 
@@ -101,7 +103,9 @@ import Testing
     do {
       _ = try ChildProcess.run(.init(["no-such-program-dinger"]))
     } catch {
-      #expect("\(error)" == "cannot run 'no-such-program-dinger': not found (is it installed and in PATH?)")
+      #expect(
+        "\(error)"
+          == "cannot run 'no-such-program-dinger': not found (is it installed and in PATH?)")
     }
   }
 
@@ -155,7 +159,8 @@ import Testing
   @Test func aChildsResourcesAreMeasured() throws {
     // NB: python3 holds 50 MB for a moment: the peak shows in the usage.
     let child = try ChildProcess(
-      .init(["python3", "-c", "b = bytearray(50_000_000); b[-1] = 1"], output: .null, errors: .null))
+      .init(
+        ["python3", "-c", "b = bytearray(50_000_000); b[-1] = 1"], output: .null, errors: .null))
     let (ended, cpu, rss) = child.waitWithUsage()
     #expect(ended.succeeded)
     #expect(cpu >= 0)
