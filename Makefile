@@ -21,7 +21,8 @@ all: build
 ## tmux, vim and nano (the terminal tests: the meeting timer, real editors), curl and openssl (https look-ups, their test),
 ## libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (dinger-transcribe, the transcription
 ## helper) and pulseaudio pulseaudio-utils flite (its tests and the demo's recording)
-## and PyYAML (the independent parser the tests
+## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
+## schedule tests' independent calendar readers) and PyYAML (the independent parser the tests
 ## compare against) when missing.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib libcurl; then \
@@ -53,6 +54,11 @@ deps:
 	@if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then \
 	  echo "installing jsonschema (the independent validator the schema tests use)"; \
 	  python3 -m pip install -q jsonschema 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-jsonschema; }; \
+	fi
+
+	@if ! /usr/bin/python3 -c 'import icalendar, recurring_ical_events' >/dev/null 2>&1 || ! command -v khal >/dev/null 2>&1; then \
+	  echo "installing python3-icalendar python3-recurring-ical-events khal (the schedule tests read dinger's calendar with them; they run under /usr/bin/python3)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-icalendar python3-recurring-ical-events khal; \
 	fi
 
 build: deps

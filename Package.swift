@@ -41,14 +41,19 @@ let package = Package(
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
     .target(
       name: "Git", dependencies: ["CGit2", "CZlib", "CCurl", "Processes"], swiftSettings: strict),
-    .target(name: "Storage", dependencies: ["Models", "YAML", "Git"], swiftSettings: strict),
+    // Time zones (the system's tzdata), schedule occurrences, iCalendar.
+    .target(name: "Schedules", dependencies: ["Models"], swiftSettings: strict),
+    .target(
+      name: "Storage", dependencies: ["Models", "YAML", "Git", "Schedules"], swiftSettings: strict),
     .target(
       name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage", "Processes"], swiftSettings: strict),
 
     // Providers and components
     .target(
       name: "Providers",
-      dependencies: ["Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes"],
+      dependencies: [
+        "Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes", "Schedules",
+      ],
       swiftSettings: strict),
     .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
 
@@ -94,6 +99,8 @@ let package = Package(
       name: "SyncTests", dependencies: ["Sync", "Storage", "YAML", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "SpeechTests", dependencies: ["Speech"], swiftSettings: strict),
+    .testTarget(
+      name: "SchedulesTests", dependencies: ["Schedules", "Models"], swiftSettings: strict),
     .testTarget(name: "ProcessesTests", dependencies: ["Processes"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),

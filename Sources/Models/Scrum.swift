@@ -10,20 +10,24 @@ public struct Scrum: Hashable, Sendable, Codable {
   public var theme: Theme?
   /// Planned minutes, 1...600.
   public var length: Int
+  /// When it meets; nil when the file has no `schedule:`.
+  public var schedule: Schedule?
   /// The speakers, in speaking order.
   public var attendees: [Attendee]
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// The keys of a scrum file, in the order they are written.
-  public static let keys = ["id", "title", "theme", "length", "attendees"]
+  public static let keys = ["id", "title", "theme", "length", "schedule", "attendees"]
   /// Allowed meeting lengths, in minutes.
   public static let lengthRange = 1...600
 
   /// Creates a scrum.
   public init(
-    id: UUID? = nil, title: String, theme: Theme? = nil, length: Int, attendees: [Attendee]
+    id: UUID? = nil, title: String, theme: Theme? = nil, length: Int, schedule: Schedule? = nil,
+    attendees: [Attendee]
   ) {
+    self.schedule = schedule
     self.id = id
     self.title = title
     self.theme = theme
@@ -40,6 +44,7 @@ public struct Scrum: Hashable, Sendable, Codable {
     title = r.required("title") ?? ""
     theme = r.optional("theme")
     length = r.required("length") ?? 0
+    schedule = r.optional("schedule")
     attendees = r.list("attendees", required: true)
     unknown = r.unknown()
     try r.finish(self)
@@ -51,12 +56,13 @@ public struct Scrum: Hashable, Sendable, Codable {
     try w.write("title", title)
     try w.write("theme", theme)
     try w.write("length", length)
+    try w.write("schedule", schedule)
     try w.write("attendees", attendees)
     try w.write(unknown)
   }
 
-  /// The rules a scrum must follow beyond its types.
-  public func validate() -> [ValidationIssue] {
+  /// The rules a scrum must follow beyond its types; with `zones`, the time zones it names too.
+  public func validate(zones: (any ZoneDirectory)? = nil) -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
     if title.trimmed.isEmpty {
       issues.append(.init(at: [.key("title")], "'title' must not be empty"))
@@ -69,6 +75,27 @@ public struct Scrum: Hashable, Sendable, Codable {
       issues.append(.init(at: [.key("attendees")], "a scrum needs at least one attendee"))
     }
     issues += Attendee.validate(attendees, at: [.key("attendees")])
+    if let schedule { issues += schedule.validate(at: [.key("schedule")]) }
+    if let zones { issues += zoneIssues(zones) }
+    return issues
+  }
+
+  /// Unknown zones in the schedule and the attendees, with the closest known name.
+  func zoneIssues(_ zones: any ZoneDirectory) -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    func check(_ zone: String, _ path: [PathComponent], _ field: String) {
+      guard !zone.isEmpty, !zones.knows(zone) else { return }
+      let hint = zones.suggestion(for: zone).map { " (did you mean '\($0)'?)" } ?? ""
+      issues.append(
+        ValidationIssue(
+          at: path,
+          "'\(field)' names the time zone '\(zone)', which this system's time zone data does not have\(hint); zones are IANA names like Europe/Berlin, America/New_York or UTC"
+        ))
+    }
+    if let schedule { check(schedule.zone, [.key("schedule"), .key("zone")], "schedule.zone") }
+    for (i, a) in attendees.enumerated() {
+      if let zone = a.zone { check(zone, [.key("attendees"), .index(i), .key("zone")], "zone") }
+    }
     return issues
   }
 }
@@ -78,11 +105,16 @@ public struct Scrum: Hashable, Sendable, Codable {
 public struct Attendee: Hashable, Sendable, Codable {
   /// The name, unique within its scrum (case-insensitive).
   public var name: String
+  /// The attendee's IANA time zone, for showing meetings in their local time.
+  public var zone: String?
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// Creates an attendee.
-  public init(name: String) { self.name = name }
+  public init(name: String, zone: String? = nil) {
+    self.name = name
+    self.zone = zone
+  }
 
   public init(from decoder: any Decoder) throws {
     if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self)
@@ -90,20 +122,22 @@ public struct Attendee: Hashable, Sendable, Codable {
       self.name = name
       return
     }
-    var r = try FieldReader(decoder, known: ["name"])
+    var r = try FieldReader(decoder, known: ["name", "zone"])
     name = r.required("name") ?? ""
+    zone = r.optional("zone")
     unknown = r.unknown()
     try r.finish(self)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    if unknown.isEmpty {
+    if unknown.isEmpty && zone == nil {
       var c = encoder.singleValueContainer()
       try c.encode(name)
       return
     }
     var w = FieldWriter(encoder)
     try w.write("name", name)
+    try w.write("zone", zone)
     try w.write(unknown)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Schedules
 
 /// A decoded record of any kind.
 public enum AnyRecord: Hashable, Sendable {
@@ -32,10 +33,10 @@ public enum AnyRecord: Hashable, Sendable {
     }
   }
 
-  /// The record's own validation rules.
+  /// The record's own validation rules (time zones against the system's zone data).
   public func validate() -> [ValidationIssue] {
     switch self {
-    case .scrum(let r): return r.validate()
+    case .scrum(let r): return r.validate(zones: ZoneDatabase.system)
     case .meeting(let r): return r.validate()
     case .library(let r): return r.validate()
     case .quiz(let r): return r.validate()

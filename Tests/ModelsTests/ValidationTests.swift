@@ -6,7 +6,7 @@ import Testing
   func scrum(
     title: String = "Design", length: Int = 10, attendees: [String] = ["Ada", "Grace"]
   ) -> Scrum {
-    Scrum(title: title, length: length, attendees: attendees.map(Attendee.init(name:)))
+    Scrum(title: title, length: length, attendees: attendees.map({ Attendee(name: $0) }))
   }
 
   @Test func aGoodScrumHasNoIssues() {

@@ -62,7 +62,7 @@ extension ScrumCommand {
         }
         let scrum = Scrum(
           title: title, theme: fields.theme?.theme, length: fields.length?.minutes ?? 5,
-          attendees: splitNames(attendees).map(Attendee.init(name:)))
+          attendees: splitNames(attendees).map({ Attendee(name: $0) }))
         let result = try provider.add(scrum)
         Terminal.output("\(result.subject) (\(result.stored.path))\n")
       }
