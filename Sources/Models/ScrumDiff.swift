@@ -11,6 +11,7 @@ public enum ScrumDiff {
       parts.append("theme \(old.effectiveTheme.rawValue) -> \(new.effectiveTheme.rawValue)")
     }
     if old.length != new.length { parts.append("length \(old.length) -> \(new.length) min") }
+    parts += scheduleChanges(old.schedule, new.schedule)
     if old.attendees == new.attendees {
       if old.unknown != new.unknown { parts.append("other fields") }
       return parts
@@ -27,6 +28,35 @@ public enum ScrumDiff {
       parts.append("reorder attendees")
     }
     if old.unknown != new.unknown { parts.append("other fields") }
+    return parts
+  }
+
+  /// `schedule weekdays 09:30 Europe/Berlin`, `skip 2026-12-24`, `move 2027-01-07 to 11:00`,
+  /// `remove schedule`.
+  static func scheduleChanges(_ old: Schedule?, _ new: Schedule?) -> [String] {
+    guard old != new else { return [] }
+    guard let new else { return ["remove schedule"] }
+    func summary(_ s: Schedule) -> String {
+      var text = s.plan?.summary ?? "\(s.days.items.joined(separator: ", ")) \(s.at) \(s.zone)"
+      if let from = s.from { text += " from \(from)" }
+      if let until = s.until { text += " until \(until)" }
+      return "schedule " + text
+    }
+    guard let old else { return [summary(new)] }
+    var parts: [String] = []
+    var core = old
+    (core.skip, core.moved) = (new.skip, new.moved)
+    if core != new { parts.append(summary(new)) }
+    let added = new.skip.filter { !old.skip.contains($0) }
+    let removed = old.skip.filter { !new.skip.contains($0) }
+    if !added.isEmpty { parts.append("skip " + added.joined(separator: ", ")) }
+    if !removed.isEmpty { parts.append("unskip " + removed.joined(separator: ", ")) }
+    let oldMoves = Dictionary(old.moved.map { ($0.date, $0.at) }, uniquingKeysWith: { a, _ in a })
+    let newMoves = Dictionary(new.moved.map { ($0.date, $0.at) }, uniquingKeysWith: { a, _ in a })
+    for m in new.moved where oldMoves[m.date] != m.at { parts.append("move \(m.date) to \(m.at)") }
+    for m in old.moved where newMoves[m.date] == nil {
+      parts.append("move \(m.date) back to \(new.at)")
+    }
     return parts
   }
 

@@ -118,3 +118,6 @@ extension UndoProvider {
 extension SyncProvider {
   public static func live(repository: Workspace) -> SyncProvider { live(repository: repository.repository) }
 }
+extension ScheduleProvider {
+  public static func live(repository: Workspace) -> ScheduleProvider { live(repository: repository.repository) }
+}

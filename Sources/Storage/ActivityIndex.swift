@@ -9,7 +9,7 @@ import YAML
 /// missing, from another version, or its last commit is no longer in the history. Updates go
 /// through a temporary file and a rename under a lock, so two processes never see half a file.
 public enum ActivityIndex {
-  static let version = "dinger-activity v3"
+  static let version = "dinger-activity v4"
 
   /// The entries `filter` wants, oldest first, after bringing the index up to date with HEAD.
   public static func entries(_ repository: DataRepository, matching filter: ActivityFilter = .all)

@@ -95,7 +95,8 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
   }
 
-  static func pad(_ n: Int, _ width: Int) -> String {
+  /// `n` with leading zeros to `width` digits.
+  public static func pad(_ n: Int, _ width: Int) -> String {
     let s = String(n)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }

@@ -167,7 +167,8 @@ extension Schedule {
 
   // MARK: - Reading the fields
 
-  enum DaysParse: Equatable {
+  /// What `days:` names.
+  public enum DaysParse: Equatable {
     case days([Weekday])
     case empty
     case unknown(String, suggestion: String?)
@@ -175,7 +176,7 @@ extension Schedule {
 
   /// The days named by `days:` items: day names, ranges (`mon-fri`), `weekdays`, `weekends`,
   /// `daily`; items may hold several, separated by commas or spaces.
-  static func parseDays(_ items: [String]) -> DaysParse {
+  public static func parseDays(_ items: [String]) -> DaysParse {
     var found = Set<Weekday>()
     let words = ["weekdays", "weekends", "daily"] + Weekday.allCases.map(\.short)
     for item in items {
@@ -206,7 +207,7 @@ extension Schedule {
   }
 
   /// Weeks from `every:`: `2 weeks`, `2w`, `2`, `week`, `weekly`; nil (absent) is 1.
-  static func parseEvery(_ text: String?) -> Int? {
+  public static func parseEvery(_ text: String?) -> Int? {
     guard let text else { return 1 }
     let t = text.lowercased().trimmingCharacters(in: .whitespaces)
     if ["week", "weekly", "1 week"].contains(t) { return 1 }

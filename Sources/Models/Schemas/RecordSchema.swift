@@ -166,8 +166,62 @@ public enum RecordSchema {
     ("anyOf",
       [
         text("The attendee's name.", examples: ["Ada"]),
-        nested("An attendee with more than a name.", required: ["name"], [("name", text("The attendee's name."))]),
+        nested(
+          "An attendee with more than a name.", required: ["name"],
+          [
+            ("name", text("The attendee's name.")),
+            ("zone", zone("The attendee's own time zone: 'dinger agenda' shows them the meeting at their local time.")),
+          ]),
       ]))
+
+  static func pattern(_ description: String, _ pattern: String, examples: [String]) -> JSONValue {
+    object(
+      ("description", .string(description)), ("type", "string"), ("pattern", .string(pattern)),
+      ("examples", .array(examples.map { .string($0) })))
+  }
+
+  static func zone(_ description: String) -> JSONValue {
+    pattern(description, "^[A-Za-z0-9_+.-]+(/[A-Za-z0-9_+.-]+)*$", examples: ["Europe/Berlin", "America/New_York", "UTC"])
+  }
+
+  static let timePattern = "^([01]?[0-9]|2[0-3]):[0-5][0-9]$"
+  static let dayPattern = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+  static let daysPattern =
+    "^\\s*((mon|tue|wed|thu|fri|sat|sun)[a-z]*(-(mon|tue|wed|thu|fri|sat|sun)[a-z]*)?|weekdays?|weekends?|daily|every day)(\\s*[, ]\\s*((mon|tue|wed|thu|fri|sat|sun)[a-z]*(-(mon|tue|wed|thu|fri|sat|sun)[a-z]*)?|weekdays?|weekends?|daily|every day))*\\s*$"
+
+  static let schedule = nested(
+    "When the scrum meets (docs/schedules.md). 'dinger agenda' lists the coming stand-ups, 'dinger calendar' writes them for calendar apps.",
+    required: ["at", "days", "zone"],
+    [
+      ("at", pattern("Start, HH:MM (24-hour), in 'zone'.", timePattern, examples: ["09:30"])),
+      ("days",
+        object(
+          ("description", "Days of the week: 'weekdays', 'daily', 'mon-thu', 'mon, wed, fri', or a list of days."),
+          ("anyOf",
+            [
+              object(("type", "string"), ("pattern", .string(daysPattern))),
+              object(
+                ("type", "array"), ("minItems", 1),
+                ("items", object(("type", "string"), ("pattern", .string(daysPattern))))),
+            ]),
+          ("examples", ["weekdays", "mon, wed, fri"]))),
+      ("every",
+        pattern(
+          "Every N weeks, counted from 'from' (which it then needs): '2 weeks'. Left out: every week.",
+          "^\\s*([0-9]{1,2}\\s*(w|wk|wks|weeks?)?|week|weekly|other week|fortnight)\\s*$", examples: ["2 weeks"])),
+      ("zone", zone("The IANA time zone 'at' is in; the meeting stays at that time there across daylight saving changes.")),
+      ("from", pattern("First day, YYYY-MM-DD.", dayPattern, examples: ["2026-12-01"])),
+      ("until", pattern("Last day, YYYY-MM-DD.", dayPattern, examples: ["2027-06-30"])),
+      ("skip",
+        object(
+          ("description", "Days the scrum does not meet though the schedule says so."), ("type", "array"),
+          ("items", pattern("A day off, YYYY-MM-DD.", dayPattern, examples: ["2026-12-24"])))),
+      ("moved",
+        object(
+          ("description", "Occurrences at another time of the same day: day -> HH:MM."), ("type", "object"),
+          ("propertyNames", object(("pattern", .string(dayPattern)))),
+          ("additionalProperties", pattern("The time it happens instead.", timePattern, examples: ["11:00"])))),
+    ])
 
   static let scrum = record(
     "dinger scrum", "A team's stand-up meeting: scrums/<slug>.yaml.",
@@ -177,6 +231,7 @@ public enum RecordSchema {
       ("title", text("The scrum's name as people say it.", examples: ["Design review"])),
       ("theme", theme),
       ("length", length),
+      ("schedule", schedule),
       ("attendees",
         object(
           ("description", "Who speaks, in speaking order; at least one."), ("type", "array"),

@@ -6,7 +6,7 @@ import Models
 /// there is, so reading them back gives the same value the YAML gives.
 enum CachedRecord {
   /// Bumped with any change to the layout below (or to the models it writes).
-  static let version: UInt8 = 4
+  static let version: UInt8 = 5
 
   /// Where a clean file's `id:` and parent key (a meeting's `scrum:`, a quiz's `library:`) are,
   /// for `check`'s cross-file findings.
@@ -106,14 +106,20 @@ enum CachedRecord {
   private static func body(_ record: AnyRecord, into w: inout CacheWriter) -> Bool {
     switch record {
     case .scrum(let s):
-      guard s.unknown.isEmpty, s.attendees.allSatisfy({ $0.unknown.isEmpty }) else { return false }
+      guard s.unknown.isEmpty, s.attendees.allSatisfy({ $0.unknown.isEmpty }),
+        s.schedule?.unknown.isEmpty ?? true
+      else { return false }
       w.u8(1)
       w.optional(s.id)
       w.string(s.title)
       w.optional(s.theme?.rawValue)
       w.int(s.length)
       w.varint(s.attendees.count)
-      for a in s.attendees { w.string(a.name) }
+      for a in s.attendees {
+        w.string(a.name)
+        w.optional(a.zone)
+      }
+      schedule(s.schedule, into: &w)
     case .meeting(let m):
       guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }),
         m.turns.allSatisfy({ $0.unknown.isEmpty })
@@ -163,6 +169,61 @@ enum CachedRecord {
     return true
   }
 
+  private static func schedule(_ s: Schedule?, into w: inout CacheWriter) {
+    guard let s else {
+      w.u8(0)
+      return
+    }
+    switch s.days {
+    case .text(let t):
+      w.u8(1)
+      w.string(t)
+    case .list(let l):
+      w.u8(2)
+      w.varint(l.count)
+      for d in l { w.string(d) }
+    }
+    w.string(s.at)
+    w.optional(s.every)
+    w.string(s.zone)
+    w.optional(s.from)
+    w.optional(s.until)
+    w.varint(s.skip.count)
+    for d in s.skip { w.string(d) }
+    w.varint(s.moved.count)
+    for m in s.moved {
+      w.string(m.date)
+      w.string(m.at)
+    }
+  }
+
+  private static func schedule(_ r: inout CacheReader) throws(CacheReader.Damaged) -> Schedule? {
+    let days: Schedule.DaysField
+    switch try r.u8() {
+    case 0: return nil
+    case 1: days = .text(try r.string())
+    case 2:
+      var list: [String] = []
+      for _ in 0..<(try r.count()) { list.append(try r.string()) }
+      days = .list(list)
+    default: throw CacheReader.Damaged()
+    }
+    let at = try r.string()
+    let every = try r.optionalString()
+    let zone = try r.string()
+    let from = try r.optionalString()
+    let until = try r.optionalString()
+    var skip: [String] = []
+    for _ in 0..<(try r.count()) { skip.append(try r.string()) }
+    var moved: [Schedule.Move] = []
+    for _ in 0..<(try r.count(each: 2)) {
+      moved.append(Schedule.Move(date: try r.string(), at: try r.string()))
+    }
+    return Schedule(
+      at: at, days: days, every: every, zone: zone, from: from, until: until, skip: skip,
+      moved: moved)
+  }
+
   /// The record written by `encode`.
   static func decode(_ r: inout CacheReader) throws(CacheReader.Damaged) -> AnyRecord {
     switch try r.u8() {
@@ -177,8 +238,12 @@ enum CachedRecord {
       var attendees: [Attendee] = []
       let n = try r.count()
       attendees.reserveCapacity(n)
-      for _ in 0..<n { attendees.append(Attendee(name: try r.string())) }
-      return .scrum(Scrum(id: id, title: title, theme: theme, length: length, attendees: attendees))
+      for _ in 0..<n { attendees.append(Attendee(name: try r.string(), zone: try r.optionalString())) }
+      let schedule = try schedule(&r)
+      return .scrum(
+        Scrum(
+          id: id, title: title, theme: theme, length: length, schedule: schedule,
+          attendees: attendees))
     case 2:
       let id = try r.optionalUUID()
       let scrum = try r.uuid()

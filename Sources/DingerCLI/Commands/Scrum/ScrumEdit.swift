@@ -3,13 +3,14 @@ import Components
 import Foundation
 import Models
 import Providers
+import Schedules
 
 extension ScrumCommand {
   /// `dinger scrum edit S [--title --theme --length]`, or `$EDITOR` on the file.
   struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
     commandName: "edit",
-      abstract: "Change a scrum's title, theme or length, or edit its file in $EDITOR.",
+      abstract: "Change a scrum's title, theme, length or schedule, or edit its file in $EDITOR.",
       discussion: """
         With no options, opens the scrum's file in $VISUAL or $EDITOR (else vi). When you save \
         and quit, dinger checks the file; if it has errors it opens it again with the errors \
@@ -19,11 +20,16 @@ extension ScrumCommand {
         Examples:
           dinger scrum edit design --length 15
           dinger scrum edit design --title "Design Sync" --theme sky
+          dinger scrum edit design --at 09:30 --days mon-fri --zone Europe/Berlin
+          dinger scrum edit design --every 2w --days tue,thu
+          dinger scrum edit design --skip 2026-12-24 --move 2027-01-07=11:00
+          dinger scrum edit design --no-schedule
           EDITOR=nano dinger scrum edit design
         """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: ScrumFields
+    @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
 
     @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
     var scrum: String
@@ -45,7 +51,7 @@ extension ScrumCommand {
         let repository = try global.repository()
         let provider = ScrumProvider.live(repository: repository)
         let stored = try provider.find(scrum)
-        guard title != nil || fields.theme != nil || fields.length != nil else {
+        guard title != nil || fields.theme != nil || fields.length != nil || schedule.given else {
           try editInEditor(stored, provider: provider, repository: repository)
           return
         }
@@ -54,6 +60,12 @@ extension ScrumCommand {
             if let title { new.title = title }
             if let theme = fields.theme { new.theme = theme.theme }
             if let length = fields.length?.minutes { new.length = length }
+            if schedule.given {
+              let local = ZoneDatabase.system.local()
+              new.schedule = try schedule.apply(
+                to: new.schedule, today: local.wallClock(at: Int64(Date().timeIntervalSince1970)).date,
+                localZone: local.name)
+            }
           })
       }
     }
@@ -96,6 +108,9 @@ extension ScrumCommand {
       }
       Terminal.output(result.subject + "\n")
       for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
+      for issue in result.stored.scrum.schedule?.validate(at: []) ?? [] where issue.severity == .warning {
+        Terminal.error("warning: \(issue.message)\n")
+      }
     }
   }
 }

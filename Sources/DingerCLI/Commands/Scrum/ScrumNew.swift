@@ -3,6 +3,7 @@ import Components
 import Foundation
 import Models
 import Providers
+import Schedules
 
 extension ScrumCommand {
   /// `dinger scrum new TITLE`.
@@ -20,10 +21,12 @@ extension ScrumCommand {
           dinger scrum new
           dinger scrum new "Design Review" --attendee Ada --attendee Grace
           dinger scrum new "App Dev" --theme orange --attendee Katie --attendee Gray
+          dinger scrum new Design --attendee Ada --at 09:30 --days weekdays --zone Europe/Berlin
         """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: ScrumFields
+    @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
 
     @Argument(help: "The title (leave out to write the scrum in $EDITOR).")
     var title: String?
@@ -35,7 +38,7 @@ extension ScrumCommand {
 
     func validate() throws {
       if title == nil {
-        if !attendees.isEmpty || fields.theme != nil || fields.length != nil {
+        if !attendees.isEmpty || fields.theme != nil || fields.length != nil || schedule.given {
           throw ValidationError(
             "give a title with --attendee, --theme or --length, or none of them to use $EDITOR")
         }
@@ -63,7 +66,14 @@ extension ScrumCommand {
         let scrum = Scrum(
           title: title, theme: fields.theme?.theme, length: fields.length?.minutes ?? 5,
           attendees: splitNames(attendees).map({ Attendee(name: $0) }))
-        let result = try provider.add(scrum)
+        var withSchedule = scrum
+        if schedule.given {
+          let local = ZoneDatabase.system.local()
+          withSchedule.schedule = try schedule.apply(
+            to: nil, today: local.wallClock(at: Int64(Date().timeIntervalSince1970)).date,
+            localZone: local.name)
+        }
+        let result = try provider.add(withSchedule)
         Terminal.output("\(result.subject) (\(result.stored.path))\n")
       }
     }

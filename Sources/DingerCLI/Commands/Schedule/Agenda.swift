@@ -1,0 +1,123 @@
+import ArgumentParser
+import Components
+import Foundation
+import Models
+import Providers
+import Schedules
+
+/// The clock commands read: the real one, or `DINGER_TEST_NOW` (an ISO 8601 instant) in tests.
+func currentDate() -> Date {
+  if let fixed = ProcessInfo.processInfo.environment["DINGER_TEST_NOW"],
+    let date = DateExpression.parse(fixed)
+  {
+    return date
+  }
+  return Date()
+}
+
+/// `dinger agenda`: the coming stand-ups.
+struct Agenda: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "agenda",
+    abstract: "Show the coming stand-ups, in your time zone.",
+    discussion: """
+      Lists the scheduled stand-ups from the start of today for --days days (default 7), by \
+      day, at your local time ($TZ, else the system's zone), with "in 12 min", "now", "done \
+      (recorded)" (a meeting was recorded for it) or "missed". Where the scrum's zone is not \
+      yours, its own time is shown too, and each attendee's where the scrum gives their zone.
+
+      Examples:
+        dinger agenda
+        dinger agenda --days 14 --scrum design
+        TZ=America/New_York dinger agenda --json | jq '.standups[].start'
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @OptionGroup var output: OutputOptions
+
+  @Option(help: "How many days, from today (1 to 800).")
+  var days = 7
+
+  @Option(
+    name: .customLong("scrum"), help: "Only this scrum (slug, title or id prefix); repeat for more.",
+    completion: Completions.scrums)
+  var scrums: [String] = []
+
+  func validate() throws {
+    guard (1...800).contains(days) else {
+      throw ValidationError("--days must be from 1 to 800, found \(days)")
+    }
+  }
+
+  func run() throws {
+    try reporting {
+      let repository = try global.repository()
+      let provider = ScheduleProvider.live(repository: repository)
+      let only = scrums.isEmpty ? nil : try scrums.map { try provider.scrums.find($0) }
+      let now = currentDate()
+      let viewer = ZoneDatabase.system.local()
+      let window = ScheduleProvider.window(days: days, now: now, viewer: viewer)
+      let items = try provider.agenda(window, now: now, viewer: viewer, only: only)
+      if output.json {
+        Terminal.output(
+          try JSONView.render(
+            AgendaJSON(from: window.lowerBound, to: window.upperBound, zone: viewer.name, standups: items)))
+        return
+      }
+      let today = viewer.wallClock(at: Int64(now.timeIntervalSince1970)).date.description
+      Terminal.output(
+        AgendaView(
+          items: items, today: today, viewerZone: viewer.name, now: now,
+          color: Terminal.colorOnStdout
+        ).render())
+    }
+  }
+}
+
+/// `agenda --json`: the window and the stand-ups in it.
+struct AgendaJSON: Encodable {
+  var from: Date
+  var to: Date
+  var zone: String
+  var standups: [AgendaItem]
+}
+
+/// `dinger next`: the next stand-up.
+struct Next: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "next",
+    abstract: "Show the next stand-up (or the one running now).",
+    discussion: """
+      Examples:
+        dinger next
+        dinger next --scrum design --json
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @OptionGroup var output: OutputOptions
+
+  @Option(
+    name: .customLong("scrum"), help: "Only this scrum; repeat for more.",
+    completion: Completions.scrums)
+  var scrums: [String] = []
+
+  func run() throws {
+    try reporting {
+      let provider = ScheduleProvider.live(repository: try global.repository())
+      let only = scrums.isEmpty ? nil : try scrums.map { try provider.scrums.find($0) }
+      let now = currentDate()
+      let viewer = ZoneDatabase.system.local()
+      let next = try provider.next(now: now, viewer: viewer, only: only)
+      if output.json {
+        Terminal.output(try JSONView.render(["next": next]))
+        return
+      }
+      let today = viewer.wallClock(at: Int64(now.timeIntervalSince1970)).date.description
+      Terminal.output(
+        AgendaView(
+          items: next.map { [$0] } ?? [], today: today, viewerZone: viewer.name, now: now,
+          color: Terminal.colorOnStdout
+        ).renderNext())
+    }
+  }
+}
