@@ -9,33 +9,51 @@ public struct HistoryView {
   public var rows: [(meeting: Meeting, title: String, id: String)]
   /// The zone times are shown in (the user's; files keep UTC).
   public var timeZone: TimeZone
+  /// Scheduled stand-ups nothing was recorded for (and not skipped): when, and the scrum.
+  public var missed: [(start: Date, title: String)]
 
   /// Creates a view.
   public init(
     rows: [(meeting: Meeting, title: String, id: String)],
-    timeZone: TimeZone = TimeZone(identifier: "UTC")!
+    timeZone: TimeZone = TimeZone(identifier: "UTC")!, missed: [(start: Date, title: String)] = []
   ) {
-    (self.rows, self.timeZone) = (rows, timeZone)
+    (self.rows, self.timeZone, self.missed) = (rows, timeZone, missed)
   }
 
   /// The text.
   public func render() -> String {
-    guard !rows.isEmpty else { return "no meetings recorded yet\n" }
-    let width = min(30, rows.map(\.title.count).max() ?? 0)
+    guard !rows.isEmpty || !missed.isEmpty else { return "no meetings recorded yet\n" }
+    let width = min(30, (rows.map(\.title.count) + missed.map(\.title.count)).max() ?? 0)
+    // Missed stand-ups go between the meetings, by date, newest first.
+    var gaps = missed.sorted { $0.start > $1.start }[...]
+    func gapsAfter(_ date: Date?) -> String {
+      var out = ""
+      while let gap = gaps.first, date.map({ gap.start > $0 }) ?? true {
+        gaps.removeFirst()
+        let when = Self.dateText(gap.start, in: timeZone)
+        out +=
+          "--------  \(when)  \(gap.title.padding(toLength: width, withPad: " ", startingAt: 0))  missed: scheduled, nothing recorded\n"
+      }
+      return out
+    }
     return rows.map { meeting, title, id in
-      let date = Self.dateText(meeting.date, in: timeZone)
-      // NB: a meeting under a minute says its seconds ("0 of 10 min" read as nothing).
-      let actual =
-        meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60)"
-      let minutes = "\(actual) of \(meeting.length) min".padding(
-        toLength: 14, withPad: " ", startingAt: 0)
-      let people = Style.plural(meeting.attendees.count, "attendee").padding(
-        toLength: 12, withPad: " ", startingAt: 0)
-      let note = meeting.transcript?.split(separator: "\n").first.map { "  " + $0.prefix(60) } ?? ""
-      return
-        "\(id)  \(date)  \(title.padding(toLength: width, withPad: " ", startingAt: 0))  \(minutes) \(people)\(note)"
-        .trimmingTrailingSpaces() + "\n"
-    }.joined()
+      gapsAfter(meeting.date) + line(meeting, title, id, width: width)
+    }.joined() + gapsAfter(nil)
+  }
+
+  private func line(_ meeting: Meeting, _ title: String, _ id: String, width: Int) -> String {
+    let date = Self.dateText(meeting.date, in: timeZone)
+    // NB: a meeting under a minute says its seconds ("0 of 10 min" read as nothing).
+    let actual =
+      meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60)"
+    let minutes = "\(actual) of \(meeting.length) min".padding(
+      toLength: 14, withPad: " ", startingAt: 0)
+    let people = Style.plural(meeting.attendees.count, "attendee").padding(
+      toLength: 12, withPad: " ", startingAt: 0)
+    let note = meeting.transcript?.split(separator: "\n").first.map { "  " + $0.prefix(60) } ?? ""
+    return
+      "\(id)  \(date)  \(title.padding(toLength: width, withPad: " ", startingAt: 0))  \(minutes) \(people)\(note)"
+      .trimmingTrailingSpaces() + "\n"
   }
 
   /// `2026-11-21 10:00 CET`: the time in `zone`, labelled with the zone unless it is UTC then.

@@ -167,7 +167,7 @@ public struct ScheduleProvider: Sendable {
 
   /// A meeting's distance from the nearest planned occurrence, when it is further than the match
   /// slack: `check --strict` warns about these.
-  public func offSchedule(_ meeting: Meeting, of scheduled: Scheduled) -> Bool {
+  public static func offSchedule(_ meeting: Meeting, of scheduled: Scheduled) -> Bool {
     let t = Int64(meeting.date.timeIntervalSince1970)
     let around = (t - 3 * 86_400)..<(t + 3 * 86_400)
     return !scheduled.plan.occurrences(in: around, rules: scheduled.rules, minutes: scheduled.stored.scrum.length)

@@ -1,3 +1,4 @@
+import Foundation
 import Models
 
 /// Writes a team's schedules as one iCalendar file (RFC 5545) that calendar apps import or
@@ -166,7 +167,7 @@ public enum ICalendar {
   /// (a teammate's file may hold any) become spaces.
   static func text(_ s: String) -> String {
     var out = ""
-    for u in s.unicodeScalars {
+    for u in s.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
       switch u {
       case "\\": out += "\\\\"
       case ";": out += "\\;"

@@ -32,6 +32,9 @@ struct Check: ParsableCommand {
   @OptionGroup var global: GlobalOptions
   @OptionGroup var output: OutputOptions
 
+  @Flag(help: "Also warn about meetings recorded far (over 2 hours) from their scrum's schedule.")
+  var strict = false
+
   @Option(help: "text, json, github or sarif.")
   var format: CheckFormat?
 
@@ -49,7 +52,10 @@ struct Check: ParsableCommand {
       let targets =
         paths.isEmpty ? [try global.checkTarget()] : try CheckProvider.targets(paths)
       for target in targets {
-        let report = try target.provider.check(only: target.only)
+        var report = try target.provider.check(only: target.only)
+        if strict {
+          report.diagnostics += CheckProvider.offSchedule(root: target.root, only: target.only)
+        }
         reports.append((displayPrefix(target.root), report))
       }
       var all = CheckReport(files: 0, diagnostics: [])

@@ -45,13 +45,28 @@ struct History: ParsableCommand {
         let until = self.until.flatMap(userDateEnd)
         var meetings = try MeetingProvider.live(repository: repository).history(
           of: stored, since: since.flatMap(userDate), until: until)
+        // A scheduled scrum's history shows the stand-ups that were missed, within the range
+        // the meetings listed cover (so -n 5 shows the gaps between those five and now).
+        var missed: [Date] = []
+        if let stored, stored.scrum.schedule != nil {
+          let all = meetings.map(\.meeting)
+          if let n { meetings = Array(meetings.prefix(max(0, n))) }
+          let lower = n == nil ? since.flatMap(userDate) : meetings.last?.meeting.date
+          let upper = min(until ?? currentDate(), currentDate())
+          missed = ScheduleProvider.live(repository: repository)
+            .missed(stored, meetings: all, since: lower, until: upper)
+            .map { Date(timeIntervalSince1970: TimeInterval($0.start)) }
+        }
         if let n { meetings = Array(meetings.prefix(max(0, n))) }
         let titles = Dictionary(
           try scrums.list().scrums.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } },
           uniquingKeysWith: { a, _ in a })
         if output.json {
+          let listed = meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }
           Terminal.output(
-            try JSONView.render("meetings", meetings.map { MeetingJSON($0, title: titles[$0.meeting.scrum]) }))
+            stored?.scrum.schedule == nil
+              ? try JSONView.render("meetings", listed)
+              : try JSONView.render(HistoryJSON(meetings: listed, missed: missed.sorted(by: >))))
         } else {
           Pager.show(
             HistoryView(
@@ -60,11 +75,18 @@ struct History: ParsableCommand {
                   $0.meeting, titles[$0.meeting.scrum] ?? "(removed scrum)",
                   String($0.meeting.id?.lowercased.prefix(8) ?? "")
                 )
-              }, timeZone: .current
+              }, timeZone: .current,
+              missed: missed.map { ($0, stored?.scrum.title ?? "") }
             ).render())
         }
       }
     }
+  }
+
+  /// `history S --json` for a scheduled scrum: the meetings, and the stand-ups missed.
+  struct HistoryJSON: Encodable {
+    var meetings: [MeetingJSON]
+    var missed: [Date]
   }
 
   /// `dinger history show M`.

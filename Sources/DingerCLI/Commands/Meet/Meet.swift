@@ -31,7 +31,11 @@ struct Meet: AsyncParsableCommand {
       transcribes its recording, with --turn NAME=SECONDS for when each speaker began; the \
       duration is then the recording's.
 
+      Without a scrum, runs the one scheduled now (from 10 minutes before its start to its \
+      planned end; 'dinger agenda' lists them); when two are due it asks which.
+
       Examples:
+        dinger meet
         dinger meet design
         dinger meet design --notes-file standup.txt
         dinger meet design --overtime
@@ -44,8 +48,10 @@ struct Meet: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
-  var scrum: String
+  @Argument(
+    help: "The scrum: slug, title or id prefix (default: the one scheduled now).",
+    completion: Completions.scrums)
+  var scrum: String?
 
   @Flag(help: "Let the last speaker run over the planned length; the timer shows by how much.")
   var overtime = false
@@ -123,7 +129,7 @@ struct Meet: AsyncParsableCommand {
     }
     try reporting {
       let repository = try global.repository()
-      let stored = try ScrumProvider.live(repository: repository).find(scrum)
+      let stored = try chosenScrum(repository)
       var transcript: String?
       if let transcriptFile {
         guard let text = try? String(contentsOfFile: transcriptFile, encoding: .utf8) else {

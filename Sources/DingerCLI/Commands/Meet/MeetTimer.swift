@@ -9,11 +9,11 @@ extension Meet {
   func runTimer() async throws {
     guard isatty(0) == 1 && isatty(1) == 1 else {
       throw CLIError(
-        "dinger meet shows a full-screen timer and needs a terminal; record a meeting held elsewhere with 'dinger meet \(scrum) --record --duration 12m'"
+        "dinger meet shows a full-screen timer and needs a terminal; record a meeting held elsewhere with 'dinger meet \(scrum ?? "SCRUM") --record --duration 12m'"
       )
     }
     let repository = try global.repository()
-    let stored = try ScrumProvider.live(repository: repository).find(scrum)
+    let stored = try chosenScrum(repository)
     let startTimer = MeetingTimer(
       attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length,
       overtime: overtime)
