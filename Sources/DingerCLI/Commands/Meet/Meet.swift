@@ -139,7 +139,7 @@ struct Meet: AsyncParsableCommand {
       }
       let names = attendees.isEmpty ? stored.scrum.attendees.map(\.name) : splitNames(attendees)
       var meeting = Meeting(
-        scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? Date(),
+        scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? currentDate(),
         length: stored.scrum.length,
         duration: duration.flatMap(Self.seconds)
           ?? audio.flatMap(Transcription.length(ofRecording:)) ?? stored.scrum.length * 60,
