@@ -61,7 +61,7 @@ let package = Package(
     .executableTarget(
       name: "DingerCLI",
       dependencies: [
-        "Models", "Providers", "Components", "Processes", "Schedules",
+        "Models", "Providers", "Components", "Processes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

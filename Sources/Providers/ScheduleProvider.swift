@@ -58,9 +58,10 @@ public struct ScheduleProvider: Sendable {
 
   /// The occurrences starting in `window`, in order, with their status at `now` and times in
   /// the viewer's zone.
-  public func agenda(
-    _ window: Range<Date>, now: Date, viewer: ZoneRules, only: [StoredScrum]? = nil
-  ) throws -> [AgendaItem] {
+  public func agenda(_ window: Range<Date>, viewer: ViewerClock, only: [StoredScrum]? = nil)
+    throws -> [AgendaItem]
+  {
+    let now = viewer.now
     let range = Int64(window.lowerBound.timeIntervalSince1970)..<Int64(
       window.upperBound.timeIntervalSince1970)
     let nowSeconds = Int64(now.timeIntervalSince1970)
@@ -89,7 +90,7 @@ public struct ScheduleProvider: Sendable {
         if meeting != nil { .done } else if nowSeconds >= o.end { .missed } else if nowSeconds
           >= o.start - Self.dueEarly
         { .now } else { .upcoming }
-      return item(s, o, status: status, meeting: meeting?.path, viewer: viewer)
+      return item(s, o, status: status, meeting: meeting?.path, viewer: viewer.rules)
     }
   }
 
@@ -123,23 +124,13 @@ public struct ScheduleProvider: Sendable {
       attendees: attendees, meeting: meeting)
   }
 
-  /// The window from the start of today in the viewer's zone, `days` days long.
-  public static func window(days: Int, now: Date, viewer: ZoneRules) -> Range<Date> {
-    let today = viewer.wallClock(at: Int64(now.timeIntervalSince1970)).date
-    let start = viewer.startOfDay(today)
-    let end = viewer.startOfDay(today.adding(days: max(1, days)))
-    return Date(timeIntervalSince1970: TimeInterval(start))..<Date(
-      timeIntervalSince1970: TimeInterval(end))
-  }
-
   /// The next stand-up that has not ended (one running now included), within a year.
-  public func next(now: Date, viewer: ZoneRules, only: [StoredScrum]? = nil) throws -> AgendaItem?
-  {
+  public func next(viewer: ViewerClock, only: [StoredScrum]? = nil) throws -> AgendaItem? {
+    let now = viewer.now
     let start = now.addingTimeInterval(-24 * 3600)
     for days in [8, 120, 400] {
       let items = try agenda(
-        start..<now.addingTimeInterval(TimeInterval(days * 86_400)), now: now, viewer: viewer,
-        only: only)
+        start..<now.addingTimeInterval(TimeInterval(days * 86_400)), viewer: viewer, only: only)
       if let next = items.first(where: { $0.status == .upcoming || $0.status == .now }) {
         return next
       }

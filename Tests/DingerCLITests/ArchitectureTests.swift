@@ -14,11 +14,12 @@ import Testing
     "Processes": ["Glibc"],
     "YAML": ["Foundation", "CYAML"],
     "Git": ["Foundation", "CGit2", "CZlib", "CCurl", "Processes"],
-    "Storage": ["Foundation", "Models", "YAML", "Git"],
+    "Schedules": ["Foundation", "Models", "Synchronization"],
+    "Storage": ["Foundation", "Models", "YAML", "Git", "Schedules"],
     "Sync": ["Foundation", "Models", "YAML", "Git", "Storage", "Processes"],
     "Speech": ["Foundation"],
     "Providers": [
-      "Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech", "Processes",
+      "Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech", "Processes", "Schedules",
     ],
     // The helper program: the audio and speech libraries, and nothing of dinger's data.
     "DingerTranscribe": ["Foundation", "Speech", "CSphinx", "CPulse"],

@@ -2,7 +2,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Schedules
 
 extension Meet {
   /// The scrum named, or else the one the schedules say is due now: from 10 minutes before its
@@ -11,10 +10,10 @@ extension Meet {
     let scrums = ScrumProvider.live(repository: repository)
     if let scrum { return try scrums.find(scrum) }
     let schedules = ScheduleProvider.live(repository: repository)
-    let now = currentDate()
-    let viewer = ZoneDatabase.system.local()
+    let viewer = ViewerClock(now: currentDate())
+    let now = viewer.now
     let window = now.addingTimeInterval(-24 * 3600)..<now.addingTimeInterval(24 * 3600)
-    let due = try schedules.agenda(window, now: now, viewer: viewer).filter { $0.status == .now }
+    let due = try schedules.agenda(window, viewer: viewer).filter { $0.status == .now }
     let all = try scrums.list().scrums
     func stored(_ item: AgendaItem) throws -> StoredScrum {
       guard let s = all.first(where: { $0.slug == item.slug }) else {
@@ -25,10 +24,10 @@ extension Meet {
     switch due.count {
     case 0:
       var message = "no stand-up is scheduled now"
-      if let next = try schedules.next(now: now, viewer: viewer) {
-        let today = viewer.wallClock(at: Int64(now.timeIntervalSince1970)).date.description
+      if let next = try schedules.next(viewer: viewer) {
         let line = AgendaView(
-          items: [next], today: today, viewerZone: viewer.name, now: now, color: false
+          items: [next], today: viewer.today.description, viewerZone: viewer.zoneName, now: now,
+          color: false
         ).renderNext().trimmingCharacters(in: .newlines)
         message += "; next: \(line)"
       }

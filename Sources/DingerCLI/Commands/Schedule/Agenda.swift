@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Schedules
 
 /// The clock commands read: the real one, or `DINGER_TEST_NOW` (an ISO 8601 instant) in tests.
 func currentDate() -> Date {
@@ -54,20 +53,20 @@ struct Agenda: ParsableCommand {
       let repository = try global.repository()
       let provider = ScheduleProvider.live(repository: repository)
       let only = scrums.isEmpty ? nil : try scrums.map { try provider.scrums.find($0) }
-      let now = currentDate()
-      let viewer = ZoneDatabase.system.local()
-      let window = ScheduleProvider.window(days: days, now: now, viewer: viewer)
-      let items = try provider.agenda(window, now: now, viewer: viewer, only: only)
+      let viewer = ViewerClock(now: currentDate())
+      let window = viewer.days(days)
+      let items = try provider.agenda(window, viewer: viewer, only: only)
       if output.json {
         Terminal.output(
           try JSONView.render(
-            AgendaJSON(from: window.lowerBound, to: window.upperBound, zone: viewer.name, standups: items)))
+            AgendaJSON(
+              from: window.lowerBound, to: window.upperBound, zone: viewer.zoneName, standups: items)))
         return
       }
-      let today = viewer.wallClock(at: Int64(now.timeIntervalSince1970)).date.description
       Terminal.output(
         AgendaView(
-          items: items, today: today, viewerZone: viewer.name, now: now,
+          items: items, today: viewer.today.description, viewerZone: viewer.zoneName,
+          now: viewer.now,
           color: Terminal.colorOnStdout
         ).render())
     }
@@ -105,17 +104,16 @@ struct Next: ParsableCommand {
     try reporting {
       let provider = ScheduleProvider.live(repository: try global.repository())
       let only = scrums.isEmpty ? nil : try scrums.map { try provider.scrums.find($0) }
-      let now = currentDate()
-      let viewer = ZoneDatabase.system.local()
-      let next = try provider.next(now: now, viewer: viewer, only: only)
+      let viewer = ViewerClock(now: currentDate())
+      let next = try provider.next(viewer: viewer, only: only)
       if output.json {
         Terminal.output(try JSONView.render(["next": next]))
         return
       }
-      let today = viewer.wallClock(at: Int64(now.timeIntervalSince1970)).date.description
       Terminal.output(
         AgendaView(
-          items: next.map { [$0] } ?? [], today: today, viewerZone: viewer.name, now: now,
+          items: next.map { [$0] } ?? [], today: viewer.today.description,
+          viewerZone: viewer.zoneName, now: viewer.now,
           color: Terminal.colorOnStdout
         ).renderNext())
     }

@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Schedules
 
 extension ScrumCommand {
   /// `dinger scrum edit S [--title --theme --length]`, or `$EDITOR` on the file.
@@ -61,10 +60,8 @@ extension ScrumCommand {
             if let theme = fields.theme { new.theme = theme.theme }
             if let length = fields.length?.minutes { new.length = length }
             if schedule.given {
-              let local = ZoneDatabase.system.local()
-              new.schedule = try schedule.apply(
-                to: new.schedule, today: local.wallClock(at: Int64(Date().timeIntervalSince1970)).date,
-                localZone: local.name)
+              new.schedule = try schedule.change.apply(
+                to: new.schedule, viewer: ViewerClock(now: currentDate()))
             }
           })
       }

@@ -3,7 +3,6 @@ import Components
 import Foundation
 import Models
 import Providers
-import Schedules
 
 extension ScrumCommand {
   /// `dinger scrum new TITLE`.
@@ -21,7 +20,7 @@ extension ScrumCommand {
           dinger scrum new
           dinger scrum new "Design Review" --attendee Ada --attendee Grace
           dinger scrum new "App Dev" --theme orange --attendee Katie --attendee Gray
-          dinger scrum new Design --attendee Ada --at 09:30 --days weekdays --zone Europe/Berlin
+          dinger scrum new Ops --attendee Cy --at 09:30 --zone Europe/Berlin
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -68,10 +67,8 @@ extension ScrumCommand {
           attendees: splitNames(attendees).map({ Attendee(name: $0) }))
         var withSchedule = scrum
         if schedule.given {
-          let local = ZoneDatabase.system.local()
-          withSchedule.schedule = try schedule.apply(
-            to: nil, today: local.wallClock(at: Int64(Date().timeIntervalSince1970)).date,
-            localZone: local.name)
+          withSchedule.schedule = try schedule.change.apply(
+            to: nil, viewer: ViewerClock(now: currentDate()))
         }
         let result = try provider.add(withSchedule)
         Terminal.output("\(result.subject) (\(result.stored.path))\n")
