@@ -78,7 +78,7 @@ public struct AgendaView {
     case .missed: return "missed"
     case .now: return "now"
     case .upcoming:
-      let minutes = Int((item.start.timeIntervalSince(now) / 60).rounded(.up))
+      let minutes = Int((item.date.timeIntervalSince(now) / 60).rounded(.up))
       if minutes < 60 { return "in \(minutes) min" }
       if minutes < 24 * 60 {
         return "in \(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")

@@ -117,8 +117,8 @@ public struct ScheduleProvider: Sendable {
     }
     return AgendaItem(
       title: s.stored.scrum.title, slug: s.stored.slug, id: s.stored.scrum.id?.lowercased,
-      date: o.date.description, start: Date(timeIntervalSince1970: TimeInterval(o.start)),
-      end: Date(timeIntervalSince1970: TimeInterval(o.end)), zone: s.rules.name,
+      day: o.date.description, date: Date(timeIntervalSince1970: TimeInterval(o.start)),
+      endDate: Date(timeIntervalSince1970: TimeInterval(o.end)), zone: s.rules.name,
       zoneTime: s.rules.wallClock(at: o.start).time.description, moved: o.moved, status: status,
       localDay: day.description, localStart: start.description, localEnd: end.description,
       attendees: attendees, meeting: meeting)

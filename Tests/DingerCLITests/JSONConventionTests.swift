@@ -10,7 +10,9 @@ import Testing
   @Test func everyJSONOutputFollowsTheConvention() throws {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--at", "09:30", "--zone", "UTC")
+        .status == 0)
     #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
     #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
     #expect(try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water").status == 0)
@@ -23,7 +25,7 @@ import Testing
       ["history", "show", meeting], ["log"], ["log", "design"], ["library", "list"],
       ["library", "show", "spanish-basics"], ["word", "list", "--library", "spanish-basics"],
       ["word", "random", "--count", "1", "--language", "es"], ["quiz", "--stats"], ["check"],
-      ["conflicts"], ["remote", "list"],
+      ["conflicts"], ["remote", "list"], ["agenda"], ["next"],
     ]
     for command in commands {
       let r = try box.dinger(command + ["--json"])

@@ -109,9 +109,9 @@ struct ScheduleCalendarTests {
       var title: String
       var id: String?
       var slug: String
+      var day: String
       var date: String
-      var start: String
-      var end: String
+      var endDate: String
       var zoneTime: String
       var localDay: String
       var localStart: String
@@ -124,8 +124,8 @@ struct ScheduleCalendarTests {
       var zone: String?
       var time: String?
     }
-    var from: String
-    var to: String
+    var fromDate: String
+    var toDate: String
     var standups: [Item]
   }
 
@@ -141,34 +141,34 @@ struct ScheduleCalendarTests {
     let written = try box.dinger("calendar", "--out", ics.path)
     #expect(written.status == 0, "\(written.stderr)")
     let agenda = try Self.agenda(box, days: 400, tz: "UTC")
-    let theirs = try ICalendarReader.occurrences(ics, from: agenda.from, to: agenda.to)
+    let theirs = try ICalendarReader.occurrences(ics, from: agenda.fromDate, to: agenda.toDate)
     let ours = agenda.standups.map { item -> [String] in
-      let minutes = Int(ISO8601DateFormatter().date(from: item.end)!.timeIntervalSince(
-        ISO8601DateFormatter().date(from: item.start)!) / 60)
-      return ["\(item.id ?? item.slug)@dinger", item.start, "\(minutes)"]
+      let minutes = Int(ISO8601DateFormatter().date(from: item.endDate)!.timeIntervalSince(
+        ISO8601DateFormatter().date(from: item.date)!) / 60)
+      return ["\(item.id ?? item.slug)@dinger", item.date, "\(minutes)"]
     }.sorted { $0.lexicographicallyPrecedes($1) }
     #expect(ours.count > 700)
     #expect(theirs == ours, "only dinger: \(Set(ours).subtracting(theirs).prefix(4)); only python: \(Set(theirs).subtracting(ours).prefix(4))")
 
     // What the occurrences say, checked directly.
     let berlin = agenda.standups.filter { $0.title == "Berlin" }
-    #expect(!berlin.contains { $0.date == Self.day(20, weekday: true) }, "a skipped day is listed")
-    #expect(!berlin.contains { $0.date > Self.day(350) }, "past until")
-    let moved = try #require(berlin.first { $0.date == Self.day(30, weekday: true) })
+    #expect(!berlin.contains { $0.day == Self.day(20, weekday: true) }, "a skipped day is listed")
+    #expect(!berlin.contains { $0.day > Self.day(350) }, "past until")
+    let moved = try #require(berlin.first { $0.day == Self.day(30, weekday: true) })
     #expect(moved.moved && moved.zoneTime == "11:15")
     // 09:30 in Berlin all year: 08:30 UTC in winter, 07:30 UTC in summer.
-    let hours = Set(berlin.filter { !$0.moved }.map { String($0.start.dropFirst(11).prefix(5)) })
+    let hours = Set(berlin.filter { !$0.moved }.map { String($0.date.dropFirst(11).prefix(5)) })
     #expect(hours == ["07:30", "08:30"], "\(hours)")
     // Sydney's DST is the other way round: 08:45 there is 21:45 UTC (AEDT, +11) in January,
     // 22:45 (AEST, +10) in July, on the day before.
-    let sydney = Set(agenda.standups.filter { $0.title == "Sydney" }.map { String($0.start.dropFirst(11).prefix(5)) })
+    let sydney = Set(agenda.standups.filter { $0.title == "Sydney" }.map { String($0.date.dropFirst(11).prefix(5)) })
     #expect(sydney == ["21:45", "22:45"], "\(sydney)")
     let kolkata = agenda.standups.filter { $0.title == "Kolkata" }
-    #expect(kolkata.filter { !$0.moved }.allSatisfy { $0.start.hasSuffix("T04:30:00Z") })
-    #expect(kolkata.first { $0.date == Self.day(5) }?.start.hasSuffix("T18:00:00Z") == true)
-    #expect(!kolkata.contains { $0.date == Self.day(6) })
+    #expect(kolkata.filter { !$0.moved }.allSatisfy { $0.date.hasSuffix("T04:30:00Z") })
+    #expect(kolkata.first { $0.day == Self.day(5) }?.date.hasSuffix("T18:00:00Z") == true)
+    #expect(!kolkata.contains { $0.day == Self.day(6) })
     // Every other week on Tuesdays and Thursdays: consecutive weeks never both have one.
-    let york = agenda.standups.filter { $0.title == "New York" }.map(\.date)
+    let york = agenda.standups.filter { $0.title == "New York" }.map(\.day)
     #expect(york.count > 50)
     // Eve's zone is given: her London time is shown.
     let eve = agenda.standups.first { $0.title == "Sydney" }?.attendees.first { $0.name == "Eve" }

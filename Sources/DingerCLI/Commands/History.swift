@@ -66,7 +66,8 @@ struct History: ParsableCommand {
           Terminal.output(
             stored?.scrum.schedule == nil
               ? try JSONView.render("meetings", listed)
-              : try JSONView.render(HistoryJSON(meetings: listed, missed: missed.sorted(by: >))))
+              : try JSONView.render(
+                HistoryJSON(meetings: listed, missed: missed.sorted(by: >).map { .init(date: $0) })))
         } else {
           Pager.show(
             HistoryView(
@@ -86,7 +87,12 @@ struct History: ParsableCommand {
   /// `history S --json` for a scheduled scrum: the meetings, and the stand-ups missed.
   struct HistoryJSON: Encodable {
     var meetings: [MeetingJSON]
-    var missed: [Date]
+    var missed: [Missed]
+
+    /// A stand-up the schedule planned and nothing was recorded for: when it was to start.
+    struct Missed: Encodable {
+      var date: Date
+    }
   }
 
   /// `dinger history show M`.

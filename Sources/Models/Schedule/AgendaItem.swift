@@ -38,10 +38,10 @@ public struct AgendaItem: Hashable, Sendable, Codable {
   public var slug: String
   public var id: String?
   /// The scheduled day in the schedule's zone (`skip:` and `moved:` name this day).
-  public var date: String
-  /// Start and planned end.
-  public var start: Date
-  public var end: Date
+  public var day: String
+  /// Start (`date`, as a meeting's) and planned end.
+  public var date: Date
+  public var endDate: Date
   /// The schedule's zone, and the time there.
   public var zone: String
   public var zoneTime: String
@@ -58,16 +58,16 @@ public struct AgendaItem: Hashable, Sendable, Codable {
 
   /// An item.
   public init(
-    title: String, slug: String, id: String?, date: String, start: Date, end: Date, zone: String,
+    title: String, slug: String, id: String?, day: String, date: Date, endDate: Date, zone: String,
     zoneTime: String, moved: Bool, status: Status, localDay: String, localStart: String,
     localEnd: String, attendees: [AttendeeTime], meeting: String? = nil
   ) {
     self.title = title
     self.slug = slug
     self.id = id
+    self.day = day
     self.date = date
-    self.start = start
-    self.end = end
+    self.endDate = endDate
     self.zone = zone
     self.zoneTime = zoneTime
     self.moved = moved

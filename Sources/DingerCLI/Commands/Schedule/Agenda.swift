@@ -60,7 +60,8 @@ struct Agenda: ParsableCommand {
         Terminal.output(
           try JSONView.render(
             AgendaJSON(
-              from: window.lowerBound, to: window.upperBound, zone: viewer.zoneName, standups: items)))
+              fromDate: window.lowerBound, toDate: window.upperBound, zone: viewer.zoneName,
+              standups: items)))
         return
       }
       Terminal.output(
@@ -75,8 +76,8 @@ struct Agenda: ParsableCommand {
 
 /// `agenda --json`: the window and the stand-ups in it.
 struct AgendaJSON: Encodable {
-  var from: Date
-  var to: Date
+  var fromDate: Date
+  var toDate: Date
   var zone: String
   var standups: [AgendaItem]
 }
@@ -107,7 +108,7 @@ struct Next: ParsableCommand {
       let viewer = ViewerClock(now: currentDate())
       let next = try provider.next(viewer: viewer, only: only)
       if output.json {
-        Terminal.output(try JSONView.render(["next": next]))
+        Terminal.output(try JSONView.render(NextJSON(next: next)))
         return
       }
       Terminal.output(
@@ -118,4 +119,9 @@ struct Next: ParsableCommand {
         ).renderNext())
     }
   }
+}
+
+/// `next --json`: `{"next": {...}}`, or `{}` when nothing is scheduled.
+struct NextJSON: Encodable {
+  var next: AgendaItem?
 }

@@ -45,6 +45,8 @@ struct ScrumJSON: Encodable {
   var theme: String
   var length: Int
   var attendees: [String]
+  /// When it meets, as written, and in words; nil without a schedule.
+  var schedule: ScheduleJSON?
   /// How many meetings were recorded (`scrum show --json` only; the list does not count).
   var meetings: Int?
 
@@ -57,5 +59,37 @@ struct ScrumJSON: Encodable {
     theme = stored.scrum.effectiveTheme.rawValue
     length = stored.scrum.length
     attendees = stored.scrum.attendees.map(\.name)
+    schedule = stored.scrum.schedule.map(ScheduleJSON.init)
+  }
+}
+
+/// The JSON shape of a schedule: its fields as written, and `summary` when it reads.
+struct ScheduleJSON: Encodable {
+  var at: String
+  var days: [String]
+  var every: String?
+  var zone: String
+  var from: String?
+  var until: String?
+  var skip: [String]
+  var moved: [String: String]
+  /// `weekdays 09:30 Europe/Berlin`; nil when the schedule has errors (then `days` is as
+  /// written, else the days by name).
+  var summary: String?
+
+  init(_ s: Schedule) {
+    at = s.at
+    switch s.days {
+    case .text(let t): days = [t]
+    case .list(let l): days = l
+    }
+    if let plan = s.plan { days = plan.days.map(\.short) }
+    every = s.every
+    zone = s.zone
+    from = s.from
+    until = s.until
+    skip = s.skip
+    moved = Dictionary(s.moved.map { ($0.date, $0.at) }, uniquingKeysWith: { _, b in b })
+    summary = s.plan?.summary
   }
 }
