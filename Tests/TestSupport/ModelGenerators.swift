@@ -56,14 +56,36 @@ public struct ModelGenerator {
     var attendees: [Attendee] = []
     for _ in 0..<count(1...5) {
       var a = Attendee(name: string())
-      if count(0...4) == 0 { a.unknown = unknown(avoiding: ["name"]) }
+      if count(0...3) == 0 { a.zone = maybe { _ in "Europe/Berlin" } ?? string() }
+      if count(0...4) == 0 { a.unknown = unknown(avoiding: ["name", "zone"]) }
       attendees.append(a)
     }
     var s = Scrum(
       id: maybe { $0.uuid() }, title: string(),
       theme: maybe { Theme.allCases.randomElement(using: &$0.rng)! },
       length: count(1...600), attendees: attendees)
+    s.schedule = maybe { $0.schedule() }
     s.unknown = unknown(avoiding: Scrum.keys)
+    return s
+  }
+
+  /// A schedule: well-formed or not (its fields are text as written, so any string must
+  /// survive the round trip).
+  public mutating func schedule() -> Schedule {
+    let days: Schedule.DaysField =
+      Bool.random(using: &rng)
+      ? .text(maybe { _ in "weekdays" } ?? string())
+      : .list((0..<count(0...3)).map { _ in maybe { _ in "mon" } ?? string() })
+    var s = Schedule(
+      at: maybe { _ in "09:30" } ?? string(), days: days, every: maybe { $0.string() },
+      zone: maybe { _ in "America/New_York" } ?? string(), from: maybe { _ in "2026-12-01" },
+      until: maybe { $0.string() }, skip: (0..<count(0...2)).map { _ in string() })
+    var seen = Set<String>()
+    for _ in 0..<count(0...2) {
+      let day = maybe { _ in "2027-01-07" } ?? string()
+      if seen.insert(day).inserted { s.moved.append(Schedule.Move(date: day, at: string())) }
+    }
+    if count(0...4) == 0 { s.unknown = unknown(avoiding: Schedule.keys) }
     return s
   }
 
