@@ -78,7 +78,7 @@ let package = Package(
     // `make fuzz`: libFuzzer harnesses (built with --sanitize fuzzer -DFUZZING)
     .executableTarget(
       name: "DingerFuzz",
-      dependencies: ["YAML", "Models", "Storage", "Sync", "Git", "Providers", "Speech"]),
+      dependencies: ["YAML", "Models", "Storage", "Sync", "Git", "Providers", "Speech", "Schedules"]),
 
     // Tests
     .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),

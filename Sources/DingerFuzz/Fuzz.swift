@@ -1,5 +1,5 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
-// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json, speech, cache). Built only with
+// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json, speech, cache, tzif). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -8,6 +8,7 @@ import Foundation
 @testable import Git
 @testable import Models
 @testable import Providers
+@testable import Schedules
 @testable import Speech
 @testable import Storage
 @testable import Sync
@@ -28,12 +29,36 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case "json": Harness.json(bytes)
   case "speech": Harness.speech(bytes)
   case "cache": Harness.cache(bytes)
-  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http, json, speech or cache")
+  case "tzif": Harness.tzif(bytes)
+  default: fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http, json, speech, cache or tzif")
   }
   return 0
 }
 
 enum Harness {
+  /// A zone file (TZDIR may point anywhere) and a TZ string (from $TZ): read, then asked for
+  /// offsets and wall-clock instants around its transitions and far outside them; and the same
+  /// bytes as calendar text, which must stay on its line.
+  static func tzif(_ bytes: [UInt8]) {
+    if let rules = try? ZoneRules(name: "fuzz", tzif: bytes) {
+      for t in [Int64.min / 4, -1, 0, 1_800_000_000, 4_102_444_800, Int64.max / 4] + rules.transitions.prefix(8) {
+        _ = rules.offset(at: t)
+        _ = rules.utc(forLocal: t)
+      }
+      _ = rules.changes(in: 1_700_000_000..<1_800_000_000)
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let rule = PosixRule(text) {
+      let rules = ZoneRules(name: "fuzz", fixedOffset: rule.standard.offset, abbreviation: "X", rule: rule)
+      for t in stride(from: Int64(1_600_000_000), to: 1_700_000_000, by: 10_000_000) {
+        _ = rules.utc(forLocal: t)
+      }
+      _ = VTimezone.lines(rules, from: CivilDate("2026-01-01")!)
+    }
+    let folded = ICalendar.fold("SUMMARY:" + ICalendar.text(text))
+    precondition(!folded.replacingOccurrences(of: "\r\n ", with: "").contains(where: { $0 == "\r" || $0 == "\n" }))
+  }
+
   /// A record cache file from `.git/dinger/records-v1/` (git's folder is not trusted either):
   /// as the input, and with a valid checksum appended so the entries' own parsing is reached.
   static func cache(_ bytes: [UInt8]) {

@@ -42,18 +42,18 @@ public struct PosixRule: Hashable, Sendable {
     func date(in year: Int) -> CivilDate {
       switch self {
       case .monthWeekDay(let m, let w, let d):
-        let first = CivilDate(year: year, month: m, day: 1)!
+        let first = CivilDate(dayNumber: CivilDate.dayNumber(year: year, month: m, day: 1))
         // Weekday numbers here: Sunday 0 ... Saturday 6.
         let firstWeekday = first.weekday.rawValue % 7
         var day = first.adding(days: (d - firstWeekday + 7) % 7 + (w - 1) * 7)
         while day.parts.month != m { day = day.adding(days: -7) }
         return day
       case .julian(let n):
-        let jan1 = CivilDate(year: year, month: 1, day: 1)!
+        let jan1 = CivilDate(dayNumber: CivilDate.dayNumber(year: year, month: 1, day: 1))
         let leapShift = CivilDate.isLeap(year) && n >= 60 ? 1 : 0
         return jan1.adding(days: n - 1 + leapShift)
       case .zeroBased(let n):
-        return CivilDate(year: year, month: 1, day: 1)!.adding(days: n)
+        return CivilDate(dayNumber: CivilDate.dayNumber(year: year, month: 1, day: 1)).adding(days: n)
       }
     }
   }
