@@ -37,6 +37,7 @@ group("edit") { try EditBench.run(dinger: dinger) }
 group("sync") { try SyncBench.run(dinger: dinger, cache: cache) }
 // NB: kept beside the storage group's repository, under the package's .build/.
 let scaleRoot = cache.deletingLastPathComponent()
+group("schedule") { try ScheduleBench.run(dinger: dinger, root: cache.deletingLastPathComponent()) }
 group("transport") { try TransportBench.run(dinger: dinger, root: scaleRoot) }
 group("scale") { try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000, 40_000, 130_000]) }
 if only == "scale-quick" { try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000]) }
