@@ -31,6 +31,13 @@ run dinger scrum new "Web Dev" --theme poppy --length 5 --attendee Chella --atte
 run dinger scrum list
 run dinger scrum edit design --length 15
 run dinger scrum attendee add design Bob
+run dinger scrum edit design --at 09:30 --days weekdays --zone Europe/Berlin
+run dinger scrum edit app-dev --at 10:00 --days mon,wed,fri --zone America/New_York
+run dinger scrum edit design --skip "$(date -d 'next friday' +%F)"
+step TZ=Asia/Kolkata dinger agenda --days 3
+TZ=Asia/Kolkata dinger agenda --days 3
+run dinger calendar --out "$DEMO_DIR/standups.ics"
+echo "(a calendar app imports or subscribes to $DEMO_DIR/standups.ics; docs/ci.md publishes it from CI)"
 run dinger scrum show design
 run cat scrums/design.yaml
 run git log --format='%h %an: %s'

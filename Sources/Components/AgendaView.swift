@@ -76,6 +76,7 @@ public struct AgendaView {
     switch item.status {
     case .done: return "done (recorded)"
     case .missed: return "missed"
+    case .over: return "over"
     case .now: return "now"
     case .upcoming:
       let minutes = Int((item.date.timeIntervalSince(now) / 60).rounded(.up))

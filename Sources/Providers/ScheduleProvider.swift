@@ -82,14 +82,33 @@ public struct ScheduleProvider: Sendable {
         recorded[m.meeting.scrum, default: []].append(m)
       }
     }
+    var firstRecordedDay: [String: String?] = [:]
+    func recordsBefore(_ s: Scheduled, _ o: Occurrence) -> Bool {
+      if s.plan.from != nil { return true }
+      if firstRecordedDay[s.stored.slug] == nil {
+        // NB: file names start with the meeting's day: no file is read.
+        let days = ((try? scrums.dependencies.pathsIn("history/\(s.stored.slug)")) ?? []).map {
+          String($0.split(separator: "/").last?.prefix(10) ?? "")
+        }
+        firstRecordedDay[s.stored.slug] = .some(days.min())
+      }
+      guard let first = firstRecordedDay[s.stored.slug] ?? nil else { return false }
+      return first < o.date.description
+    }
     return found.map { s, o in
       let meeting = s.stored.scrum.id.flatMap { id in
         recorded[id]?.first { Self.matches($0.meeting.date, o) }
       }
       let status: AgendaItem.Status =
-        if meeting != nil { .done } else if nowSeconds >= o.end { .missed } else if nowSeconds
-          >= o.start - Self.dueEarly
-        { .now } else { .upcoming }
+        if meeting != nil {
+          .done
+        } else if nowSeconds >= o.end {
+          recordsBefore(s, o) ? .missed : .over
+        } else if nowSeconds >= o.start - Self.dueEarly {
+          .now
+        } else {
+          .upcoming
+        }
       return item(s, o, status: status, meeting: meeting?.path, viewer: viewer.rules)
     }
   }

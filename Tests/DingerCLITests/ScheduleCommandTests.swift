@@ -200,6 +200,21 @@ import Testing
   }
 }
 
+extension ScheduleCommandTests {
+  /// A schedule added today without `from`: this morning's stand-up is not "missed" (nothing
+  /// says the team records them) until a meeting has been recorded before one.
+  @Test func noFromAndNothingRecordedIsOverNotMissed() throws {
+    let box = try Self.initialized()
+    try expectOK(
+      box.dinger("scrum", "new", "Ops", "--attendee", "Cy", "--at", "09:00", "--zone", "UTC"))
+    var r = try box.dinger(["agenda", "--days", "1"], env: ["DINGER_TEST_NOW": "2026-12-01T12:00:00Z", "TZ": "UTC"])
+    #expect(r.stdout.contains("09:00-09:05  Ops  over"), "\(r.stdout)")
+    try expectOK(box.dinger(["meet", "ops", "--record", "--date", "2026-11-30T09:01:00Z"], env: ["TZ": "UTC"]))
+    r = try box.dinger(["agenda", "--days", "1"], env: ["DINGER_TEST_NOW": "2026-12-01T12:00:00Z", "TZ": "UTC"])
+    #expect(r.stdout.contains("09:00-09:05  Ops  missed"), "\(r.stdout)")
+  }
+}
+
 /// Two teammates change one schedule: different skips and different fields merge; the same
 /// field changed two ways is a conflict record like any other field.
 @Suite struct ScheduleMergeTests {

@@ -11,8 +11,12 @@ public struct AgendaItem: Hashable, Sendable, Codable {
     case now
     /// A meeting was recorded for it.
     case done
-    /// Over, nothing recorded, and not in `skip`.
+    /// Over, nothing recorded, and not in `skip`, where the team records its stand-ups: the
+    /// schedule has a `from` on or before it, or the scrum has a meeting recorded before it.
     case missed
+    /// Over and nothing recorded, where nothing says the team records them (a schedule without
+    /// `from` added after this day's stand-up, or a scrum that never recorded one).
+    case over
   }
 
   /// An attendee's own clock for the occurrence.
