@@ -12,8 +12,10 @@ enum ScheduleBench {
     if !FileManager.default.fileExists(atPath: work.appendingPathComponent(".git").path) {
       try? FileManager.default.removeItem(at: work)
       try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-      let env = ["GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
-        "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com"]
+      let env = [
+        "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
+        "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com",
+      ]
       try Shell.run("/usr/bin/git", ["init", "-q", "-b", "main", work.path])
       try Shell.run(dinger, ["init"], in: work, env: env)
       let zones = [
@@ -34,7 +36,8 @@ enum ScheduleBench {
           encoding: .utf8)
       }
       try Shell.run("/usr/bin/git", ["add", "-A"], in: work, env: env)
-      try Shell.run("/usr/bin/git", ["commit", "-qm", "1,000 scheduled scrums"], in: work, env: env)
+      try Shell.run(
+        "/usr/bin/git", ["commit", "-qm", "1,000 scheduled scrums"], in: work, env: env)
     }
     let env = ["TZ": "Europe/Berlin"]
     // Warm: the first runs fill the record cache and the activity index.

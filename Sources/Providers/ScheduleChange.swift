@@ -57,7 +57,8 @@ public struct ScheduleChange: Sendable {
       }
       guard ZoneDatabase.system.knows(zone ?? localZone) else {
         throw StorageError(
-          "your time zone (\(localZone)) is not an IANA zone name; give --zone, e.g. --zone Europe/Berlin")
+          "your time zone (\(localZone)) is not an IANA zone name; give --zone, e.g. --zone Europe/Berlin"
+        )
       }
       s = Schedule(at: at, days: .text("weekdays"), zone: zone ?? localZone)
     }
@@ -71,7 +72,8 @@ public struct ScheduleChange: Sendable {
     }
     if let every {
       guard let n = Schedule.parseEvery(every) else {
-        throw StorageError("--every takes a number of weeks from 1 to \(Schedule.maxEvery), like 2w")
+        throw StorageError(
+          "--every takes a number of weeks from 1 to \(Schedule.maxEvery), like 2w")
       }
       s.every = n == 1 ? nil : "\(n) weeks"
       if n > 1 && s.from == nil && from == nil { s.from = today.description }
@@ -100,9 +102,11 @@ public struct ScheduleChange: Sendable {
     let errors = s.validate(at: [.key("schedule")]).filter { $0.severity == .error }
     if let first = errors.first { throw StorageError(first.message) }
     if !ZoneDatabase.system.knows(s.zone) {
-      let hint = ZoneDatabase.system.suggestion(for: s.zone).map { " (did you mean '\($0)'?)" } ?? ""
+      let hint =
+        ZoneDatabase.system.suggestion(for: s.zone).map { " (did you mean '\($0)'?)" } ?? ""
       throw StorageError(
-        "time zone '\(s.zone)' is not in this system's zone data\(hint); use an IANA name like Europe/Berlin")
+        "time zone '\(s.zone)' is not in this system's zone data\(hint); use an IANA name like Europe/Berlin"
+      )
     }
     return s
   }

@@ -62,8 +62,10 @@ public struct ScheduleProvider: Sendable {
     throws -> [AgendaItem]
   {
     let now = viewer.now
-    let range = Int64(window.lowerBound.timeIntervalSince1970)..<Int64(
-      window.upperBound.timeIntervalSince1970)
+    let range =
+      Int64(
+        window.lowerBound.timeIntervalSince1970)..<Int64(
+        window.upperBound.timeIntervalSince1970)
     let nowSeconds = Int64(now.timeIntervalSince1970)
     var found: [(Scheduled, Occurrence)] = []
     for s in try scheduled(only) {
@@ -165,8 +167,12 @@ public struct ScheduleProvider: Sendable {
     guard let s = try? scheduled([scrum]).first else { return [] }
     let firstMeeting = meetings.map(\.date).min()
     guard
-      let lower = [since, s.plan.from.map { Date(timeIntervalSince1970: TimeInterval(s.rules.startOfDay($0))) } ?? firstMeeting]
-        .compactMap({ $0 }).max()
+      let lower = [
+        since,
+        s.plan.from.map { Date(timeIntervalSince1970: TimeInterval(s.rules.startOfDay($0))) }
+          ?? firstMeeting,
+      ]
+      .compactMap({ $0 }).max()
     else { return [] }
     let range = Int64(lower.timeIntervalSince1970)..<Int64(until.timeIntervalSince1970)
     let dates = meetings.map(\.date).sorted()
@@ -180,8 +186,10 @@ public struct ScheduleProvider: Sendable {
   public static func offSchedule(_ meeting: Meeting, of scheduled: Scheduled) -> Bool {
     let t = Int64(meeting.date.timeIntervalSince1970)
     let around = (t - 3 * 86_400)..<(t + 3 * 86_400)
-    return !scheduled.plan.occurrences(in: around, rules: scheduled.rules, minutes: scheduled.stored.scrum.length)
-      .contains { Self.matches(meeting.date, $0) }
+    return !scheduled.plan.occurrences(
+      in: around, rules: scheduled.rules, minutes: scheduled.stored.scrum.length
+    )
+    .contains { Self.matches(meeting.date, $0) }
   }
 
   /// The team's calendar: the scheduled scrums (of `only`), and with `history` their recorded
@@ -197,7 +205,8 @@ public struct ScheduleProvider: Sendable {
         s.plan.from ?? s.rules.wallClock(at: lastModified).date
       series.append(
         ICalendar.Series(
-          uid: (s.stored.scrum.id?.lowercased ?? s.stored.slug) + "@dinger", title: s.stored.scrum.title,
+          uid: (s.stored.scrum.id?.lowercased ?? s.stored.slug) + "@dinger",
+          title: s.stored.scrum.title,
           plan: s.plan, rules: s.rules, minutes: s.stored.scrum.length,
           attendees: s.stored.scrum.attendees.map(\.name), firstDay: firstDay,
           sequence: changes.count, lastModified: lastModified))
@@ -206,7 +215,8 @@ public struct ScheduleProvider: Sendable {
     if history {
       let all = try only ?? scrums.list().scrums
       let titles = Dictionary(
-        all.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } }, uniquingKeysWith: { a, _ in a })
+        all.compactMap { s in s.scrum.id.map { ($0, s.scrum.title) } },
+        uniquingKeysWith: { a, _ in a })
       for m in try meetings.history() {
         guard let title = titles[m.meeting.scrum] else { continue }
         past.append(

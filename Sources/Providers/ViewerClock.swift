@@ -27,7 +27,8 @@ public struct ViewerClock: Sendable {
   public func days(_ days: Int) -> Range<Date> {
     let start = rules.startOfDay(today)
     let end = rules.startOfDay(today.adding(days: max(1, days)))
-    return Date(timeIntervalSince1970: TimeInterval(start))..<Date(
-      timeIntervalSince1970: TimeInterval(end))
+    return Date(
+      timeIntervalSince1970: TimeInterval(start))..<Date(
+        timeIntervalSince1970: TimeInterval(end))
   }
 }

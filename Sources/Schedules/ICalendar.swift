@@ -117,7 +117,8 @@ public enum ICalendar {
     ]
     for name in s.attendees {
       common.append(
-        "ATTENDEE;CN=" + param(name) + ";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:urn:x-dinger:attendee:"
+        "ATTENDEE;CN=" + param(name)
+          + ";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:urn:x-dinger:attendee:"
           + percentEncoded(name))
     }
     var out = [
@@ -196,7 +197,9 @@ public enum ICalendar {
   static func percentEncoded(_ s: String) -> String {
     var out = ""
     for b in s.utf8 {
-      if (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 45 || b == 46 || b == 95 {
+      if (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 45
+        || b == 46 || b == 95
+      {
         out.unicodeScalars.append(Unicode.Scalar(b))
       } else {
         out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)

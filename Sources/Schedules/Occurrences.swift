@@ -14,8 +14,7 @@ public struct Occurrence: Hashable, Sendable {
 
 extension Schedule.Plan {
   /// The occurrences that start in `range` (UTC seconds), in order; each lasts `minutes`.
-  public func occurrences(in range: Range<Int64>, rules: ZoneRules, minutes: Int) -> [Occurrence]
-  {
+  public func occurrences(in range: Range<Int64>, rules: ZoneRules, minutes: Int) -> [Occurrence] {
     guard range.lowerBound < range.upperBound else { return [] }
     // Local days that can hold a start in range: offsets stay within a day of UTC.
     var day = CivilDate(dayNumber: floorDays(range.lowerBound) - 2)
@@ -49,9 +48,13 @@ extension ZoneRules {
     let local = utc + Int64(offset(at: utc))
     let day = floorDays(local)
     let seconds = Int(local - Int64(day) * 86_400)
-    return (CivilDate(dayNumber: day), LocalTime(hour: seconds / 3600, minute: seconds % 3600 / 60)!)
+    return (
+      CivilDate(dayNumber: day), LocalTime(hour: seconds / 3600, minute: seconds % 3600 / 60)!
+    )
   }
 
   /// The instant the day `date` starts here (its first wall-clock second that exists).
-  public func startOfDay(_ date: CivilDate) -> Int64 { utc(forLocal: Int64(date.dayNumber) * 86_400) }
+  public func startOfDay(_ date: CivilDate) -> Int64 {
+    utc(forLocal: Int64(date.dayNumber) * 86_400)
+  }
 }

@@ -53,7 +53,8 @@ public struct PosixRule: Hashable, Sendable {
         let leapShift = CivilDate.isLeap(year) && n >= 60 ? 1 : 0
         return jan1.adding(days: n - 1 + leapShift)
       case .zeroBased(let n):
-        return CivilDate(dayNumber: CivilDate.dayNumber(year: year, month: 1, day: 1)).adding(days: n)
+        return CivilDate(dayNumber: CivilDate.dayNumber(year: year, month: 1, day: 1)).adding(
+          days: n)
       }
     }
   }
@@ -106,7 +107,8 @@ public struct PosixRule: Hashable, Sendable {
     let (start, end) = bounds(year, dst)
     let inDST = start < end ? (utc >= start && utc < end) : (utc < end || utc >= start)
     return inDST
-      ? ZoneRules.LocalType(offset: dst.part.offset, isDST: true, abbreviation: dst.part.abbreviation)
+      ? ZoneRules.LocalType(
+        offset: dst.part.offset, isDST: true, abbreviation: dst.part.abbreviation)
       : std
   }
 
@@ -183,7 +185,8 @@ public struct PosixRule: Hashable, Sendable {
       s.removeFirst()
     }
     guard parts[0] <= maxHours, parts.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
-    let seconds = parts[0] * 3600 + (parts.count > 1 ? parts[1] * 60 : 0)
+    let seconds =
+      parts[0] * 3600 + (parts.count > 1 ? parts[1] * 60 : 0)
       + (parts.count > 2 ? parts[2] : 0)
     return sign * seconds
   }

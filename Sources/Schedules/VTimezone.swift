@@ -48,7 +48,8 @@ enum VTimezone {
 
   /// `FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU` for an `Mm.w.d` moment within the day.
   private static func yearly(_ m: PosixRule.Moment) -> String? {
-    guard case .monthWeekDay(let month, let week, let weekday) = m.day, (0..<86_400).contains(m.time)
+    guard case .monthWeekDay(let month, let week, let weekday) = m.day,
+      (0..<86_400).contains(m.time)
     else { return nil }
     let day = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"][weekday]
     return "RRULE:FREQ=YEARLY;BYMONTH=\(month);BYDAY=\(week == 5 ? "-1" : "\(week)")\(day)"

@@ -52,7 +52,9 @@ public final class ZoneDatabase: ZoneDirectory {
     let spaced = lowered.replacingOccurrences(of: " ", with: "_")
     if let city = names.first(where: { $0.lowercased().hasSuffix("/" + spaced) }) { return city }
     let last = String(spaced.split(separator: "/").last ?? "")
-    let byCity = names.filter { $0.contains("/") }.map { (String($0.split(separator: "/").last!), $0) }
+    let byCity = names.filter { $0.contains("/") }.map {
+      (String($0.split(separator: "/").last!), $0)
+    }
     if let near = Suggestions.closest(to: last, in: byCity.map(\.0), limit: 1).first {
       return byCity.first { $0.0 == near }?.1
     }
@@ -106,7 +108,8 @@ public final class ZoneDatabase: ZoneDirectory {
       return rules
     }
     if let bytes = Self.readBounded("/etc/timezone", limit: 256),
-      let rules = rules(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+      let rules = rules(
+        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     {
       return rules
     }
@@ -151,6 +154,8 @@ public final class ZoneDatabase: ZoneDirectory {
 extension ZoneRules {
   /// A zone described by a POSIX TZ string only (a `$TZ` like `EST5EDT,M3.2.0,M11.1.0`).
   init(name: String, rule: PosixRule) {
-    self.init(name: name, fixedOffset: rule.standard.offset, abbreviation: rule.standard.abbreviation, rule: rule)
+    self.init(
+      name: name, fixedOffset: rule.standard.offset, abbreviation: rule.standard.abbreviation,
+      rule: rule)
   }
 }

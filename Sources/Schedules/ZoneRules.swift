@@ -40,7 +40,9 @@ public struct ZoneRules: Hashable, Sendable {
     if version >= 2 {
       // NB: skip the 32-bit block; the 64-bit one after it says the same with wider times.
       try r.skip(counts.size(timeBytes: 4))
-      guard try Self.header(&r) >= 2 else { throw Invalid("second header is not version 2 or later") }
+      guard try Self.header(&r) >= 2 else {
+        throw Invalid("second header is not version 2 or later")
+      }
       counts = try Self.counts(&r)
     }
     let timeBytes = version >= 2 ? 8 : 4
@@ -143,7 +145,9 @@ public struct ZoneRules: Hashable, Sendable {
 
   /// Every offset change in `range` (UTC seconds), oldest first: when, and the offsets before
   /// and after. For VTIMEZONE blocks.
-  public func changes(in range: Range<Int64>) -> [(at: Int64, from: LocalTypeInfo, to: LocalTypeInfo)] {
+  public func changes(in range: Range<Int64>) -> [(
+    at: Int64, from: LocalTypeInfo, to: LocalTypeInfo
+  )] {
     var out: [(Int64, LocalTypeInfo, LocalTypeInfo)] = []
     var previous = localType(at: range.lowerBound)
     var points = transitions.filter { range.contains($0) }
@@ -153,7 +157,8 @@ public struct ZoneRules: Hashable, Sendable {
         CivilDate(dayNumber: floorDays(range.upperBound - 1)).parts.year
       )
       for year in startYear...endYear {
-        for t in rule.transitions(in: year) where range.contains(t) && t >= (transitions.last ?? .min) {
+        for t in rule.transitions(in: year)
+        where range.contains(t) && t >= (transitions.last ?? .min) {
           points.append(t)
         }
       }

@@ -46,7 +46,8 @@ enum ICalendarReader {
 @Suite(
   .enabled(
     if: Prerequisite.met(ICalendarReader.available),
-    "needs /usr/bin/python3 with python3-icalendar and python3-recurring-ical-events (make deps installs them)"))
+    "needs /usr/bin/python3 with python3-icalendar and python3-recurring-ical-events (make deps installs them)"
+  ))
 struct ScheduleCalendarTests {
   /// `YYYY-MM-DD` `offset` days from today (UTC), moved forward to the next weekday when `weekday`.
   static func day(_ offset: Int, weekday: Bool = false) -> String {
@@ -143,12 +144,16 @@ struct ScheduleCalendarTests {
     let agenda = try Self.agenda(box, days: 400, tz: "UTC")
     let theirs = try ICalendarReader.occurrences(ics, from: agenda.fromDate, to: agenda.toDate)
     let ours = agenda.standups.map { item -> [String] in
-      let minutes = Int(ISO8601DateFormatter().date(from: item.endDate)!.timeIntervalSince(
-        ISO8601DateFormatter().date(from: item.date)!) / 60)
+      let minutes = Int(
+        ISO8601DateFormatter().date(from: item.endDate)!.timeIntervalSince(
+          ISO8601DateFormatter().date(from: item.date)!) / 60)
       return ["\(item.id ?? item.slug)@dinger", item.date, "\(minutes)"]
     }.sorted { $0.lexicographicallyPrecedes($1) }
     #expect(ours.count > 700)
-    #expect(theirs == ours, "only dinger: \(Set(ours).subtracting(theirs).prefix(4)); only python: \(Set(theirs).subtracting(ours).prefix(4))")
+    #expect(
+      theirs == ours,
+      "only dinger: \(Set(ours).subtracting(theirs).prefix(4)); only python: \(Set(theirs).subtracting(ours).prefix(4))"
+    )
 
     // What the occurrences say, checked directly.
     let berlin = agenda.standups.filter { $0.title == "Berlin" }
@@ -161,7 +166,10 @@ struct ScheduleCalendarTests {
     #expect(hours == ["07:30", "08:30"], "\(hours)")
     // Sydney's DST is the other way round: 08:45 there is 21:45 UTC (AEDT, +11) in January,
     // 22:45 (AEST, +10) in July, on the day before.
-    let sydney = Set(agenda.standups.filter { $0.title == "Sydney" }.map { String($0.date.dropFirst(11).prefix(5)) })
+    let sydney = Set(
+      agenda.standups.filter { $0.title == "Sydney" }.map {
+        String($0.date.dropFirst(11).prefix(5))
+      })
     #expect(sydney == ["21:45", "22:45"], "\(sydney)")
     let kolkata = agenda.standups.filter { $0.title == "Kolkata" }
     #expect(kolkata.filter { !$0.moved }.allSatisfy { $0.date.hasSuffix("T04:30:00Z") })
@@ -183,7 +191,8 @@ struct ScheduleCalendarTests {
     let text = first.stdout
     #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
     #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a bare LF")
-    #expect(text.split(separator: "\r\n").allSatisfy { $0.utf8.count <= 75 }, "a line over 75 octets")
+    #expect(
+      text.split(separator: "\r\n").allSatisfy { $0.utf8.count <= 75 }, "a line over 75 octets")
     for zone in ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata"] {
       #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:\(zone)\r\n"), "no VTIMEZONE for \(zone)")
     }
@@ -193,7 +202,9 @@ struct ScheduleCalendarTests {
     // A change raises SEQUENCE and LAST-MODIFIED of that scrum only.
     let sequence = { (text: String, uidPrefix: String) -> String? in
       let events = text.components(separatedBy: "BEGIN:VEVENT")
-      let event = events.first { $0.contains("SUMMARY:\(uidPrefix)\r\n") && !$0.contains("RECURRENCE-ID") }
+      let event = events.first {
+        $0.contains("SUMMARY:\(uidPrefix)\r\n") && !$0.contains("RECURRENCE-ID")
+      }
       return event?.components(separatedBy: "\r\n").first { $0.hasPrefix("SEQUENCE:") }
     }
     let before = (sequence(text, "Berlin"), sequence(text, "Kolkata"))
@@ -203,9 +214,11 @@ struct ScheduleCalendarTests {
     #expect(sequence(after, "Kolkata") == before.1)
     // Past meetings, with --history, as single events with their real duration.
     try expectOK(
-      box.dinger("meet", "berlin", "--record", "--date", "2026-11-20T08:31:00Z", "--duration", "13m"))
+      box.dinger(
+        "meet", "berlin", "--record", "--date", "2026-11-20T08:31:00Z", "--duration", "13m"))
     let history = try box.dinger("calendar", "berlin", "--history").stdout
-    #expect(history.contains("DTSTART:20261120T083100Z\r\nDURATION:PT13M\r\n"), "\(history.suffix(600))")
+    #expect(
+      history.contains("DTSTART:20261120T083100Z\r\nDURATION:PT13M\r\n"), "\(history.suffix(600))")
     #expect(!history.contains("SUMMARY:Kolkata"))
   }
 
@@ -228,7 +241,10 @@ struct ScheduleCalendarTests {
     let lines = r.stdout.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
     #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 1)
     #expect(!lines.contains { $0.hasPrefix("SUMMARY:pwned") })
-    #expect(lines.contains { $0.hasPrefix("SUMMARY:Evil\\nEND:VEVENT\\nBEGIN:VEVENT\\nSUMMARY:pwned\\; a\\, b") })
+    #expect(
+      lines.contains {
+        $0.hasPrefix("SUMMARY:Evil\\nEND:VEVENT\\nBEGIN:VEVENT\\nSUMMARY:pwned\\; a\\, b")
+      })
     #expect(lines.contains { $0.hasPrefix("ATTENDEE;CN=\"Mallory';ROLE=CHAIR:mailto:x@y X\";") })
   }
 }
@@ -274,11 +290,18 @@ struct KhalCalendarTests {
     let (first, last) = (days.min()!, days.max()!)
     let listed = try ProcessRunner.run(
       khal,
-      ["-c", config.path, "list", "--format", "{start-date} {start-time} {title}", "--day-format", "", first, last],
+      [
+        "-c", config.path, "list", "--format", "{start-date} {start-time} {title}", "--day-format",
+        "", first, last,
+      ],
       environment: env)
     #expect(listed.status == 0, "\(listed.stderr)")
-    let theirs = listed.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
+    let theirs = listed.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+      .sorted()
     let ours = agenda.standups.map { "\($0.localDay) \($0.localStart) \($0.title)" }.sorted()
-    #expect(theirs == ours, "only khal: \(Set(theirs).subtracting(ours).sorted().prefix(4)); only dinger: \(Set(ours).subtracting(theirs).sorted().prefix(4))")
+    #expect(
+      theirs == ours,
+      "only khal: \(Set(theirs).subtracting(ours).sorted().prefix(4)); only dinger: \(Set(ours).subtracting(theirs).sorted().prefix(4))"
+    )
   }
 }

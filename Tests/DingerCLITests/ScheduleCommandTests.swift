@@ -51,7 +51,9 @@ import Testing
       "America/New_York")
     #expect(r.status == 0, "\(r.stderr)")
     let ops = try box.read("scrums/ops.yaml")
-    #expect(ops.contains("schedule:\n  at: '08:00'\n  days: weekdays\n  zone: America/New_York\n"), "\(ops)")
+    #expect(
+      ops.contains("schedule:\n  at: '08:00'\n  days: weekdays\n  zone: America/New_York\n"),
+      "\(ops)")
     // The log says it in words, for dinger's commits and for a plain git commit alike.
     try box.write("scrums/ops.yaml", ops.replacingOccurrences(of: "'08:00'", with: "'08:15'"))
     try box.git("commit", "-qam", "earlier")
@@ -67,24 +69,47 @@ import Testing
       "title: T\nlength: 5\nschedule:\n\(schedule)attendees:\n\(attendees)"
     }
     let cases: [(String, String, String)] = [
-      ("zone", file("  at: '09:30'\n  days: weekdays\n  zone: Europe/Berln\n"),
-        "6:9: error: 'schedule.zone' names the time zone 'Europe/Berln', which this system's time zone data does not have (did you mean 'Europe/Berlin'?)"),
-      ("midnight", file("  at: '24:00'\n  days: weekdays\n  zone: UTC\n"),
-        "4:7: error: 'schedule.at' has hour 24; hours go from 00 to 23"),
-      ("dot", file("  at: 9.30\n  days: weekdays\n  zone: UTC\n"),
-        "4:7: error: 'schedule.at' must be a time of day as HH:MM (24-hour, e.g. 09:30), found '9.30'"),
-      ("nodays", file("  at: '09:30'\n  days: []\n  zone: UTC\n"),
-        "5:9: error: 'schedule.days' names no day"),
-      ("badday", file("  at: '09:30'\n  days: [mon, thurs, fry]\n  zone: UTC\n"),
-        "5:9: error: 'schedule.days' has 'fry', which is not a day (did you mean 'fri'?)"),
-      ("order", file("  at: '09:30'\n  days: daily\n  zone: UTC\n  from: 2027-02-01\n  until: 2027-01-01\n"),
-        "8:10: error: 'schedule.until' (2027-01-01) is before 'schedule.from' (2027-02-01)"),
-      ("every", file("  at: '09:30'\n  days: daily\n  every: 2 weeks\n  zone: UTC\n"),
-        "6:10: error: 'schedule.every' of 2 weeks needs 'from:'"),
-      ("skip", file("  at: '09:30'\n  days: weekdays\n  zone: UTC\n  skip: [2026-12-26]\n"),
-        "7:10: warning: skip 2026-12-26 is not a day the scrum meets (a saturday); it has no effect"),
-      ("attendee", file("  at: '09:30'\n  days: weekdays\n  zone: UTC\n", attendees: "  - name: Ada\n    zone: Mars/Olympus\n"),
-        "9:11: error: 'zone' names the time zone 'Mars/Olympus'"),
+      (
+        "zone", file("  at: '09:30'\n  days: weekdays\n  zone: Europe/Berln\n"),
+        "6:9: error: 'schedule.zone' names the time zone 'Europe/Berln', which this system's time zone data does not have (did you mean 'Europe/Berlin'?)"
+      ),
+      (
+        "midnight", file("  at: '24:00'\n  days: weekdays\n  zone: UTC\n"),
+        "4:7: error: 'schedule.at' has hour 24; hours go from 00 to 23"
+      ),
+      (
+        "dot", file("  at: 9.30\n  days: weekdays\n  zone: UTC\n"),
+        "4:7: error: 'schedule.at' must be a time of day as HH:MM (24-hour, e.g. 09:30), found '9.30'"
+      ),
+      (
+        "nodays", file("  at: '09:30'\n  days: []\n  zone: UTC\n"),
+        "5:9: error: 'schedule.days' names no day"
+      ),
+      (
+        "badday", file("  at: '09:30'\n  days: [mon, thurs, fry]\n  zone: UTC\n"),
+        "5:9: error: 'schedule.days' has 'fry', which is not a day (did you mean 'fri'?)"
+      ),
+      (
+        "order",
+        file(
+          "  at: '09:30'\n  days: daily\n  zone: UTC\n  from: 2027-02-01\n  until: 2027-01-01\n"),
+        "8:10: error: 'schedule.until' (2027-01-01) is before 'schedule.from' (2027-02-01)"
+      ),
+      (
+        "every", file("  at: '09:30'\n  days: daily\n  every: 2 weeks\n  zone: UTC\n"),
+        "6:10: error: 'schedule.every' of 2 weeks needs 'from:'"
+      ),
+      (
+        "skip", file("  at: '09:30'\n  days: weekdays\n  zone: UTC\n  skip: [2026-12-26]\n"),
+        "7:10: warning: skip 2026-12-26 is not a day the scrum meets (a saturday); it has no effect"
+      ),
+      (
+        "attendee",
+        file(
+          "  at: '09:30'\n  days: weekdays\n  zone: UTC\n",
+          attendees: "  - name: Ada\n    zone: Mars/Olympus\n"),
+        "9:11: error: 'zone' names the time zone 'Mars/Olympus'"
+      ),
     ]
     for (name, text, _) in cases { try box.write("scrums/\(name).yaml", text) }
     let r = try box.dinger("check")
@@ -96,18 +121,27 @@ import Testing
     let zones = box.home.url.appendingPathComponent("zoneinfo/Europe")
     try FileManager.default.createDirectory(at: zones, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
-      atPath: "/usr/share/zoneinfo/Europe/Berlin", toPath: zones.appendingPathComponent("Berlin").path)
-    for (name, _, _) in cases { try FileManager.default.removeItem(at: box.data.appendingPathComponent("scrums/\(name).yaml")) }
-    try box.write("scrums/ny.yaml", file("  at: '09:30'\n  days: weekdays\n  zone: America/New_York\n"))
+      atPath: "/usr/share/zoneinfo/Europe/Berlin",
+      toPath: zones.appendingPathComponent("Berlin").path)
+    for (name, _, _) in cases {
+      try FileManager.default.removeItem(at: box.data.appendingPathComponent("scrums/\(name).yaml"))
+    }
+    try box.write(
+      "scrums/ny.yaml", file("  at: '09:30'\n  days: weekdays\n  zone: America/New_York\n"))
     let lacking = try box.dinger(
       ["check"], env: ["TZDIR": box.home.url.appendingPathComponent("zoneinfo").path])
-    #expect(lacking.stderr.contains("scrums/ny.yaml:6:9: error: 'schedule.zone' names the time zone 'America/New_York', which this system's time zone data does not have"), "\(lacking.stderr)")
+    #expect(
+      lacking.stderr.contains(
+        "scrums/ny.yaml:6:9: error: 'schedule.zone' names the time zone 'America/New_York', which this system's time zone data does not have"
+      ), "\(lacking.stderr)")
     #expect(try box.dinger("check", "scrums/ny.yaml").status == 0)
     // On the command line: the same rules, nothing written.
     let head = try box.head()
     for args in [
-      ["--at", "9.30"], ["--at", "10:00", "--zone", "Europe/Berln"], ["--at", "10:00", "--days", "someday"],
-      ["--at", "10:00", "--every", "0w"], ["--skip", "2026-12-24"], ["--at", "10:00", "--from", "2027-02-01", "--until", "2027-01-01"],
+      ["--at", "9.30"], ["--at", "10:00", "--zone", "Europe/Berln"],
+      ["--at", "10:00", "--days", "someday"],
+      ["--at", "10:00", "--every", "0w"], ["--skip", "2026-12-24"],
+      ["--at", "10:00", "--from", "2027-02-01", "--until", "2027-01-01"],
       ["--no-schedule", "--at", "10:00"], ["--at", "10:00", "--move", "2027-01-07"],
     ] {
       let bad = try box.dinger(["scrum", "new", "X", "--attendee", "A"] + args)
@@ -163,8 +197,13 @@ import Testing
     // names them.
     r = try box.dinger(["meet", "--record"], env: at("2026-12-01T08:22:00Z"))
     #expect(r.status != 0)
-    #expect(r.stderr.contains("2 stand-ups are due now (design at 09:30, ops at 09:30); name one: 'dinger meet design'"), "\(r.stderr)")
-    try expectOK(box.dinger(["meet", "design", "--record", "--duration", "12m"], env: at("2026-12-01T08:31:00Z")))
+    #expect(
+      r.stderr.contains(
+        "2 stand-ups are due now (design at 09:30, ops at 09:30); name one: 'dinger meet design'"),
+      "\(r.stderr)")
+    try expectOK(
+      box.dinger(
+        ["meet", "design", "--record", "--duration", "12m"], env: at("2026-12-01T08:31:00Z")))
     // Now only Ops is due: meet with no scrum records it.
     r = try box.dinger(["meet", "--record"], env: at("2026-12-01T08:33:00Z"))
     #expect(r.status == 0, "\(r.stderr)")
@@ -173,7 +212,10 @@ import Testing
     // Then nothing is due: it says what's next.
     r = try box.dinger(["meet", "--record"], env: at("2026-12-01T09:00:00Z"))
     #expect(r.status != 0)
-    #expect(r.stderr.contains("no stand-up is scheduled now; next: Design tomorrow, wed 2026-12-02 09:30-09:45"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "no stand-up is scheduled now; next: Design tomorrow, wed 2026-12-02 09:30-09:45"),
+      "\(r.stderr)")
     // Wednesday evening: Tuesday's two done, Wednesday's missed (nothing recorded).
     r = try box.dinger(["agenda", "--days", "1", "--json"], env: at("2026-12-01T20:00:00Z"))
     #expect(r.stdout.components(separatedBy: "\"status\" : \"done\"").count == 3, "\(r.stdout)")
@@ -182,20 +224,29 @@ import Testing
     // In New York the same stand-ups are at 03:30 local, and `next` says so.
     r = try box.dinger(["next"], env: at("2026-12-02T20:00:00Z", tz: "America/New_York"))
     #expect(
-      r.stdout == "Design tomorrow, thu 2026-12-03 03:30-03:45 (in 12 h 30 min), 09:30 Europe/Berlin\n",
+      r.stdout
+        == "Design tomorrow, thu 2026-12-03 03:30-03:45 (in 12 h 30 min), 09:30 Europe/Berlin\n",
       "\(r.stdout)")
     r = try box.dinger(["next", "--scrum", "ops", "--json"], env: at("2026-12-02T20:00:00Z"))
-    #expect(r.stdout.contains("\"slug\" : \"ops\"") && r.stdout.contains("\"date\" : \"2026-12-03T08:30:00Z\""), "\(r.stdout)")
+    #expect(
+      r.stdout.contains("\"slug\" : \"ops\"")
+        && r.stdout.contains("\"date\" : \"2026-12-03T08:30:00Z\""), "\(r.stdout)")
     // History shows the missed ones between the meetings; check --strict the far ones.
     r = try box.dinger(["history", "design"], env: at("2026-12-04T20:00:00Z"))
     let missed = r.stdout.split(separator: "\n").filter { $0.contains("missed") }
     #expect(missed.count == 4, "\(r.stdout)")  // Mon 30th, Wed, Thu, Fri
     #expect(r.stdout.contains("2026-11-30 09:30"), "\(r.stdout)")
-    try expectOK(box.dinger(["meet", "design", "--record", "--date", "2026-12-05T15:00:00Z"], env: at("2026-12-05T16:00:00Z")))
+    try expectOK(
+      box.dinger(
+        ["meet", "design", "--record", "--date", "2026-12-05T15:00:00Z"],
+        env: at("2026-12-05T16:00:00Z")))
     #expect(try box.dinger("check").stderr.isEmpty)
     let strict = try box.dinger("check", "--strict")
     #expect(strict.status == 0)
-    #expect(strict.stderr.contains("warning: this meeting of 'Design' is more than 2 hours from any scheduled stand-up (weekdays 09:30 Europe/Berlin)"), "\(strict.stderr)")
+    #expect(
+      strict.stderr.contains(
+        "warning: this meeting of 'Design' is more than 2 hours from any scheduled stand-up (weekdays 09:30 Europe/Berlin)"
+      ), "\(strict.stderr)")
     #expect(strict.stderr.components(separatedBy: "warning:").count == 2, "\(strict.stderr)")
   }
 }
@@ -207,10 +258,13 @@ extension ScheduleCommandTests {
     let box = try Self.initialized()
     try expectOK(
       box.dinger("scrum", "new", "Ops", "--attendee", "Cy", "--at", "09:00", "--zone", "UTC"))
-    var r = try box.dinger(["agenda", "--days", "1"], env: ["DINGER_TEST_NOW": "2026-12-01T12:00:00Z", "TZ": "UTC"])
+    var r = try box.dinger(
+      ["agenda", "--days", "1"], env: ["DINGER_TEST_NOW": "2026-12-01T12:00:00Z", "TZ": "UTC"])
     #expect(r.stdout.contains("09:00-09:05  Ops  over"), "\(r.stdout)")
-    try expectOK(box.dinger(["meet", "ops", "--record", "--date", "2026-11-30T09:01:00Z"], env: ["TZ": "UTC"]))
-    r = try box.dinger(["agenda", "--days", "1"], env: ["DINGER_TEST_NOW": "2026-12-01T12:00:00Z", "TZ": "UTC"])
+    try expectOK(
+      box.dinger(["meet", "ops", "--record", "--date", "2026-11-30T09:01:00Z"], env: ["TZ": "UTC"]))
+    r = try box.dinger(
+      ["agenda", "--days", "1"], env: ["DINGER_TEST_NOW": "2026-12-01T12:00:00Z", "TZ": "UTC"])
     #expect(r.stdout.contains("09:00-09:05  Ops  missed"), "\(r.stdout)")
   }
 }
@@ -222,7 +276,9 @@ extension ScheduleCommandTests {
 
   @Test func differentChangesMergeTheSameFieldConflicts() throws {
     let team = try Team()
-    expectOK(try team.run("ada", "scrum", "edit", "design-review", "--at", "09:30", "--zone", "Europe/Berlin"))
+    expectOK(
+      try team.run(
+        "ada", "scrum", "edit", "design-review", "--at", "09:30", "--zone", "Europe/Berlin"))
     try team.syncAll()
     expectOK(try team.run("ada", "scrum", "edit", "design-review", "--skip", "2026-12-24"))
     expectOK(try team.run("ada", "scrum", "edit", "design-review", "--length", "12"))

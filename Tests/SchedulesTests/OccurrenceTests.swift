@@ -6,7 +6,9 @@ import Testing
 @Suite struct OccurrenceTests {
   func plan(_ s: Schedule) throws -> Schedule.Plan { try #require(s.plan) }
 
-  func days(_ p: Schedule.Plan, _ from: String, _ to: String, zone: String = "UTC") throws -> [String] {
+  func days(_ p: Schedule.Plan, _ from: String, _ to: String, zone: String = "UTC") throws
+    -> [String]
+  {
     let rules = try #require(ZoneDatabase.system.rules(zone))
     let range = rules.startOfDay(CivilDate(from)!)..<rules.startOfDay(CivilDate(to)!)
     return p.occurrences(in: range, rules: rules, minutes: 15).map(\.date.description)
@@ -14,7 +16,8 @@ import Testing
 
   @Test func everyOtherWeekCountsFromTheWeekOfFrom() throws {
     // From a Friday: that week has no Tuesday left, so the first is two weeks on.
-    let p = try plan(Schedule(at: "10:00", days: .text("tue"), every: "2 weeks", zone: "UTC", from: "2026-12-04"))
+    let p = try plan(
+      Schedule(at: "10:00", days: .text("tue"), every: "2 weeks", zone: "UTC", from: "2026-12-04"))
     #expect(try days(p, "2026-12-01", "2027-01-20") == ["2026-12-15", "2026-12-29", "2027-01-12"])
     #expect(p.firstScheduled(onOrAfter: CivilDate("2026-12-04")!)?.description == "2026-12-15")
   }
@@ -46,10 +49,16 @@ import Testing
     #expect(parsed("mo") == nil && parsed("") == nil && parsed("mon-") == nil)
     #expect(Schedule.parseEvery("2w") == 2 && Schedule.parseEvery("3 weeks") == 3)
     #expect(Schedule.parseEvery(nil) == 1 && Schedule.parseEvery("fortnight") == 2)
-    for bad in ["0", "53 weeks", "2 days", "-1", "w", "1e2"] { #expect(Schedule.parseEvery(bad) == nil, "\(bad)") }
+    for bad in ["0", "53 weeks", "2 days", "-1", "w", "1e2"] {
+      #expect(Schedule.parseEvery(bad) == nil, "\(bad)")
+    }
     #expect(LocalTime("9:05")?.description == "09:05")
-    for bad in ["24:00", "9.30", "930", "09:60", "+9:30", "09:3", ""] { #expect(LocalTime(bad) == nil, "\(bad)") }
-    #expect(CivilDate("2028-02-29") != nil && CivilDate("2027-02-29") == nil && CivilDate("2026-1-01") == nil)
+    for bad in ["24:00", "9.30", "930", "09:60", "+9:30", "09:3", ""] {
+      #expect(LocalTime(bad) == nil, "\(bad)")
+    }
+    #expect(
+      CivilDate("2028-02-29") != nil && CivilDate("2027-02-29") == nil
+        && CivilDate("2026-1-01") == nil)
   }
 
   @Test func civilDatesRoundTripOverCenturies() {
@@ -73,7 +82,8 @@ import Testing
     old = new
     new.schedule?.skip = ["2026-12-24"]
     new.schedule?.moved = [.init(date: "2027-01-07", at: "11:00")]
-    #expect(ScrumDiff.describe(from: old, to: new) == ["skip 2026-12-24", "move 2027-01-07 to 11:00"])
+    #expect(
+      ScrumDiff.describe(from: old, to: new) == ["skip 2026-12-24", "move 2027-01-07 to 11:00"])
     old = new
     new.schedule?.until = "2027-06-30"
     new.schedule?.moved = []

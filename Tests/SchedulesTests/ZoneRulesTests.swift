@@ -67,8 +67,12 @@ import Testing
       #expect(PosixRule(bad) == nil, "\(bad)")
     }
     // Last Sunday of March 2027 is the 28th; first Sunday of April the 4th.
-    #expect(PosixRule.Day.monthWeekDay(month: 3, week: 5, weekday: 0).date(in: 2027).description == "2027-03-28")
-    #expect(PosixRule.Day.monthWeekDay(month: 4, week: 1, weekday: 0).date(in: 2027).description == "2027-04-04")
+    #expect(
+      PosixRule.Day.monthWeekDay(month: 3, week: 5, weekday: 0).date(in: 2027).description
+        == "2027-03-28")
+    #expect(
+      PosixRule.Day.monthWeekDay(month: 4, week: 1, weekday: 0).date(in: 2027).description
+        == "2027-04-04")
     #expect(PosixRule.Day.julian(60).date(in: 2028).description == "2028-03-01")
     #expect(PosixRule.Day.zeroBased(59).date(in: 2028).description == "2028-02-29")
   }
@@ -77,10 +81,16 @@ import Testing
     let good = try #require(
       ZoneDatabase.readBounded("/usr/share/zoneinfo/Europe/Berlin", limit: ZoneRules.maxBytes))
     #expect((try? ZoneRules(name: "x", tzif: good)) != nil)
-    #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(name: "x", tzif: Array(good.prefix(40))) }
-    #expect(throws: ZoneRules.Invalid.self) { try ZoneRules(name: "x", tzif: Array("TZjf".utf8) + good.dropFirst(4)) }
+    #expect(throws: ZoneRules.Invalid.self) {
+      try ZoneRules(name: "x", tzif: Array(good.prefix(40)))
+    }
+    #expect(throws: ZoneRules.Invalid.self) {
+      try ZoneRules(name: "x", tzif: Array("TZjf".utf8) + good.dropFirst(4))
+    }
     // Every prefix and every single-byte change: an error or a zone, never a crash.
-    for n in stride(from: 0, to: good.count, by: 7) { _ = try? ZoneRules(name: "x", tzif: Array(good.prefix(n))) }
+    for n in stride(from: 0, to: good.count, by: 7) {
+      _ = try? ZoneRules(name: "x", tzif: Array(good.prefix(n)))
+    }
     for i in stride(from: 0, to: good.count, by: 3) {
       var bent = good
       bent[i] ^= 0xA5
@@ -90,7 +100,10 @@ import Testing
 
   @Test func namesStayInTheZoneFolder() {
     let db = ZoneDatabase.system
-    for hostile in ["../../etc/passwd", "/etc/passwd", "Europe/../../etc/passwd", "Europe//Berlin", "", "a\nb", "Europe/Berlin\0x"] {
+    for hostile in [
+      "../../etc/passwd", "/etc/passwd", "Europe/../../etc/passwd", "Europe//Berlin", "", "a\nb",
+      "Europe/Berlin\0x",
+    ] {
       #expect(db.rules(hostile) == nil, "\(hostile)")
     }
     #expect(db.knows("Europe/Berlin"))

@@ -114,12 +114,16 @@ extension Schedule {
     }
     let fromDate = from.flatMap { CivilDate($0) }
     let untilDate = until.flatMap { CivilDate($0) }
-    if let from, fromDate == nil { add([.key("from")], Self.dateProblem(from, field: "schedule.from")) }
+    if let from, fromDate == nil {
+      add([.key("from")], Self.dateProblem(from, field: "schedule.from"))
+    }
     if let until, untilDate == nil {
       add([.key("until")], Self.dateProblem(until, field: "schedule.until"))
     }
     if let f = fromDate, let u = untilDate, u < f {
-      add([.key("until")], "'schedule.until' (\(u)) is before 'schedule.from' (\(f)); the scrum would never meet")
+      add(
+        [.key("until")],
+        "'schedule.until' (\(u)) is before 'schedule.from' (\(f)); the scrum would never meet")
     }
     if let every, every > 1, from == nil {
       add(
@@ -183,7 +187,8 @@ extension Schedule {
       let normalized = item.lowercased().replacingOccurrences(of: "every day", with: "daily")
       for token in normalized.split(whereSeparator: { $0 == "," || $0 == " " }) {
         switch token {
-        case "weekdays", "weekday": found.formUnion([.monday, .tuesday, .wednesday, .thursday, .friday])
+        case "weekdays", "weekday":
+          found.formUnion([.monday, .tuesday, .wednesday, .thursday, .friday])
         case "weekends", "weekend": found.formUnion([.saturday, .sunday])
         case "daily", "everyday", "all": found.formUnion(Weekday.allCases)
         default:
@@ -214,7 +219,8 @@ extension Schedule {
     if t == "other week" || t == "fortnight" { return 2 }
     let digits = t.prefix(while: \.isNumber)
     let unit = t.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
-    guard !digits.isEmpty, digits.count <= 3, ["", "w", "wk", "wks", "week", "weeks"].contains(unit),
+    guard !digits.isEmpty, digits.count <= 3,
+      ["", "w", "wk", "wks", "week", "weeks"].contains(unit),
       let n = Int(digits), (1...maxEvery).contains(n)
     else { return nil }
     return n

@@ -135,7 +135,9 @@ public struct Schedule: Hashable, Sendable, Codable {
 
     init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: DynamicKey.self)
-      moves = try c.allKeys.map { Move(date: $0.stringValue, at: try c.decode(String.self, forKey: $0)) }
+      moves = try c.allKeys.map {
+        Move(date: $0.stringValue, at: try c.decode(String.self, forKey: $0))
+      }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -38,7 +38,8 @@ struct Agenda: ParsableCommand {
   var days = 7
 
   @Option(
-    name: .customLong("scrum"), help: "Only this scrum (slug, title or id prefix); repeat for more.",
+    name: .customLong("scrum"),
+    help: "Only this scrum (slug, title or id prefix); repeat for more.",
     completion: Completions.scrums)
   var scrums: [String] = []
 

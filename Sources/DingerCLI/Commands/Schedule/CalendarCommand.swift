@@ -22,10 +22,12 @@ struct CalendarCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "Only these scrums (default: every scheduled one).", completion: Completions.scrums)
+  @Argument(
+    help: "Only these scrums (default: every scheduled one).", completion: Completions.scrums)
   var scrums: [String] = []
 
-  @Option(help: "Write to this file instead of standard output.", completion: .file(extensions: ["ics"]))
+  @Option(
+    help: "Write to this file instead of standard output.", completion: .file(extensions: ["ics"]))
   var out: String?
 
   @Flag(help: "Add the recorded meetings as single events, with their real length.")
@@ -68,7 +70,9 @@ func writeReplacing(_ path: String, _ bytes: [UInt8]) throws {
   }
   var written = 0
   while written < bytes.count {
-    let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+    let n = bytes.withUnsafeBytes {
+      Glibc.write(fd, $0.baseAddress! + written, bytes.count - written)
+    }
     if n < 0 && errno == EINTR { continue }
     guard n > 0 else {
       let message = String(cString: strerror(errno))
