@@ -212,6 +212,16 @@ struct ScheduleCalendarTests {
     let after = try box.dinger("calendar").stdout
     #expect(sequence(after, "Berlin") != before.0)
     #expect(sequence(after, "Kolkata") == before.1)
+    // --out replaces a link at its path; it never writes through it.
+    let target = box.home.url.appendingPathComponent("precious.txt")
+    try "keep me".write(to: target, atomically: true, encoding: .utf8)
+    let out = box.home.url.appendingPathComponent("team.ics")
+    try FileManager.default.createSymbolicLink(at: out, withDestinationURL: target)
+    try expectOK(box.dinger("calendar", "--out", out.path))
+    #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+    let kind = try FileManager.default.attributesOfItem(atPath: out.path)[.type] as? FileAttributeType
+    #expect(kind == .typeRegular)
+    #expect(try String(contentsOf: out, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR"))
     // Past meetings, with --history, as single events with their real duration.
     try expectOK(
       box.dinger(
