@@ -22,7 +22,7 @@ all: build
 ## libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (dinger-transcribe, the transcription
 ## helper) and pulseaudio pulseaudio-utils flite (its tests and the demo's recording)
 ## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
-## schedule tests' independent calendar readers) and PyYAML (the independent parser the tests
+## schedule tests' independent calendar readers), chromium (the report tests' browser) and PyYAML (the independent parser the tests
 ## compare against) when missing.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib libcurl; then \
@@ -59,6 +59,11 @@ deps:
 	@if ! /usr/bin/python3 -c 'import icalendar, recurring_ical_events' >/dev/null 2>&1 || ! command -v khal >/dev/null 2>&1; then \
 	  echo "installing python3-icalendar python3-recurring-ical-events khal (the schedule tests read dinger's calendar with them; they run under /usr/bin/python3)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-icalendar python3-recurring-ical-events khal; \
+	fi
+
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  echo "installing chromium (the report tests open dinger's web report in a real browser, headless)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	fi
 
 build: deps

@@ -33,7 +33,7 @@ struct Dinger: AsyncParsableCommand {
     subcommands: [
       Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, LibraryCommand.self,
       WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
-      Agenda.self, Next.self, CalendarCommand.self,
+      Agenda.self, Next.self, CalendarCommand.self, Report.self, Stats.self,
       Conflicts.self, Resolve.self, Undo.self, Redo.self, Repair.self, Check.self, SchemaCommand.self, Where.self,
       SetupGit.self,
       MergeDriverCommand.self, DiffDriverCommand.self,

@@ -1,0 +1,95 @@
+import Foundation
+import Models
+import Storage
+import YAML
+
+/// The figures behind `dinger stats` and `dinger report`: per scrum from its meetings (and its
+/// schedule's missed stand-ups), per library from its quiz results and its commits.
+public struct InsightsProvider: Sendable {
+  public let scrums: ScrumProvider
+  public let meetings: MeetingProvider
+  public let libraries: LibraryProvider
+  public let schedules: ScheduleProvider
+  public let log: LogProvider?
+
+  /// A provider.
+  public init(
+    scrums: ScrumProvider, meetings: MeetingProvider, libraries: LibraryProvider,
+    schedules: ScheduleProvider, log: LogProvider?
+  ) {
+    (self.scrums, self.meetings, self.libraries, self.schedules, self.log) = (
+      scrums, meetings, libraries, schedules, log
+    )
+  }
+
+  /// The provider of a git-backed data repository.
+  public static func live(repository: DataRepository) -> InsightsProvider {
+    InsightsProvider(
+      scrums: .live(repository: repository), meetings: .live(repository: repository),
+      libraries: .live(repository: repository), schedules: .live(repository: repository),
+      log: .live(repository: repository))
+  }
+
+  /// The figures of the scrums (`only`, else all) and, unless `only` names scrums, the
+  /// libraries; meetings from `since` to `until` when given. `now` ends the missed stand-ups.
+  public func stats(
+    only: [StoredScrum]? = nil, withLibraries: Bool = true, since: Date? = nil,
+    until: Date? = nil, now: Date
+  ) throws -> TeamStats {
+    let listed = try only ?? scrums.list().scrums
+    let all = try meetings.history(since: since, until: until)
+    var byScrum: [UUID: [Meeting]] = [:]
+    for m in all { byScrum[m.meeting.scrum, default: []].append(m.meeting) }
+    let end = min(until ?? now, now)
+    let scrumStats = listed.map { stored -> ScrumStats in
+      let own = stored.scrum.id.flatMap { byScrum[$0] } ?? []
+      let plan = stored.scrum.schedule?.plan
+      let missed =
+        plan == nil
+        ? nil
+        : schedules.missed(stored, meetings: own, since: since, until: end)
+          .map { Date(timeIntervalSince1970: TimeInterval($0.start)) }
+      return ScrumStats.compute(
+        scrum: stored.scrum, slug: stored.slug, schedule: plan?.summary, meetings: own,
+        missed: missed)
+    }
+    var libraryStats: [LibraryStats] = []
+    if withLibraries && only == nil {
+      for stored in try libraries.list().libraries {
+        libraryStats.append(try self.library(stored, since: since, until: until))
+      }
+    }
+    return TeamStats(scrums: scrumStats, libraries: libraryStats, sinceDate: since, untilDate: until)
+  }
+
+  func library(_ stored: StoredLibrary, since: Date?, until: Date?) throws -> LibraryStats {
+    let inRange = { (d: Date) in (since.map { d >= $0 } ?? true) && (until.map { d <= $0 } ?? true) }
+    let quizzes = try libraries.quizzes(of: stored).map(\.result).filter { inRange($0.date) }
+    var wrong: [String: Int] = [:]
+    for q in quizzes { for a in q.questions where !a.correct { wrong[a.word, default: 0] += 1 } }
+    // Words added, from dinger's commit subjects ("Spanish basics: add hola, adiós").
+    var added: [String: Int] = [:]
+    for entry in try log?.log(library: stored) ?? [] where !entry.path.hasPrefix("quizzes/") {
+      let date = Date(timeIntervalSince1970: TimeInterval(entry.time))
+      guard inRange(date), let range = entry.subject.range(of: ": add ") else { continue }
+      let words = entry.subject[range.upperBound...].split(separator: ",").count
+      added[String(ISODate.format(date).prefix(7)), default: 0] += words
+    }
+    return LibraryStats(
+      name: stored.library.name, slug: stored.slug, language: stored.library.language,
+      words: stored.library.words.count,
+      added: added.keys.sorted().map { LibraryStats.Month(month: $0, words: added[$0]!) },
+      quizzes: quizzes.suffix(ScrumStats.durationLimit).map {
+        LibraryStats.Quiz(date: $0.date, score: $0.score, questions: $0.questions.count)
+      },
+      missed: wrong.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(10).map {
+        LibraryStats.MissedWord(word: $0.key, wrong: $0.value)
+      })
+  }
+}
+
+extension InsightsProvider {
+  public static func live(repository: Workspace) -> InsightsProvider {
+    live(repository: repository.repository)
+  }
+}
