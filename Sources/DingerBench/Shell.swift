@@ -42,6 +42,13 @@ enum Shell {
     return (wall, cpu, rss)
   }
 
+  /// `spawn` with `dir` as the working directory (the child changes into it through `sh`).
+  static func spawnIn(_ dir: URL, _ path: String, _ args: [String]) throws -> (
+    wall: Double, cpu: Double, rss: Int
+  ) {
+    try spawn("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", dir.path, path] + args)
+  }
+
   /// The path of a program on PATH.
   static func which(_ name: String) -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {

@@ -295,3 +295,45 @@ struct ReportBrowserTests {
     }
   }
 }
+
+/// A library's figures: words added (from dinger's commit subjects), quiz scores, the words
+/// missed most.
+@Suite struct LibraryStatsTests {
+  @Test func wordsQuizzesAndMisses() throws {
+    let box = try Sandbox()
+    try expectOK(box.dinger("init"))
+    try expectOK(box.dinger("library", "new", "Spanish", "--language", "es"))
+    for (word, meaning) in [("agua", "water"), ("sol", "sun"), ("gato", "cat")] {
+      try expectOK(box.dinger("word", "add", word, "--library", "spanish", "--definition", meaning))
+    }
+    let id = Sandbox.id(in: try box.read("libraries/spanish.yaml"))
+    let quizzes: [(String, [(String, Bool)])] = [
+      ("2026-11-02", [("agua", true), ("sol", false), ("gato", false)]),
+      ("2026-11-09", [("agua", true), ("sol", false), ("gato", true)]),
+      ("2026-11-16", [("agua", true), ("sol", true), ("gato", true)]),
+    ]
+    for (i, (day, answers)) in quizzes.enumerated() {
+      try box.write(
+        "quizzes/spanish/\(day)-3333333\(i).yaml",
+        "id: 33333333-3333-4333-8333-33333333333\(i)\nlibrary: \(id)\ndate: \(day)T12:00:00Z\nquestions:\n"
+          + answers.map { "  - {word: \($0.0), correct: \($0.1)}\n" }.joined())
+    }
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "quizzes by hand")
+    let r = try box.dinger("stats", "--json")
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    let library = try #require((json["libraries"] as? [[String: Any]])?.first)
+    #expect(library["words"] as? Int == 3)
+    let month = String(try box.git("log", "-1", "--format=%cI").prefix(7))
+    #expect((library["added"] as? [[String: Any]])?.map { "\($0["month"]!) \($0["words"]!)" } == ["\(month) 3"])
+    #expect((library["quizzes"] as? [[String: Any]])?.map { "\($0["score"]!)/\($0["questions"]!)" } == ["1/3", "2/3", "3/3"])
+    #expect((library["missed"] as? [[String: Any]])?.map { "\($0["word"]!) \($0["wrong"]!)" } == ["sol 2", "gato 1"])
+    let text = try box.dinger("stats").stdout
+    #expect(text.contains("3 words, last quiz 3/3, most missed: sol"), "\(text)")
+    let page = box.home.url.appendingPathComponent("r.html")
+    try expectOK(box.dinger("report", "--out", page.path))
+    let html = try String(contentsOf: page, encoding: .utf8)
+    #expect(html.contains("id=\"library-spanish-quizzes\"") && html.contains("id=\"library-spanish-missed\""))
+  }
+}
