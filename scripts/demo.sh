@@ -106,4 +106,35 @@ run git log --graph --format='%h %an: %s' -8
 run git status --short
 echo "(no conflict markers anywhere: every value is in the data, and the settled conflict is a commit)"
 echo
+echo
+echo "Team insights: the figures behind the history, as a web page and in the terminal."
+echo "(first, three weeks of Design stand-ups as the timer would have recorded them, committed with git)"
+design_id=$(sed -n 's/^id: //p' scrums/design.yaml)
+design_dir=history/design
+mkdir -p "$design_dir"
+n=0
+for back in 19 18 17 16 15 12 11 10 9 8 5 4 3 2 1; do
+  day=$(date -u -d "$back days ago" +%F)
+  case $(date -u -d "$day" +%u) in 6|7) continue;; esac
+  n=$((n + 1))
+  a=$((60 + (n * 37) % 120)); b=$((90 + (n * 53) % 100)); c=$((50 + (n * 29) % 90)); d=$((40 + (n * 71) % 160))
+  absent=$(( n % 4 ))
+  {
+    echo "id: 00000000-0000-4000-8000-$(printf '%012d' $n)"
+    echo "scrum: $design_id"
+    echo "date: ${day}T08:3$((n % 6)):00Z"
+    echo "length: 15"
+    echo "duration: $((a + b + c + (absent == 0 ? 0 : d)))"
+    echo "attendees: [Cathy, Daisy, Simon, Jonathan, Bob]"
+    echo "speakers:"
+    echo "  - {name: Cathy, seconds: $a}"
+    echo "  - {name: Daisy, seconds: $b}"
+    echo "  - {name: Simon, seconds: $c}"
+    if [ $absent -ne 0 ]; then echo "  - {name: Jonathan, seconds: $d}"; fi
+  } > "$design_dir/$day-$(printf '%08d' $n).yaml"
+done
+git add history && git commit -q -m "Three weeks of Design stand-ups (demo data)"
+run dinger stats
+run dinger report --out "$DEMO_DIR/report.html"
+echo "(open $DEMO_DIR/report.html in a browser: self-contained, no network; 'dinger report --out DIR/' writes a page per scrum)"
 echo "Demo data left in $DEMO_DIR/data (and Grace's clone in $DEMO_DIR/grace)"

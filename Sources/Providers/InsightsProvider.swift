@@ -59,11 +59,13 @@ public struct InsightsProvider: Sendable {
         libraryStats.append(try self.library(stored, since: since, until: until))
       }
     }
-    return TeamStats(scrums: scrumStats, libraries: libraryStats, sinceDate: since, untilDate: until)
+    return TeamStats(
+      scrums: scrumStats, libraries: libraryStats, sinceDate: since, untilDate: until)
   }
 
   func library(_ stored: StoredLibrary, since: Date?, until: Date?) throws -> LibraryStats {
-    let inRange = { (d: Date) in (since.map { d >= $0 } ?? true) && (until.map { d <= $0 } ?? true) }
+    let inRange = { (d: Date) in (since.map { d >= $0 } ?? true) && (until.map { d <= $0 } ?? true)
+    }
     let quizzes = try libraries.quizzes(of: stored).map(\.result).filter { inRange($0.date) }
     var wrong: [String: Int] = [:]
     for q in quizzes { for a in q.questions where !a.correct { wrong[a.word, default: 0] += 1 } }

@@ -25,7 +25,7 @@ import Testing
       ["history", "show", meeting], ["log"], ["log", "design"], ["library", "list"],
       ["library", "show", "spanish-basics"], ["word", "list", "--library", "spanish-basics"],
       ["word", "random", "--count", "1", "--language", "es"], ["quiz", "--stats"], ["check"],
-      ["conflicts"], ["remote", "list"], ["agenda"], ["next"],
+      ["conflicts"], ["remote", "list"], ["agenda"], ["next"], ["stats"],
     ]
     for command in commands {
       let r = try box.dinger(command + ["--json"])

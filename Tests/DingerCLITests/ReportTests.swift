@@ -25,8 +25,11 @@ struct ReportTests {
     let days = [2, 3, 4, 6, 9, 10, 11, 12, 13, 16, 17, 19]
     for (i, day) in days.enumerated() {
       let people = ["Ada", "Bob", "Cy", "Di"].enumerated().filter { (k, _) in (i + k) % 5 != 0 }
-      let speakers = people.map { k, n in "  - {name: \(n), seconds: \(60 + 37 * ((i * 3 + k) % 7) + (i == 5 ? 400 : 0))}" }
-      let total = people.map { k, _ in 60 + 37 * ((i * 3 + k) % 7) + (i == 5 ? 400 : 0) }.reduce(0, +)
+      let speakers = people.map { k, n in
+        "  - {name: \(n), seconds: \(60 + 37 * ((i * 3 + k) % 7) + (i == 5 ? 400 : 0))}"
+      }
+      let total = people.map { k, _ in 60 + 37 * ((i * 3 + k) % 7) + (i == 5 ? 400 : 0) }.reduce(
+        0, +)
       var text = """
         id: 00000000-0000-4000-8000-0000000000\(String(format: "%02d", i))
         scrum: \(id)
@@ -39,16 +42,23 @@ struct ReportTests {
 
         """
       if i % 3 == 0 {
-        text += "turns:\n" + people.map { k, n in "  - {speaker: \(n), start: \(k * 60), text: \"\(String(repeating: "word ", count: 3 + i + k))done\"}" }.joined(separator: "\n") + "\n"
+        text +=
+          "turns:\n"
+          + people.map { k, n in
+            "  - {speaker: \(n), start: \(k * 60), text: \"\(String(repeating: "word ", count: 3 + i + k))done\"}"
+          }.joined(separator: "\n") + "\n"
       }
-      try box.write("history/design/2026-11-\(String(format: "%02d", day))-000000\(String(format: "%02d", i)).yaml", text)
+      try box.write(
+        "history/design/2026-11-\(String(format: "%02d", day))-000000\(String(format: "%02d", i)).yaml",
+        text)
     }
     try box.git("add", "-A")
     try box.git("commit", "-qm", "meetings by hand")
     for (day, minutes) in [(3, 5), (10, 7)] {
       try expectOK(
         box.dinger(
-          "meet", "ops", "--record", "--date", "2026-11-\(String(format: "%02d", day))T14:00:00Z", "--duration",
+          "meet", "ops", "--record", "--date", "2026-11-\(String(format: "%02d", day))T14:00:00Z",
+          "--duration",
           "\(minutes)m", "--attendee", "Eve"))
     }
     return box
@@ -126,7 +136,8 @@ struct ReportTests {
     let py = try ProcessRunner.run(
       ProcessRunner.which("python3")!, ["-c", Self.script, box.data.path, Self.now])
     #expect(py.status == 0, "\(py.stderr)")
-    let theirs = try JSONSerialization.jsonObject(with: Data(py.stdout.utf8)) as! [String: [String: Any]]
+    let theirs =
+      try JSONSerialization.jsonObject(with: Data(py.stdout.utf8)) as! [String: [String: Any]]
     let scrums = ours["scrums"] as! [[String: Any]]
     #expect(scrums.count == 2)
     for s in scrums {
@@ -134,7 +145,9 @@ struct ReportTests {
       let t = try #require(theirs[title], "\(title)")
       #expect(s["meetings"] as? Int == t["meetings"] as? Int, "\(title) meetings")
       #expect(s["medianMinutes"] as? Double == t["medianMinutes"] as? Double, "\(title) median")
-      #expect(s["overPlan"] as? Int == t["overPlan"] as? Int && s["recent"] as? Int == t["recent"] as? Int, "\(title) over plan")
+      #expect(
+        s["overPlan"] as? Int == t["overPlan"] as? Int
+          && s["recent"] as? Int == t["recent"] as? Int, "\(title) over plan")
       let speakers = (s["speakers"] as! [[String: Any]]).map {
         "\($0["name"]!) \($0["seconds"]!) \($0["share"]!) \($0["meetings"]!)"
       }
@@ -144,9 +157,15 @@ struct ReportTests {
       #expect(words == (t["words"] as! [[Any]]).map { "\($0[0]) \($0[1])" }, "\(title) words")
       let attendance = s["attendance"] as! [String: Any]
       let attended = Dictionary(
-        uniqueKeysWithValues: (attendance["people"] as! [[String: Any]]).map { ($0["name"] as! String, $0["attended"] as! Int) })
-      for (name, count) in t["attended"] as! [String: Int] { #expect(attended[name] == count, "\(title) \(name) attended") }
-      let weeks = (s["weeks"] as! [[String: Any]]).filter { ($0["meetings"] as! Int) + (($0["missed"] as? Int) ?? 0) > 0 }
+        uniqueKeysWithValues: (attendance["people"] as! [[String: Any]]).map {
+          ($0["name"] as! String, $0["attended"] as! Int)
+        })
+      for (name, count) in t["attended"] as! [String: Int] {
+        #expect(attended[name] == count, "\(title) \(name) attended")
+      }
+      let weeks = (s["weeks"] as! [[String: Any]]).filter {
+        ($0["meetings"] as! Int) + (($0["missed"] as? Int) ?? 0) > 0
+      }
       let theirWeeks = t["weeks"] as! [String: [Int]]
       #expect(weeks.count == theirWeeks.count, "\(title) weeks")
       for w in weeks {
@@ -157,7 +176,8 @@ struct ReportTests {
     // Design's figures as the test data makes them: one meeting far over plan, missed days.
     let design = scrums.first { $0["title"] as? String == "Design" }!
     #expect((design["overPlan"] as? Int ?? 0) >= 1)
-    #expect(((design["weeks"] as! [[String: Any]]).compactMap { $0["missed"] as? Int }.reduce(0, +)) > 0)
+    #expect(
+      ((design["weeks"] as! [[String: Any]]).compactMap { $0["missed"] as? Int }.reduce(0, +)) > 0)
 
     // The page shows the same numbers in its tables.
     let page = box.home.url.appendingPathComponent("report.html")
@@ -165,9 +185,15 @@ struct ReportTests {
     let html = try String(contentsOf: page, encoding: .utf8)
     let t = theirs["Design"]!
     for row in t["speakers"] as! [[Any]] {
-      #expect(html.contains("<tr><th scope=\"row\">\(row[0])</th><td>\(row[1])</td><td>\(String(format: "%.4f", row[2] as! Double))</td><td>\(row[3])</td></tr>"), "\(row)")
+      #expect(
+        html.contains(
+          "<tr><th scope=\"row\">\(row[0])</th><td>\(row[1])</td><td>\(String(format: "%.4f", row[2] as! Double))</td><td>\(row[3])</td></tr>"
+        ), "\(row)")
     }
-    #expect(html.contains("median \(Self.minutes(t["medianMinutes"] as! Double)) min, \(t["overPlan"]!) of the last \(t["recent"]!) over plan"))
+    #expect(
+      html.contains(
+        "median \(Self.minutes(t["medianMinutes"] as! Double)) min, \(t["overPlan"]!) of the last \(t["recent"]!) over plan"
+      ))
     #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"))
     // A folder: an index and a page per scrum and library.
     let site = box.home.url.appendingPathComponent("site/")
@@ -180,7 +206,9 @@ struct ReportTests {
     #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(text)")
   }
 
-  static func minutes(_ m: Double) -> String { m == m.rounded() ? "\(Int(m))" : String(format: "%.1f", m) }
+  static func minutes(_ m: Double) -> String {
+    m == m.rounded() ? "\(Int(m))" : String(format: "%.1f", m)
+  }
 
   @Test func hostileBigAndEmpty() throws {
     let box = try Sandbox()
@@ -268,24 +296,32 @@ struct ReportBrowserTests {
     let box = try ReportTests.team()
     try box.write(
       "scrums/evil.yaml",
-      "title: \"<img src=x onerror=alert(1)>\"\ntheme: poppy\nlength: 5\nattendees: [\"<b>Mallory</b>\"]\n")
+      "title: \"<img src=x onerror=alert(1)>\"\ntheme: poppy\nlength: 5\nattendees: [\"<b>Mallory</b>\"]\n"
+    )
     try box.git("add", "-A")
     try box.git("commit", "-qm", "evil")
     let page = box.home.url.appendingPathComponent("report.html")
-    try expectOK(box.dinger(["report", "--out", page.path], env: ["DINGER_TEST_NOW": ReportTests.now]))
+    try expectOK(
+      box.dinger(["report", "--out", page.path], env: ["DINGER_TEST_NOW": ReportTests.now]))
     let dom = try Self.chromium(["--dump-dom", page.absoluteString], in: box.home.url)
     #expect(dom.status == 0, "\(dom.stderr.suffix(2000))")
     let html = dom.stdout
     #expect(html.components(separatedBy: "<svg").count - 1 >= 6, "charts")
-    #expect(html.contains("id=\"design-speakers-data\"") && html.contains("id=\"design-attendance-data\""))
+    #expect(
+      html.contains("id=\"design-speakers-data\"") && html.contains("id=\"design-attendance-data\"")
+    )
     #expect(html.contains("class=\"card\""))
     #expect(!html.contains("<img") && !html.contains("<b>Mallory"), "data became an element")
-    #expect(!dom.stderr.contains("CONSOLE"), "console messages: \(dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") })")
+    #expect(
+      !dom.stderr.contains("CONSOLE"),
+      "console messages: \(dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") })")
     let shot = box.home.url.appendingPathComponent("report.png")
     let taken = try Self.chromium(
-      ["--window-size=1000,1400", "--screenshot=\(shot.path)", page.absoluteString], in: box.home.url)
+      ["--window-size=1000,1400", "--screenshot=\(shot.path)", page.absoluteString],
+      in: box.home.url)
     #expect(taken.status == 0, "\(taken.stderr.suffix(2000))")
-    let py = try ProcessRunner.run(ProcessRunner.which("python3")!, ["-c", Self.colours, shot.path])
+    let py = try ProcessRunner.run(
+      ProcessRunner.which("python3")!, ["-c", Self.colours, shot.path])
     #expect(py.status == 0, "\(py.stderr)")
     let seen = try JSONSerialization.jsonObject(with: Data(py.stdout.utf8)) as! [String: Int]
     #expect(seen.count > 20, "a blank screenshot")
@@ -326,14 +362,25 @@ struct ReportBrowserTests {
     let library = try #require((json["libraries"] as? [[String: Any]])?.first)
     #expect(library["words"] as? Int == 3)
     let month = String(try box.git("log", "-1", "--format=%cI").prefix(7))
-    #expect((library["added"] as? [[String: Any]])?.map { "\($0["month"]!) \($0["words"]!)" } == ["\(month) 3"])
-    #expect((library["quizzes"] as? [[String: Any]])?.map { "\($0["score"]!)/\($0["questions"]!)" } == ["1/3", "2/3", "3/3"])
-    #expect((library["missed"] as? [[String: Any]])?.map { "\($0["word"]!) \($0["wrong"]!)" } == ["sol 2", "gato 1"])
+    #expect(
+      (library["added"] as? [[String: Any]])?.map { "\($0["month"]!) \($0["words"]!)" } == [
+        "\(month) 3"
+      ])
+    #expect(
+      (library["quizzes"] as? [[String: Any]])?.map { "\($0["score"]!)/\($0["questions"]!)" } == [
+        "1/3", "2/3", "3/3",
+      ])
+    #expect(
+      (library["missed"] as? [[String: Any]])?.map { "\($0["word"]!) \($0["wrong"]!)" } == [
+        "sol 2", "gato 1",
+      ])
     let text = try box.dinger("stats").stdout
     #expect(text.contains("3 words, last quiz 3/3, most missed: sol"), "\(text)")
     let page = box.home.url.appendingPathComponent("r.html")
     try expectOK(box.dinger("report", "--out", page.path))
     let html = try String(contentsOf: page, encoding: .utf8)
-    #expect(html.contains("id=\"library-spanish-quizzes\"") && html.contains("id=\"library-spanish-missed\""))
+    #expect(
+      html.contains("id=\"library-spanish-quizzes\"")
+        && html.contains("id=\"library-spanish-missed\""))
   }
 }

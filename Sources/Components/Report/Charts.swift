@@ -41,10 +41,11 @@ enum Charts {
 
   /// Vertical bars with an optional marker per bar (the planned length) and a class per bar.
   static func columns(
-    label: String, values: [Double], marks: [Double]? = nil, classes: [String], titles: [String],
-    first: String, last: String, unit: String
+    label: String, values: [Double], marks: [Double]? = nil, stacked: [Double]? = nil,
+    classes: [String], titles: [String], first: String, last: String, unit: String
   ) -> String {
-    let top = nice(max(1, (values + (marks ?? [])).max() ?? 1))
+    let heights = values.enumerated().map { $1 + (stacked?[$0] ?? 0) }
+    let top = nice(max(1, (heights + (marks ?? [])).max() ?? 1))
     let plotW = width - left - 8
     let plotH = height - bottom - 8
     let step = plotW / Double(max(values.count, 1))
@@ -52,20 +53,31 @@ enum Charts {
     var out = svgOpen(label)
     for f in [0.0, 0.5, 1.0] {
       let y = 8 + plotH * (1 - f)
-      out += "<line class=\"grid\" x1=\"\(num(left))\" x2=\"\(num(width - 8))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
-      out += "<text class=\"axis\" x=\"\(num(left - 4))\" y=\"\(num(y + 4))\" text-anchor=\"end\">\(HTML.esc(tick(top * f, unit)))</text>"
+      out +=
+        "<line class=\"grid\" x1=\"\(num(left))\" x2=\"\(num(width - 8))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
+      out +=
+        "<text class=\"axis\" x=\"\(num(left - 4))\" y=\"\(num(y + 4))\" text-anchor=\"end\">\(HTML.esc(tick(top * f, unit)))</text>"
     }
     for (i, v) in values.enumerated() {
       let h = plotH * v / top
       let x = left + Double(i) * step + (step - barW) / 2
-      out += "<rect class=\"\(classes[i])\" x=\"\(num(x))\" y=\"\(num(8 + plotH - h))\" width=\"\(num(barW))\" height=\"\(num(h))\"><title>\(HTML.esc(titles[i]))</title></rect>"
+      out +=
+        "<rect class=\"\(classes[i])\" x=\"\(num(x))\" y=\"\(num(8 + plotH - h))\" width=\"\(num(barW))\" height=\"\(num(h))\"><title>\(HTML.esc(titles[i]))</title></rect>"
+      if let extra = stacked?[i], extra > 0 {
+        let e = plotH * extra / top
+        out +=
+          "<rect class=\"missed\" x=\"\(num(x))\" y=\"\(num(8 + plotH - h - e))\" width=\"\(num(barW))\" height=\"\(num(e))\"><title>\(HTML.esc(titles[i]))</title></rect>"
+      }
       if let m = marks?[i] {
         let y = 8 + plotH - plotH * m / top
-        out += "<line class=\"plan\" x1=\"\(num(x - 1))\" x2=\"\(num(x + barW + 1))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
+        out +=
+          "<line class=\"plan\" x1=\"\(num(x - 1))\" x2=\"\(num(x + barW + 1))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
       }
     }
-    out += "<text class=\"axis\" x=\"\(num(left))\" y=\"\(num(height - 6))\">\(HTML.esc(first))</text>"
-    out += "<text class=\"axis\" x=\"\(num(width - 8))\" y=\"\(num(height - 6))\" text-anchor=\"end\">\(HTML.esc(last))</text>"
+    out +=
+      "<text class=\"axis\" x=\"\(num(left))\" y=\"\(num(height - 6))\">\(HTML.esc(first))</text>"
+    out +=
+      "<text class=\"axis\" x=\"\(num(width - 8))\" y=\"\(num(height - 6))\" text-anchor=\"end\">\(HTML.esc(last))</text>"
     return out + "</svg>"
   }
 
@@ -77,11 +89,13 @@ enum Charts {
   }
 
   static func tick(_ v: Double, _ unit: String) -> String {
-    v >= 10 || v == 0 ? "\(Int(v.rounded()))\(unit)" : String(format: "%.1f%@", v, unit)
+    v >= 10 || v == v.rounded() ? "\(Int(v.rounded()))\(unit)" : String(format: "%.1f%@", v, unit)
   }
 
   /// Horizontal bars, one per row: label, length, and the value written after the bar.
-  static func bars(label: String, rows: [(name: String, value: Double, text: String)], color: String)
+  static func bars(
+    label: String, rows: [(name: String, value: Double, text: String)], color: String
+  )
     -> String
   {
     let rowH = 22.0
@@ -93,9 +107,12 @@ enum Charts {
     for (i, r) in rows.enumerated() {
       let y = 4 + Double(i) * rowH
       let w = plotW * r.value / top
-      out += "<text class=\"name\" x=\"\(num(nameW - 6))\" y=\"\(num(y + 15))\" text-anchor=\"end\">\(HTML.esc(String(r.name.prefix(24))))</text>"
-      out += "<rect class=\"bar\" style=\"fill:\(color)\" x=\"\(num(nameW))\" y=\"\(num(y + 3))\" width=\"\(num(max(w, 1)))\" height=\"\(num(rowH - 6))\"><title>\(HTML.esc(r.name)): \(HTML.esc(r.text))</title></rect>"
-      out += "<text class=\"value\" x=\"\(num(nameW + w + 6))\" y=\"\(num(y + 15))\">\(HTML.esc(r.text))</text>"
+      out +=
+        "<text class=\"name\" x=\"\(num(nameW - 6))\" y=\"\(num(y + 15))\" text-anchor=\"end\">\(HTML.esc(String(r.name.prefix(24))))</text>"
+      out +=
+        "<rect class=\"bar\" style=\"fill:\(color)\" x=\"\(num(nameW))\" y=\"\(num(y + 3))\" width=\"\(num(max(w, 1)))\" height=\"\(num(rowH - 6))\"><title>\(HTML.esc(r.name)): \(HTML.esc(r.text))</title></rect>"
+      out +=
+        "<text class=\"value\" x=\"\(num(nameW + w + 6))\" y=\"\(num(y + 15))\">\(HTML.esc(r.text))</text>"
     }
     return out + "</svg>"
   }
@@ -106,7 +123,10 @@ enum Charts {
     out += head.map { "<th scope=\"col\">\(HTML.esc($0))</th>" }.joined()
     out += "</tr></thead><tbody>"
     for r in rows {
-      out += "<tr>" + r.enumerated().map { i, c in i == 0 ? "<th scope=\"row\">\(c)</th>" : "<td>\(c)</td>" }.joined() + "</tr>"
+      out +=
+        "<tr>"
+        + r.enumerated().map { i, c in i == 0 ? "<th scope=\"row\">\(c)</th>" : "<td>\(c)</td>" }
+        .joined() + "</tr>"
     }
     return out + "</tbody></table>"
   }

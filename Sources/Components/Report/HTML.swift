@@ -42,16 +42,19 @@ enum HTML {
   /// `#ee80d1`.
   static func hex(_ theme: Theme) -> String {
     let (r, g, b) = theme.rgb
-    return "#" + [r, g, b].map { v in
-      let n = Int((v * 255).rounded())
-      return (n < 16 ? "0" : "") + String(n, radix: 16)
-    }.joined()
+    return "#"
+      + [r, g, b].map { v in
+        let n = Int((v * 255).rounded())
+        return (n < 16 ? "0" : "") + String(n, radix: 16)
+      }.joined()
   }
 
   /// `12 min 5 s`, `1 h 3 min`.
   static func duration(_ seconds: Int) -> String {
     if seconds >= 3600 { return "\(seconds / 3600) h \(seconds % 3600 / 60) min" }
-    if seconds >= 60 { return "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s") }
+    if seconds >= 60 {
+      return "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s")
+    }
     return "\(seconds) s"
   }
 

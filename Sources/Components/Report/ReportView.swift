@@ -43,7 +43,8 @@ public struct ReportView {
           "scrum-\(HTML.anchor(s.slug)).html",
           page(
             title: "\(s.title): \(name)",
-            body: "<p class=\"back\"><a href=\"index.html\">All scrums</a></p>" + scrumSection(s, heading: "h1"))
+            body: "<p class=\"back\"><a href=\"index.html\">All scrums</a></p>"
+              + scrumSection(s, heading: "h1"))
         ))
     }
     for l in stats.libraries {
@@ -67,13 +68,15 @@ public struct ReportView {
     if let until = stats.untilDate { out += ", until \(HTML.day(until))" }
     out += ".</p></header>\n"
     guard !stats.scrums.isEmpty else {
-      return out + "<p class=\"none\">No scrums yet: add one with <code>dinger scrum new</code>.</p>\n"
+      return out
+        + "<p class=\"none\">No scrums yet: add one with <code>dinger scrum new</code>.</p>\n"
     }
     out += "<section class=\"cards\" aria-label=\"Scrums\">\n"
     for s in stats.scrums {
       let theme = Theme(rawValue: s.theme) ?? .default
       let ink = theme.hasLightText ? "#ffffff" : "#000000"
-      out += "<a class=\"card\" href=\"\(HTML.esc(link(s.slug)))\" style=\"--theme:\(HTML.hex(theme));--ink:\(ink)\">"
+      out +=
+        "<a class=\"card\" href=\"\(HTML.esc(link(s.slug)))\" style=\"--theme:\(HTML.hex(theme));--ink:\(ink)\">"
       out += "<h2>\(HTML.esc(s.title))</h2><dl>"
       out += "<dt>Attendees</dt><dd>\(s.attendees)</dd><dt>Length</dt><dd>\(s.length) min</dd>"
       if let schedule = s.schedule { out += "<dt>Meets</dt><dd>\(HTML.esc(schedule))</dd>" }
@@ -87,7 +90,8 @@ public struct ReportView {
     guard !stats.libraries.isEmpty else { return "" }
     var out = "<section class=\"libraries\"><h2>Word libraries</h2><ul>"
     for l in stats.libraries {
-      out += "<li><a href=\"\(HTML.esc(link(l.slug)))\">\(HTML.esc(l.name))</a> (\(HTML.esc(l.language))): \(HTML.esc(l.reading))</li>"
+      out +=
+        "<li><a href=\"\(HTML.esc(link(l.slug)))\">\(HTML.esc(l.name))</a> (\(HTML.esc(l.language))): \(HTML.esc(l.reading))</li>"
     }
     return out + "</ul></section>\n"
   }
@@ -98,9 +102,11 @@ public struct ReportView {
     let color = HTML.hex(theme)
     var out = "<section class=\"scrum\" id=\"scrum-\(id)\" style=\"--theme:\(color)\">\n"
     out += "<\(heading) class=\"title\">\(HTML.esc(s.title))</\(heading)>\n"
-    out += "<p class=\"reading\">\(HTML.esc(s.reading))\(s.schedule.map { "; meets \(HTML.esc($0))" } ?? "")</p>\n"
+    out +=
+      "<p class=\"reading\">\(HTML.esc(s.reading))\(s.schedule.map { "; meets \(HTML.esc($0))" } ?? "")</p>\n"
     guard s.meetings > 0 else {
-      return out + "<p class=\"none\">No meetings recorded in this range, so there is nothing to chart yet.</p></section>\n"
+      return out
+        + "<p class=\"none\">No meetings recorded in this range, so there is nothing to chart yet.</p></section>\n"
     }
     out += durations(s, id: id)
     out += speakers(s, id: id, color: color)
@@ -123,7 +129,10 @@ public struct ReportView {
     let table = Charts.table(
       id: "\(id)-durations-data", head: ["Date", "Seconds", "Planned minutes", "Over plan"],
       rows: d.map {
-        [HTML.day($0.date), "\($0.seconds)", "\($0.planned)", $0.seconds > $0.planned * 60 ? "yes" : "no"]
+        [
+          HTML.day($0.date), "\($0.seconds)", "\($0.planned)",
+          $0.seconds > $0.planned * 60 ? "yes" : "no",
+        ]
       })
     return Charts.figure(
       id: "\(id)-durations",
@@ -134,17 +143,27 @@ public struct ReportView {
   func speakers(_ s: ScrumStats, id: String, color: String) -> String {
     let title = "Who talks"
     guard !s.speakers.isEmpty else {
-      return Charts.empty(id: "\(id)-speakers", title: title, why: "No speaking times recorded (meetings recorded without the timer have none).")
+      return Charts.empty(
+        id: "\(id)-speakers", title: title,
+        why: "No speaking times recorded (meetings recorded without the timer have none).")
     }
-    var rows = s.speakers.map { ($0.name, Double($0.seconds), "\(HTML.percent($0.share)), \(HTML.duration($0.seconds))") }
+    var rows = s.speakers.map {
+      ($0.name, Double($0.seconds), "\(HTML.percent($0.share)), \(HTML.duration($0.seconds))")
+    }
     if s.otherSpeakers > 0 {
       let all = s.speakers.reduce(s.otherSeconds) { $0 + $1.seconds }
-      rows.append(("\(s.otherSpeakers) others", Double(s.otherSeconds), "\(HTML.percent(Double(s.otherSeconds) / Double(max(all, 1)))), \(HTML.duration(s.otherSeconds))"))
+      rows.append(
+        (
+          "\(s.otherSpeakers) others", Double(s.otherSeconds),
+          "\(HTML.percent(Double(s.otherSeconds) / Double(max(all, 1)))), \(HTML.duration(s.otherSeconds))"
+        ))
     }
     let top = s.speakers[0]
     let table = Charts.table(
       id: "\(id)-speakers-data", head: ["Speaker", "Seconds", "Share", "Meetings"],
-      rows: s.speakers.map { [HTML.esc($0.name), "\($0.seconds)", String(format: "%.4f", $0.share), "\($0.meetings)"] }
+      rows: s.speakers.map {
+        [HTML.esc($0.name), "\($0.seconds)", String(format: "%.4f", $0.share), "\($0.meetings)"]
+      }
         + (s.otherSpeakers > 0 ? [["\(s.otherSpeakers) others", "\(s.otherSeconds)", "", ""]] : []))
     return Charts.figure(
       id: "\(id)-speakers", title: title,
@@ -165,29 +184,44 @@ public struct ReportView {
         let share = Double(m.seconds[n] ?? 0) / Double(max(m.total, 1))
         let hh = plotH * share
         y -= hh
-        svg += "<rect style=\"fill:\(palette[k])\" x=\"\(Charts.num(left + Double(i) * step + step * 0.1))\" y=\"\(Charts.num(y))\" width=\"\(Charts.num(step * 0.8))\" height=\"\(Charts.num(hh))\"><title>\(HTML.esc(m.month)) \(HTML.esc(n)): \(HTML.percent(share))</title></rect>"
+        svg +=
+          "<rect style=\"fill:\(palette[k])\" x=\"\(Charts.num(left + Double(i) * step + step * 0.1))\" y=\"\(Charts.num(y))\" width=\"\(Charts.num(step * 0.8))\" height=\"\(Charts.num(hh))\"><title>\(HTML.esc(m.month)) \(HTML.esc(n)): \(HTML.percent(share))</title></rect>"
       }
     }
-    svg += "<text class=\"axis\" x=\"\(Charts.num(left))\" y=\"\(Charts.num(h - 6))\">\(HTML.esc(s.speakingTrend.first!.month))</text>"
-    svg += "<text class=\"axis\" x=\"\(Charts.num(w - 8))\" y=\"\(Charts.num(h - 6))\" text-anchor=\"end\">\(HTML.esc(s.speakingTrend.last!.month))</text></svg>"
-    let legend = "<p class=\"legend\">" + names.enumerated().map { "<span style=\"--swatch:\(palette[$0])\">\(HTML.esc($1))</span>" }.joined(separator: " ") + "</p>"
+    svg +=
+      "<text class=\"axis\" x=\"\(Charts.num(left))\" y=\"\(Charts.num(h - 6))\">\(HTML.esc(s.speakingTrend.first!.month))</text>"
+    svg +=
+      "<text class=\"axis\" x=\"\(Charts.num(w - 8))\" y=\"\(Charts.num(h - 6))\" text-anchor=\"end\">\(HTML.esc(s.speakingTrend.last!.month))</text></svg>"
+    let legend =
+      "<p class=\"legend\">"
+      + names.enumerated().map { "<span style=\"--swatch:\(palette[$0])\">\(HTML.esc($1))</span>" }
+      .joined(separator: " ") + "</p>"
     let table = Charts.table(
       id: "\(id)-trend-data", head: ["Month"] + names + ["All seconds"],
-      rows: s.speakingTrend.map { m in [HTML.esc(m.month)] + names.map { "\(m.seconds[$0] ?? 0)" } + ["\(m.total)"] })
+      rows: s.speakingTrend.map { m in
+        [HTML.esc(m.month)] + names.map { "\(m.seconds[$0] ?? 0)" } + ["\(m.total)"]
+      })
     return Charts.figure(
       id: "\(id)-trend", title: "Speaking shares by month",
-      reading: "the top \(names.count) speakers' shares over \(s.speakingTrend.count) months", svg: svg + legend,
+      reading: "the top \(names.count) speakers' shares over \(s.speakingTrend.count) months",
+      svg: svg + legend,
       table: table)
   }
 
   func attendance(_ s: ScrumStats, id: String) -> String {
     let a = s.attendance
-    var grid = "<div class=\"grid-wrap\"><table class=\"attendance\" id=\"\(id)-attendance-data\"><thead><tr><th scope=\"col\">Person</th>"
-    grid += a.dates.map { "<th scope=\"col\" class=\"date\"><span>\(HTML.day($0))</span></th>" }.joined()
+    var grid =
+      "<div class=\"grid-wrap\"><table class=\"attendance\" id=\"\(id)-attendance-data\"><thead><tr><th scope=\"col\">Person</th>"
+    grid += a.dates.map { "<th scope=\"col\" class=\"date\"><span>\(HTML.day($0))</span></th>" }
+      .joined()
     grid += "<th scope=\"col\">Attended</th></tr></thead><tbody>"
     for p in a.people {
       grid += "<tr><th scope=\"row\">\(HTML.esc(p.name))</th>"
-      grid += p.present.map { $0 ? "<td class=\"in\" title=\"present\">●</td>" : "<td class=\"out\" title=\"absent\">·</td>" }.joined()
+      grid += p.present.map {
+        $0
+          ? "<td class=\"in\" title=\"present\">●</td>"
+          : "<td class=\"out\" title=\"absent\">·</td>"
+      }.joined()
       grid += "<td>\(p.attended)/\(a.dates.count)</td></tr>"
     }
     grid += "</tbody></table></div>"
@@ -208,9 +242,13 @@ public struct ReportView {
     let missed = w.reduce(0) { $0 + ($1.missed ?? 0) }
     let scheduled = w.contains { $0.missed != nil }
     let svg = Charts.columns(
-      label: "Meetings per week", values: w.map { Double($0.meetings + ($0.missed ?? 0)) },
-      classes: w.map { ($0.missed ?? 0) > 0 ? "missed" : "in" },
-      titles: w.map { "week of \($0.week): \($0.meetings) meetings" + (($0.missed ?? 0) > 0 ? ", \($0.missed!) missed" : "") },
+      label: "Meetings per week, and scheduled stand-ups missed on top",
+      values: w.map { Double($0.meetings) }, stacked: w.map { Double($0.missed ?? 0) },
+      classes: w.map { _ in "in" },
+      titles: w.map {
+        "week of \($0.week): \($0.meetings) meetings"
+          + (($0.missed ?? 0) > 0 ? ", \($0.missed!) missed" : "")
+      },
       first: w.first!.week, last: w.last!.week, unit: "")
     let table = Charts.table(
       id: "\(id)-weeks-data", head: ["Week of"] + ["Meetings"] + (scheduled ? ["Missed"] : []),
@@ -218,41 +256,61 @@ public struct ReportView {
     let reading =
       "\(Style.plural(s.meetings, "meeting")) over \(Style.plural(w.count, "week"))"
       + (scheduled ? ", \(missed) scheduled stand-up\(missed == 1 ? "" : "s") missed" : "")
-    return Charts.figure(id: "\(id)-weeks", title: "Meetings per week", reading: reading, svg: svg, table: table)
+    let legend =
+      scheduled
+      ? "<p class=\"legend\"><span style=\"--swatch:var(--in)\">held</span> <span style=\"--swatch:var(--missed)\">missed</span></p>"
+      : ""
+    return Charts.figure(
+      id: "\(id)-weeks", title: "Meetings per week", reading: reading, svg: svg + legend,
+      table: table)
   }
 
   func words(_ s: ScrumStats, id: String, color: String) -> String {
     guard !s.words.isEmpty else { return "" }
     let table = Charts.table(
-      id: "\(id)-words-data", head: ["Speaker", "Words"], rows: s.words.map { [HTML.esc($0.name), "\($0.words)"] })
+      id: "\(id)-words-data", head: ["Speaker", "Words"],
+      rows: s.words.map { [HTML.esc($0.name), "\($0.words)"] })
     return Charts.figure(
       id: "\(id)-words", title: "Words spoken (transcribed meetings)",
       reading: "\(s.words[0].name) said the most: \(s.words[0].words) words",
-      svg: Charts.bars(label: "Words spoken per speaker", rows: s.words.map { ($0.name, Double($0.words), "\($0.words)") }, color: color),
+      svg: Charts.bars(
+        label: "Words spoken per speaker",
+        rows: s.words.map { ($0.name, Double($0.words), "\($0.words)") }, color: color),
       table: table)
   }
 
   func librarySection(_ l: LibraryStats) -> String {
     let id = "library-" + HTML.anchor(l.slug)
-    var out = "<section class=\"library\" id=\"\(id)\"><h2>\(HTML.esc(l.name))</h2><p class=\"reading\">\(HTML.esc(l.reading))</p>\n"
+    var out =
+      "<section class=\"library\" id=\"\(id)\"><h2>\(HTML.esc(l.name))</h2><p class=\"reading\">\(HTML.esc(l.reading))</p>\n"
     if l.added.isEmpty {
-      out += Charts.empty(id: "\(id)-added", title: "Words added", why: "No additions found in the commits.")
+      out += Charts.empty(
+        id: "\(id)-added", title: "Words added", why: "No additions found in the commits.")
     } else {
       out += Charts.figure(
-        id: "\(id)-added", title: "Words added per month", reading: "\(l.added.reduce(0) { $0 + $1.words }) words added",
+        id: "\(id)-added", title: "Words added per month",
+        reading: "\(l.added.reduce(0) { $0 + $1.words }) words added",
         svg: Charts.columns(
-          label: "Words added per month", values: l.added.map { Double($0.words) }, classes: l.added.map { _ in "in" },
-          titles: l.added.map { "\($0.month): \($0.words)" }, first: l.added.first!.month, last: l.added.last!.month, unit: ""),
-        table: Charts.table(id: "\(id)-added-data", head: ["Month", "Words"], rows: l.added.map { [$0.month, "\($0.words)"] }))
+          label: "Words added per month", values: l.added.map { Double($0.words) },
+          classes: l.added.map { _ in "in" },
+          titles: l.added.map { "\($0.month): \($0.words)" }, first: l.added.first!.month,
+          last: l.added.last!.month, unit: ""),
+        table: Charts.table(
+          id: "\(id)-added-data", head: ["Month", "Words"],
+          rows: l.added.map { [$0.month, "\($0.words)"] }))
     }
     if l.quizzes.isEmpty {
-      out += Charts.empty(id: "\(id)-quizzes", title: "Quiz scores", why: "No quizzes taken yet: dinger quiz.")
+      out += Charts.empty(
+        id: "\(id)-quizzes", title: "Quiz scores", why: "No quizzes taken yet: dinger quiz.")
     } else {
       out += Charts.figure(
-        id: "\(id)-quizzes", title: "Quiz scores", reading: "last \(l.quizzes.last!.score)/\(l.quizzes.last!.questions)",
+        id: "\(id)-quizzes", title: "Quiz scores",
+        reading: "last \(l.quizzes.last!.score)/\(l.quizzes.last!.questions)",
         svg: Charts.columns(
-          label: "Quiz scores", values: l.quizzes.map { Double($0.score) }, marks: l.quizzes.map { Double($0.questions) },
-          classes: l.quizzes.map { _ in "in" }, titles: l.quizzes.map { "\(HTML.day($0.date)): \($0.score)/\($0.questions)" },
+          label: "Quiz scores", values: l.quizzes.map { Double($0.score) },
+          marks: l.quizzes.map { Double($0.questions) },
+          classes: l.quizzes.map { _ in "in" },
+          titles: l.quizzes.map { "\(HTML.day($0.date)): \($0.score)/\($0.questions)" },
           first: HTML.day(l.quizzes.first!.date), last: HTML.day(l.quizzes.last!.date), unit: ""),
         table: Charts.table(
           id: "\(id)-quizzes-data", head: ["Date", "Score", "Questions"],
@@ -260,9 +318,14 @@ public struct ReportView {
     }
     if !l.missed.isEmpty {
       out += Charts.figure(
-        id: "\(id)-missed", title: "Words missed most", reading: "\(l.missed[0].word): wrong \(l.missed[0].wrong) times",
-        svg: Charts.bars(label: "Words answered wrong most often", rows: l.missed.map { ($0.word, Double($0.wrong), "\($0.wrong)") }, color: "#e15759"),
-        table: Charts.table(id: "\(id)-missed-data", head: ["Word", "Wrong"], rows: l.missed.map { [HTML.esc($0.word), "\($0.wrong)"] }))
+        id: "\(id)-missed", title: "Words missed most",
+        reading: "\(l.missed[0].word): wrong \(l.missed[0].wrong) times",
+        svg: Charts.bars(
+          label: "Words answered wrong most often",
+          rows: l.missed.map { ($0.word, Double($0.wrong), "\($0.wrong)") }, color: "#e15759"),
+        table: Charts.table(
+          id: "\(id)-missed-data", head: ["Word", "Wrong"],
+          rows: l.missed.map { [HTML.esc($0.word), "\($0.wrong)"] }))
     }
     return out + "</section>\n"
   }

@@ -22,7 +22,8 @@ public struct StatsView {
     }
     var out = ""
     for s in stats.scrums {
-      out += Style.bold(clip(s.title, 40), color: color) + (s.schedule.map { "  \($0)" } ?? "") + "\n"
+      out +=
+        Style.bold(clip(s.title, 40), color: color) + (s.schedule.map { "  \($0)" } ?? "") + "\n"
       guard s.meetings > 0 else {
         out += "  no meetings recorded\n\n"
         continue
@@ -34,21 +35,26 @@ public struct StatsView {
         out += "  who talks\n"
         let width = min(16, s.speakers.map { $0.name.count }.max() ?? 0)
         for p in s.speakers {
-          out += "    \(clip(p.name, width).padding(toLength: width, withPad: " ", startingAt: 0)) \(Self.bar(p.share, 24)) \(HTML.percent(p.share).leftPadded(4))  \(HTML.duration(p.seconds))\n"
+          out +=
+            "    \(clip(p.name, width).padding(toLength: width, withPad: " ", startingAt: 0)) \(Self.bar(p.share, 24)) \(HTML.percent(p.share).leftPadded(4))  \(HTML.duration(p.seconds))\n"
         }
-        if s.otherSpeakers > 0 { out += "    and \(s.otherSpeakers) others, \(HTML.duration(s.otherSeconds))\n" }
+        if s.otherSpeakers > 0 {
+          out += "    and \(s.otherSpeakers) others, \(HTML.duration(s.otherSeconds))\n"
+        }
       }
       let a = s.attendance
       if !a.people.isEmpty {
         out += "  attendance, last \(a.dates.count) meetings: "
-        out += a.people.prefix(6).map { "\(clip($0.name, 14)) \($0.attended)/\(a.dates.count)" }.joined(separator: ", ")
+        out += a.people.prefix(6).map { "\(clip($0.name, 14)) \($0.attended)/\(a.dates.count)" }
+          .joined(separator: ", ")
         let more = a.people.count - min(6, a.people.count) + a.otherPeople
         out += more > 0 ? ", +\(more)\n" : "\n"
       }
       let weeks = s.weeks.suffix(26)
       if !weeks.isEmpty {
         let top = max(weeks.map { $0.meetings }.max() ?? 1, 1)
-        out += "  per week     " + weeks.map { Self.spark(Double($0.meetings) / Double(top)) }.joined()
+        out +=
+          "  per week     " + weeks.map { Self.spark(Double($0.meetings) / Double(top)) }.joined()
         out += "  (\(weeks.count) weeks to \(weeks.last!.week))"
         let missed = weeks.reduce(0) { $0 + ($1.missed ?? 0) }
         if weeks.contains(where: { $0.missed != nil }) { out += ", \(missed) missed" }
@@ -58,9 +64,13 @@ public struct StatsView {
       out += "\n"
     }
     for l in stats.libraries {
-      out += Style.bold(clip(l.name, 40), color: color) + "  (library, \(l.language))\n  \(l.reading)\n"
+      out +=
+        Style.bold(clip(l.name, 40), color: color) + "  (library, \(l.language))\n  \(l.reading)\n"
       if !l.quizzes.isEmpty {
-        out += "  quizzes      " + l.quizzes.suffix(40).map { Self.spark(Double($0.score) / Double(max($0.questions, 1))) }.joined() + "\n"
+        out +=
+          "  quizzes      "
+          + l.quizzes.suffix(40).map { Self.spark(Double($0.score) / Double(max($0.questions, 1))) }
+          .joined() + "\n"
       }
       out += "\n"
     }

@@ -27,7 +27,8 @@ extension ScrumStats {
     let speakers = top.map { name, t in
       Speaker(
         name: name, seconds: t.seconds,
-        share: everyone == 0 ? 0 : (Double(t.seconds) / Double(everyone) * 10_000).rounded() / 10_000,
+        share: everyone == 0
+          ? 0 : (Double(t.seconds) / Double(everyone) * 10_000).rounded() / 10_000,
         meetings: t.meetings)
     }
     let rest = ranked.dropFirst(speakerLimit)
@@ -84,7 +85,8 @@ extension ScrumStats {
       return Attendance.Row(name: name, present: marks, attended: marks.filter { $0 }.count)
     }
     return Attendance(
-      dates: meetings.map(\.date), people: Array(rows), otherPeople: max(0, names.count - rows.count))
+      dates: meetings.map(\.date), people: Array(rows),
+      otherPeople: max(0, names.count - rows.count))
   }
 
   static func weeks(_ meetings: [Meeting], missed: [Date]?) -> [Week] {
@@ -110,7 +112,9 @@ extension ScrumStats {
       let month = String(day(m.date).description.prefix(7))
       for s in m.speakers {
         months[month, default: ([:], 0)].total += s.seconds
-        if wanted.contains(s.name) { months[month, default: ([:], 0)].seconds[s.name, default: 0] += s.seconds }
+        if wanted.contains(s.name) {
+          months[month, default: ([:], 0)].seconds[s.name, default: 0] += s.seconds
+        }
       }
     }
     return months.keys.sorted().suffix(24).map {

@@ -192,6 +192,8 @@ public struct TeamStats: Hashable, Sendable, Codable {
   public var sinceDate: Date?
   public var untilDate: Date?
   public init(scrums: [ScrumStats], libraries: [LibraryStats], sinceDate: Date?, untilDate: Date?) {
-    (self.scrums, self.libraries, self.sinceDate, self.untilDate) = (scrums, libraries, sinceDate, untilDate)
+    (self.scrums, self.libraries, self.sinceDate, self.untilDate) = (
+      scrums, libraries, sinceDate, untilDate
+    )
   }
 }

@@ -6,7 +6,9 @@ import Providers
 
 /// Options `report` and `stats` share.
 struct InsightsOptions: ParsableArguments {
-  @Argument(help: "Only these scrums (default: every scrum, and the libraries).", completion: Completions.scrums)
+  @Argument(
+    help: "Only these scrums (default: every scrum, and the libraries).",
+    completion: Completions.scrums)
   var scrums: [String] = []
 
   @Option(help: "Only meetings on or after this date (2026-01-01, '3 months ago').")
@@ -32,7 +34,8 @@ struct InsightsOptions: ParsableArguments {
 struct Report: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "report",
-    abstract: "Write a web page of charts: meeting lengths, who talks, attendance, missed stand-ups.",
+    abstract:
+      "Write a web page of charts: meeting lengths, who talks, attendance, missed stand-ups.",
     discussion: """
       One self-contained HTML file (inline SVG and CSS, no script, no request to anywhere; \
       light and dark, prints cleanly), or with --out DIR a folder: index.html and a page per \
@@ -48,23 +51,30 @@ struct Report: ParsableCommand {
   @OptionGroup var global: GlobalOptions
   @OptionGroup var insights: InsightsOptions
 
-  @Option(help: "A file (.html) or a folder (ending in / or existing) to write (default: report.html).", completion: .file())
+  @Option(
+    help: "A file (.html) or a folder (ending in / or existing) to write (default: report.html).",
+    completion: .file())
   var out = "report.html"
 
   func run() throws {
     try reporting {
       let repository = try global.repository()
       let stats = try insights.stats(repository)
-      let view = ReportView(stats: stats, name: repository.root.lastPathComponent, generated: currentDate())
+      let view = ReportView(
+        stats: stats, name: repository.root.lastPathComponent, generated: currentDate())
       var isDir: ObjCBool = false
-      let folder = out.hasSuffix("/") || (FileManager.default.fileExists(atPath: out, isDirectory: &isDir) && isDir.boolValue)
+      let folder =
+        out.hasSuffix("/")
+        || (FileManager.default.fileExists(atPath: out, isDirectory: &isDir) && isDir.boolValue)
       if folder {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let pages = view.pages()
         for (name, html) in pages {
           try writeReplacing((out as NSString).appendingPathComponent(name), Array(html.utf8))
         }
-        Terminal.output("wrote \(pages.count) pages to \((out as NSString).appendingPathComponent("index.html"))\n")
+        Terminal.output(
+          "wrote \(pages.count) pages to \((out as NSString).appendingPathComponent("index.html"))\n"
+        )
       } else {
         try writeReplacing(out, Array(view.render().utf8))
         Terminal.output("wrote \(out)\n")
