@@ -37,12 +37,11 @@ public struct InsightsProvider: Sendable {
     until: Date? = nil, now: Date
   ) throws -> TeamStats {
     let listed = try only ?? scrums.list().scrums
-    let all = try meetings.history(since: since, until: until)
-    var byScrum: [UUID: [Meeting]] = [:]
-    for m in all { byScrum[m.meeting.scrum, default: []].append(m.meeting) }
     let end = min(until ?? now, now)
-    let scrumStats = listed.map { stored -> ScrumStats in
-      let own = stored.scrum.id.flatMap { byScrum[$0] } ?? []
+    // NB: one scrum's meetings at a time (its own folder): ten years of 130,000 meetings are
+    // never all in memory at once.
+    let scrumStats = try listed.map { stored -> ScrumStats in
+      let own = try meetings.history(of: stored, since: since, until: until).map(\.meeting)
       let plan = stored.scrum.schedule?.plan
       let missed =
         plan == nil
