@@ -46,7 +46,8 @@ let package = Package(
     .target(
       name: "Storage", dependencies: ["Models", "YAML", "Git", "Schedules"], swiftSettings: strict),
     .target(
-      name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage", "Processes"], swiftSettings: strict),
+      name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage", "Processes"],
+      swiftSettings: strict),
 
     // Providers and components
     .target(
@@ -68,7 +69,8 @@ let package = Package(
 
     // The transcription helper.
     .executableTarget(
-      name: "DingerTranscribe", dependencies: ["Speech", "CSphinx", "CPulse"], swiftSettings: strict),
+      name: "DingerTranscribe", dependencies: ["Speech", "CSphinx", "CPulse"], swiftSettings: strict
+    ),
 
     // `make bench`
     .executableTarget(
@@ -78,7 +80,9 @@ let package = Package(
     // `make fuzz`: libFuzzer harnesses (built with --sanitize fuzzer -DFUZZING)
     .executableTarget(
       name: "DingerFuzz",
-      dependencies: ["YAML", "Models", "Storage", "Sync", "Git", "Providers", "Speech", "Schedules"]),
+      dependencies: [
+        "YAML", "Models", "Storage", "Sync", "Git", "Providers", "Speech", "Schedules",
+      ]),
 
     // Tests
     .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),
@@ -103,7 +107,8 @@ let package = Package(
       name: "SchedulesTests", dependencies: ["Schedules", "Models"], swiftSettings: strict),
     .testTarget(name: "ProcessesTests", dependencies: ["Processes"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
+    .testTarget(
+      name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "Models", "TestSupport"],
       swiftSettings: strict),

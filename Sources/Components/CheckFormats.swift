@@ -15,7 +15,8 @@ public struct GitHubAnnotationsView {
       if let line = d.line { properties.append("line=\(line)") }
       if let column = d.column { properties.append("col=\(column)") }
       properties.append("title=\(Self.property("dinger \(DiagnosticRule.of(d).rawValue)"))")
-      return "::\(d.severity.rawValue) \(properties.joined(separator: ","))::\(Self.data(d.message))\n"
+      return
+        "::\(d.severity.rawValue) \(properties.joined(separator: ","))::\(Self.data(d.message))\n"
     }.joined()
   }
 
@@ -80,7 +81,8 @@ public struct SARIFView {
     let log: JSONValue = .object([
       .init("$schema", "https://json.schemastore.org/sarif-2.1.0.json"),
       .init("version", "2.1.0"),
-      .init("runs", [.object([.init("tool", ["driver": driver]), .init("results", .array(results))])]),
+      .init(
+        "runs", [.object([.init("tool", ["driver": driver]), .init("results", .array(results))])]),
     ])
     return log.text
   }

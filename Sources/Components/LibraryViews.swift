@@ -201,7 +201,9 @@ public struct QuizScreen {
 extension QuizScreen {
   /// The whole screen, drawn from the top left.
   public func render() -> String {
-    "\u{1B}[H" + lines().map { Printable.escaped($0, keepColors: true) + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+    "\u{1B}[H"
+      + lines().map { Printable.escaped($0, keepColors: true) + "\u{1B}[K" }.joined(
+        separator: "\r\n") + "\u{1B}[J"
   }
 }
 
@@ -250,7 +252,9 @@ struct ByteWriter {
 
   init(into buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
-  private func room(_ n: Int) { precondition(count + n <= buffer.count, "a listing's line outgrew its bound") }
+  private func room(_ n: Int) {
+    precondition(count + n <= buffer.count, "a listing's line outgrew its bound")
+  }
 
   mutating func byte(_ b: UInt8) {
     room(1)

@@ -22,7 +22,8 @@ public struct LogView {
   /// What an entry says happened: the summary, or the commit's own subject where the summary
   /// says only that the file changed ("edited word library" against "Spanish basics: add agua").
   public static func text(of e: ActivityEntry) -> String {
-    let generic = ["edited ", "added ", "removed "].contains { e.summary.hasPrefix($0) }
+    let generic =
+      ["edited ", "added ", "removed "].contains { e.summary.hasPrefix($0) }
       && !e.summary.contains(":")
     return generic && !e.subject.isEmpty && e.change == "M" ? e.subject : e.summary
   }

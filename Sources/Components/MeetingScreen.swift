@@ -62,7 +62,8 @@ public struct MeetingScreen {
     out.append(
       fit(
         " Elapsed \(Self.clock(timer.elapsed))    "
-          + (timer.over > 0 ? "OVER by \(Self.clock(timer.over))" : "Remaining \(Self.clock(timer.remaining))")))
+          + (timer.over > 0
+            ? "OVER by \(Self.clock(timer.over))" : "Remaining \(Self.clock(timer.remaining))")))
     let barWidth = width - 4
     let filled = Int(timer.progress * Double(barWidth))
     out.append(
@@ -75,7 +76,8 @@ public struct MeetingScreen {
       ? "Last speaker" : "Speaker \(timer.current + 1) of \(timer.speakers.count)"
     let left =
       timer.over > 0 && timer.isLastSpeaker
-      ? "+\(Self.clock(timer.over)) over (n or q to end)" : "\(Self.clock(timer.speakerRemaining)) left"
+      ? "+\(Self.clock(timer.over)) over (n or q to end)"
+      : "\(Self.clock(timer.speakerRemaining)) left"
     out.append(fit(" \(position): \(name)    \(left)"))
     let done = (0..<timer.current).map { "\(timer.speakers[$0]) (\(Self.clock(timer.spoken[$0])))" }
     if !done.isEmpty { out.append(fit(" Done: " + done.joined(separator: ", "))) }
@@ -86,7 +88,8 @@ public struct MeetingScreen {
     case .confirmingEnd:
       // NB: every choice stays on a narrow terminal (at 40 columns "resume" was cut off).
       let choices = [
-        " End meeting?  s save and end · d discard · r resume", " End? s save · d discard · r resume",
+        " End meeting?  s save and end · d discard · r resume",
+        " End? s save · d discard · r resume",
         " s save · d discard · r resume",
       ]
       out.append(fit(choices.first { $0.count <= width } ?? choices[choices.count - 1]))
@@ -109,7 +112,9 @@ public struct MeetingScreen {
 
   /// The whole screen as one write: home, each line cleared to its end.
   public func render() -> String {
-    "\u{1B}[H" + lines().map { Printable.escaped($0, keepColors: true) + "\u{1B}[K" }.joined(separator: "\r\n")
+    "\u{1B}[H"
+      + lines().map { Printable.escaped($0, keepColors: true) + "\u{1B}[K" }.joined(
+        separator: "\r\n")
   }
 
   private func fit(_ s: String) -> String { String(s.prefix(width)) }

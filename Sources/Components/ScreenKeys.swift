@@ -68,7 +68,8 @@ public enum QuizKeys {
   }
 
   /// The question while leaving is asked.
-  public static let leaveQuestion = "leave the quiz? your answers are not saved: q leaves, any other key goes on"
+  public static let leaveQuestion =
+    "leave the quiz? your answers are not saved: q leaves, any other key goes on"
 }
 
 /// Feeds scripted bytes through a `KeyDecoder` as a terminal would deliver them; `nil` in the

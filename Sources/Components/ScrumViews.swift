@@ -53,14 +53,16 @@ public struct ScrumDetailView {
     out += "  theme      \(theme.rawValue)\(scrum.theme == nil ? " (default)" : "")\n"
     out += "  length     \(scrum.length) min\n"
     if let schedule = scrum.schedule {
-      var line = schedule.plan?.summary ?? "\(schedule.at) \(schedule.zone) (has errors; run 'dinger check')"
+      var line =
+        schedule.plan?.summary ?? "\(schedule.at) \(schedule.zone) (has errors; run 'dinger check')"
       if let from = schedule.from { line += ", from \(from)" }
       if let until = schedule.until { line += ", until \(until)" }
       if !schedule.skip.isEmpty { line += ", \(Style.plural(schedule.skip.count, "day")) skipped" }
       if !schedule.moved.isEmpty { line += ", \(schedule.moved.count) moved" }
       out += "  schedule   \(line)\n"
     }
-    out += "  attendees  \(scrum.attendees.map { a in a.zone.map { "\(a.name) (\($0))" } ?? a.name }.joined(separator: ", "))\n"
+    out +=
+      "  attendees  \(scrum.attendees.map { a in a.zone.map { "\(a.name) (\($0))" } ?? a.name }.joined(separator: ", "))\n"
     out += "  meetings   \(meetings)\n"
     out += "  file       \(path)\n"
     out +=

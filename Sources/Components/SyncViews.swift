@@ -16,7 +16,8 @@ public struct SyncReportView {
         lines.append("already up to date with \(upstream)")
       case .fastForwarded(let files):
         lines.append(
-          "\(s.dryRun ? "would update" : "updated") \(Style.plural(files, "file")) from \(upstream)")
+          "\(s.dryRun ? "would update" : "updated") \(Style.plural(files, "file")) from \(upstream)"
+        )
       case .merged(let taken, let merged):
         lines.append(
           "\(s.dryRun ? "would merge" : "merged") \(upstream): \(Style.plural(taken, "file")) taken, \(merged) merged record by record"
@@ -30,7 +31,9 @@ public struct SyncReportView {
         "\(Style.plural(s.conflicts.count, "conflict")) \(s.dryRun ? "would be " : "")recorded (your value kept, the other saved):"
       )
       for c in s.conflicts {
-        lines.append("  \(c.shortID)  \(c.file) \(c.field): kept \(c.kept), other \(c.other) (\(c.otherAuthor))")
+        lines.append(
+          "  \(c.shortID)  \(c.file) \(c.field): kept \(c.kept), other \(c.other) (\(c.otherAuthor))"
+        )
       }
       if !s.dryRun {
         lines.append("settle them with 'dinger resolve ID --ours|--theirs|--value V'")

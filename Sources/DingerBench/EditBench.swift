@@ -23,13 +23,15 @@ enum EditBench {
     try Shell.run("/usr/bin/git", ["commit", "-qm", "huge"], in: work)
     try Shell.run(dinger, ["scrum", "edit", "huge", "--length", "11"], in: work)  // gives it an id
     var length = 11
-    let times = Measure.interleaved(rounds: 5, [
-      { _ = try? Shell.run(dinger, ["check", "scrums/huge.yaml"], in: work) },
-      {
-        length = length == 11 ? 12 : 11
-        _ = try? Shell.run(dinger, ["scrum", "edit", "huge", "--length", "\(length)"], in: work)
-      },
-    ])
+    let times = Measure.interleaved(
+      rounds: 5,
+      [
+        { _ = try? Shell.run(dinger, ["check", "scrums/huge.yaml"], in: work) },
+        {
+          length = length == 11 ? 12 : 11
+          _ = try? Shell.run(dinger, ["scrum", "edit", "huge", "--length", "\(length)"], in: work)
+        },
+      ])
     print(String(format: "  dinger check scrums/huge.yaml               %8.1f ms", times[0] * 1000))
     print(String(format: "  dinger scrum edit huge --length N           %8.1f ms", times[1] * 1000))
     Measure.ratio("edit one field / check", times[1] / times[0], target: 3)

@@ -13,7 +13,13 @@ enum LibraryBench {
       "dinger-bench-words-\(UUID().uuidString.prefix(8))")
     // DINGER_BENCH_KEEP=1 keeps the repository (for profiling) and prints where it is.
     let keep = ProcessInfo.processInfo.environment["DINGER_BENCH_KEEP"] == "1"
-    defer { if keep { print("  kept: \(work.path)") } else { try? FileManager.default.removeItem(at: work) } }
+    defer {
+      if keep {
+        print("  kept: \(work.path)")
+      } else {
+        try? FileManager.default.removeItem(at: work)
+      }
+    }
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let env = [
       "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",

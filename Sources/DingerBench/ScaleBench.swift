@@ -16,30 +16,42 @@ enum ScaleBench {
       let env = ["GIT_CONFIG_NOSYSTEM": "1"]
       let scrum = "team-7"
       let figures: [(String, String, String)] = [
-        ("check warm / cat of all files", "'\(dinger)' check >/dev/null",
-          "find scrums history -name '*.yaml' -exec cat {} + >/dev/null"),
-        ("history S / cat of S's meetings", "'\(dinger)' history \(scrum) >/dev/null",
-          "cat history/\(scrum)/*.yaml >/dev/null"),
-        ("log S warm / git log -- S", "'\(dinger)' log \(scrum) >/dev/null",
-          "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null"),
+        (
+          "check warm / cat of all files", "'\(dinger)' check >/dev/null",
+          "find scrums history -name '*.yaml' -exec cat {} + >/dev/null"
+        ),
+        (
+          "history S / cat of S's meetings", "'\(dinger)' history \(scrum) >/dev/null",
+          "cat history/\(scrum)/*.yaml >/dev/null"
+        ),
+        (
+          "log S warm / git log -- S", "'\(dinger)' log \(scrum) >/dev/null",
+          "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null"
+        ),
         // NB: each clone goes to a fresh folder beside the repository, removed first.
-        ("clone file:// / git clone file://",
+        (
+          "clone file:// / git clone file://",
           "rm -rf ../clone-d && '\(dinger)' clone file://\(repo.path) ../clone-d >/dev/null",
-          "rm -rf ../clone-g && git clone -q file://\(repo.path) ../clone-g"),
-        ("clone PATH / git clone PATH",
+          "rm -rf ../clone-g && git clone -q file://\(repo.path) ../clone-g"
+        ),
+        (
+          "clone PATH / git clone PATH",
           "rm -rf ../clone-d && '\(dinger)' clone \(repo.path) ../clone-d >/dev/null",
-          "rm -rf ../clone-g && git clone -q \(repo.path) ../clone-g"),
+          "rm -rf ../clone-g && git clone -q \(repo.path) ../clone-g"
+        ),
       ]
       print("  \(size) meetings:")
       // The cold log first, from no index.
       try? FileManager.default.removeItem(at: repo.appendingPathComponent(".git/dinger"))
       let cold = try Shell.time("'\(dinger)' log \(scrum) >/dev/null", in: repo, env: env)
       let gitLog = try Shell.time(
-        "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null", in: repo, env: env)
+        "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null", in: repo,
+        env: env)
       report("log S cold / git log -- S", size, cold, gitLog, target: 2, into: &ratios)
       // check and history with the record cache empty (they fill it); the rows below are warm.
       try? FileManager.default.removeItem(at: repo.appendingPathComponent(".git/dinger/records-v1"))
-      let cat = try Shell.time("find scrums history -name '*.yaml' -exec cat {} + >/dev/null", in: repo, env: env)
+      let cat = try Shell.time(
+        "find scrums history -name '*.yaml' -exec cat {} + >/dev/null", in: repo, env: env)
       let coldCheck = try Shell.time("'\(dinger)' check >/dev/null", in: repo, env: env)
       report("check cold / cat of all files", size, coldCheck, cat, target: 5, into: &ratios)
       for (name, ours, theirs) in figures {
@@ -50,7 +62,8 @@ enum ScaleBench {
           b.append(try Shell.time(theirs, in: repo, env: env))
         }
         let target: Double =
-          name.hasPrefix("check") ? 5 : name.hasPrefix("history") ? 3 : name.hasPrefix("clone") ? 1.5 : 0.25
+          name.hasPrefix("check")
+          ? 5 : name.hasPrefix("history") ? 3 : name.hasPrefix("clone") ? 1.5 : 0.25
         report(name, size, Shell.median(a), Shell.median(b), target: target, into: &ratios)
       }
       // `report` reads every meeting (the cache warm) and renders: against check warm, and its
@@ -70,12 +83,16 @@ enum ScaleBench {
       print(String(format: "    report peak memory %.0f MB (target < 300)", Double(peak) / 1024))
     }
     if sizes.count > 1 {
-      print("  growth from \(sizes.first!) to \(sizes.last!) meetings (\(sizes.last! / sizes.first!)x the data):")
+      print(
+        "  growth from \(sizes.first!) to \(sizes.last!) meetings (\(sizes.last! / sizes.first!)x the data):"
+      )
       for (name, rows) in ratios.sorted(by: { $0.key < $1.key }) {
         guard let first = rows.first, let last = rows.last else { continue }
         print(
           "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
-            + String(format: "dinger %.1fx, baseline %.1fx", last.dinger / first.dinger, last.base / first.base))
+            + String(
+              format: "dinger %.1fx, baseline %.1fx", last.dinger / first.dinger,
+              last.base / first.base))
       }
     }
     for size in sizes {
@@ -94,7 +111,9 @@ enum ScaleBench {
     print(
       "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
         + String(format: "%8.1f ms vs %8.1f ms  ", ours * 1000, base * 1000)
-        + String(format: "ratio %.2f (target <= %.2f) %@", ours / base, target, ours / base <= target ? "ok" : "OVER TARGET"))
+        + String(
+          format: "ratio %.2f (target <= %.2f) %@", ours / base, target,
+          ours / base <= target ? "ok" : "OVER TARGET"))
     ratios[name, default: []].append((size, ours, base))
   }
 
@@ -115,10 +134,14 @@ enum ScaleBench {
       mark += 1
       time += 3600
       let message = "\(subject)\n\n\(trailers)\n"
-      add("commit refs/heads/main\nmark :\(mark)\ncommitter Bench <bench@example.com> \(time) +0000\n")
+      add(
+        "commit refs/heads/main\nmark :\(mark)\ncommitter Bench <bench@example.com> \(time) +0000\n"
+      )
       add("data \(message.utf8.count)\n\(message)")
       if mark > 1 { add("from :\(mark - 1)\n") }
-      for (path, text) in files { add("M 100644 inline \(path)\ndata \(text.utf8.count)\n\(text)\n") }
+      for (path, text) in files {
+        add("M 100644 inline \(path)\ndata \(text.utf8.count)\n\(text)\n")
+      }
     }
     var ids: [String] = []
     var files: [(String, String)] = [(".dinger/config.yaml", "format: 1\n")]
@@ -126,7 +149,10 @@ enum ScaleBench {
       let id = String(format: "6a4f0c1e-0000-4000-8000-%012d", s)
       ids.append(id)
       files.append(
-        ("scrums/team-\(s).yaml", "id: \(id)\ntitle: Team \(s)\ntheme: sky\nlength: 15\nattendees:\n  - Ada\n  - Grace\n  - Linus\n"))
+        (
+          "scrums/team-\(s).yaml",
+          "id: \(id)\ntitle: Team \(s)\ntheme: sky\nlength: 15\nattendees:\n  - Ada\n  - Grace\n  - Linus\n"
+        ))
     }
     commit(files, "Set up dinger data repository", trailers: "Dinger-Action: init")
     var day = Date(timeIntervalSince1970: 1_420_070_400)  // 2015-01-01
@@ -134,7 +160,9 @@ enum ScaleBench {
     calendar.timeZone = TimeZone(identifier: "UTC")!
     for m in 0..<size {
       if m % scrums == 0 {
-        repeat { day += 86_400 } while calendar.component(.weekday, from: day) == 1
+        repeat {
+          day += 86_400
+        } while calendar.component(.weekday, from: day) == 1
           || calendar.component(.weekday, from: day) == 7
       }
       let s = m % scrums

@@ -29,11 +29,14 @@ enum Shell {
 
   /// Runs a program straight (no shell, output to /dev/null) to its end: its wall-clock and CPU
   /// seconds and peak resident memory in KiB, from wait4's resource usage.
-  static func spawn(_ path: String, _ args: [String]) throws -> (wall: Double, cpu: Double, rss: Int) {
+  static func spawn(_ path: String, _ args: [String]) throws -> (
+    wall: Double, cpu: Double, rss: Int
+  ) {
     let start = DispatchTime.now().uptimeNanoseconds
     let child: ChildProcess
     do {
-      child = try ChildProcess(.init([path] + args, input: .inherit, output: .null, errors: .inherit))
+      child = try ChildProcess(
+        .init([path] + args, input: .inherit, output: .null, errors: .inherit))
     } catch {
       throw BenchError("can't run \(path): \(error)")
     }

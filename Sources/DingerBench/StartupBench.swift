@@ -53,11 +53,13 @@ enum StartupBench {
     }
     let over = (medians[1] - medians[0]) * 1000
     print(
-      String(format: "  dinger --version - C hello            %7.2f ms (target <= 5.00) %@", over,
+      String(
+        format: "  dinger --version - C hello            %7.2f ms (target <= 5.00) %@", over,
         over <= 5 ? "ok" : "OVER TARGET"))
     let list = medians[3] * 1000
     print(
-      String(format: "  dinger scrum list                     %7.2f ms (target < 10.00) %@", list,
+      String(
+        format: "  dinger scrum list                     %7.2f ms (target < 10.00) %@", list,
         list < 10 ? "ok" : "OVER TARGET"))
     print("")
   }

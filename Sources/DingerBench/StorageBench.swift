@@ -83,7 +83,8 @@ enum StorageBench {
     ]
     try Shell.run("/usr/bin/git", ["config", "user.name", "Bench"], in: work)
     try Shell.run("/usr/bin/git", ["config", "user.email", "bench@example.com"], in: work)
-    try Shell.run("/usr/bin/git", ["status", "-s"], in: work)  // refresh the index once, as a user's would be
+    // Refresh the index once, as a user's would be.
+    try Shell.run("/usr/bin/git", ["status", "-s"], in: work)
     print(String(format: "  (repository ready in %.1f s)", Date().timeIntervalSince(started)))
 
     var dingerTimes: [Double] = []

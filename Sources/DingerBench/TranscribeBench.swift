@@ -33,11 +33,17 @@ enum TranscribeBench {
     let turns = Array(repeating: lines, count: 4).flatMap { $0 }
     let starts = try Shell.run(
       "/usr/bin/python3",
-      [packageRoot.appendingPathComponent("scripts/demo-recording.py").path, wav.path] + turns)
-      .split(separator: "\n").compactMap { Double($0) }
-    let seconds = Double(((try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 44) - 44) / 32000
+      [packageRoot.appendingPathComponent("scripts/demo-recording.py").path, wav.path] + turns
+    )
+    .split(separator: "\n").compactMap { Double($0) }
+    let seconds =
+      Double(
+        ((try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 44) - 44)
+      / 32000
     let names = ["Ana", "Bo", "Chella"]
-    let args = ["file", wav.path] + starts.enumerated().flatMap { ["--turn", "\(names[$0.offset % 3])=\($0.element)"] }
+    let args =
+      ["file", wav.path]
+      + starts.enumerated().flatMap { ["--turn", "\(names[$0.offset % 3])=\($0.element)"] }
       + names.flatMap { ["--word", $0] }
     var best: (wall: Double, cpu: Double, rss: Int)?
     for _ in 0..<3 {
@@ -45,17 +51,34 @@ enum TranscribeBench {
       if best == nil || run.cpu < best!.cpu { best = run }
     }
     guard let best else { return }
-    print(String(format: "  recording                               %7.1f s (%d turns)", seconds, starts.count))
-    print(String(format: "  helper CPU time (user+system)            %7.2f s, wall %.2f s", best.cpu, best.wall))
+    print(
+      String(
+        format: "  recording                               %7.1f s (%d turns)", seconds,
+        starts.count))
+    print(
+      String(
+        format: "  helper CPU time (user+system)            %7.2f s, wall %.2f s", best.cpu,
+        best.wall))
     let factor = best.cpu / seconds
-    print(String(format: "  CPU real-time factor                     %7.3f (target <= 0.30) %@", factor, factor <= 0.3 ? "ok" : "OVER TARGET"))
+    print(
+      String(
+        format: "  CPU real-time factor                     %7.3f (target <= 0.30) %@", factor,
+        factor <= 0.3 ? "ok" : "OVER TARGET"))
     let mb = Double(best.rss) / 1024
-    print(String(format: "  peak memory                              %7.1f MB (target <= 150) %@", mb, mb <= 150 ? "ok" : "OVER TARGET"))
+    print(
+      String(
+        format: "  peak memory                              %7.1f MB (target <= 150) %@", mb,
+        mb <= 150 ? "ok" : "OVER TARGET"))
     let libraries = (try? Shell.run("/usr/bin/ldd", [dinger])) ?? ""
-    let audio = libraries.split(separator: "\n").filter { $0.contains("pocketsphinx") || $0.contains("sphinxbase") || $0.contains("pulse") }
+    let audio = libraries.split(separator: "\n").filter {
+      $0.contains("pocketsphinx") || $0.contains("sphinxbase") || $0.contains("pulse")
+    }
     var version: [Double] = []
     for _ in 0..<40 { version.append(try StartupBench.spawn(dinger, ["--version"])) }
-    print(String(format: "  dinger --version                         %7.2f ms", Shell.median(version) * 1000))
+    print(
+      String(
+        format: "  dinger --version                         %7.2f ms", Shell.median(version) * 1000)
+    )
     print(
       audio.isEmpty
         ? "  dinger loads no audio or speech library (ldd): its start-up is as without the helper"

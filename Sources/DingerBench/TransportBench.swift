@@ -22,15 +22,20 @@ enum TransportBench {
     try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
     let https = try GitHTTPSServer(root: served)
     var transports: [(String, (String) -> String, [String: String])] = [
-      ("https", { "https://dan:danpw@localhost:\(https.port)/\($0)" }, ["GIT_SSL_CAINFO": https.caFile])
+      (
+        "https", { "https://dan:danpw@localhost:\(https.port)/\($0)" },
+        ["GIT_SSL_CAINFO": https.caFile]
+      )
     ]
     var ssh: SSHServer?
     if SSHServer.available {
       let server = try SSHServer()
       ssh = server
       transports.insert(
-        ("ssh", { "ssh://root@127.0.0.1:\(server.port)\(served.path)/\($0)" },
-          ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"]), at: 0)
+        (
+          "ssh", { "ssh://root@127.0.0.1:\(server.port)\(served.path)/\($0)" },
+          ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"]
+        ), at: 0)
     } else {
       print("  (ssh skipped: no /usr/sbin/sshd; make deps installs openssh-server)")
     }
@@ -53,7 +58,8 @@ enum TransportBench {
           let second = dir.appendingPathComponent("second")
           for clone in [first, second] {
             try Shell.run("/usr/bin/git", ["clone", "-q", remote.path, clone.path])
-            try Shell.run("/usr/bin/git", ["remote", "set-url", "origin", url(remoteName)], in: clone)
+            try Shell.run(
+              "/usr/bin/git", ["remote", "set-url", "origin", url(remoteName)], in: clone)
             try Shell.run("/usr/bin/git", ["config", "pull.rebase", "false"], in: clone)
           }
           try addMeetings(50, side: 0, in: first)
@@ -74,21 +80,27 @@ enum TransportBench {
       let g = Shell.median(times["git"]!)
       print(
         "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) sync, 2,000 commits + 50 each side  "
-          + String(format: "dinger %7.1f ms, git pull && git push %7.1f ms, ratio %.2f (target <= 1) %@",
+          + String(
+            format: "dinger %7.1f ms, git pull && git push %7.1f ms, ratio %.2f (target <= 1) %@",
             d * 1000, g * 1000, d / g, d / g <= 1 ? "ok" : "OVER TARGET"))
       var push: [String: Double] = [:]
       for tool in ["dinger", "git"] {
         let remoteName = "\(name)-initial-\(tool).git"
-        try Shell.run("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", served.appendingPathComponent(remoteName).path])
+        try Shell.run(
+          "/usr/bin/git",
+          ["init", "-q", "--bare", "-b", "main", served.appendingPathComponent(remoteName).path])
         let clone = work.appendingPathComponent("\(name)-initial-\(tool)")
         try Shell.run("/usr/bin/git", ["clone", "-q", large.path, clone.path])
         try Shell.run("/usr/bin/git", ["remote", "set-url", "origin", url(remoteName)], in: clone)
         let log = work.appendingPathComponent("\(name)-initial-\(tool).log").path
         let command =
-          tool == "dinger" ? "'\(dinger)' sync >'\(log)' 2>&1" : "git push -q origin main >'\(log)' 2>&1"
+          tool == "dinger"
+          ? "'\(dinger)' sync >'\(log)' 2>&1" : "git push -q origin main >'\(log)' 2>&1"
         push[tool] = try Shell.time(command, in: clone, env: env)
-        let count = (try? Shell.run(
-          "/usr/bin/git", ["rev-list", "--count", "main"], in: served.appendingPathComponent(remoteName))) ?? "none"
+        let count =
+          (try? Shell.run(
+            "/usr/bin/git", ["rev-list", "--count", "main"],
+            in: served.appendingPathComponent(remoteName))) ?? "none"
         guard count.trimmingCharacters(in: .whitespacesAndNewlines) == "20001" else {
           throw BenchError(
             "\(tool)'s initial push over \(name) left \(count) commits, not 20001: "
@@ -99,7 +111,8 @@ enum TransportBench {
       let pg = push["git"]!
       print(
         "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) initial push of 20,000 commits       "
-          + String(format: "dinger %7.1f ms, git push %7.1f ms, ratio %.2f (target <= 1.5) %@",
+          + String(
+            format: "dinger %7.1f ms, git push %7.1f ms, ratio %.2f (target <= 1.5) %@",
             pd * 1000, pg * 1000, pd / pg, pd / pg <= 1.5 ? "ok" : "OVER TARGET"))
     }
     print("")
@@ -116,13 +129,15 @@ enum TransportBench {
       let text =
         "id: \(id)\nscrum: \(scrum)\ndate: \(date)\nlength: 15\nduration: 600\nattendees: [Ada]\nspeakers:\n  - {name: Ada, seconds: 600}\n"
       let subject = "Record meeting of Team \(side)\n"
-      stream += "commit refs/heads/main\ncommitter Side <s@example.com> \(1_800_000_000 + m * 60 + side) +0000\n"
+      stream +=
+        "commit refs/heads/main\ncommitter Side <s@example.com> \(1_800_000_000 + m * 60 + side) +0000\n"
       stream += "data \(subject.utf8.count)\n\(subject)"
       if m == 0 { stream += "from refs/heads/main^0\n" }
       stream += "M 100644 inline history/team-\(side)/\(date.prefix(10))-\(id.prefix(8)).yaml\n"
       stream += "data \(text.utf8.count)\n\(text)\n"
     }
-    try Shell.run("/usr/bin/git", ["fast-import", "--quiet", "--force"], in: clone, input: Data(stream.utf8))
+    try Shell.run(
+      "/usr/bin/git", ["fast-import", "--quiet", "--force"], in: clone, input: Data(stream.utf8))
     try Shell.run("/usr/bin/git", ["reset", "-q", "--hard", "main"], in: clone)
   }
 }

@@ -39,5 +39,7 @@ group("sync") { try SyncBench.run(dinger: dinger, cache: cache) }
 let scaleRoot = cache.deletingLastPathComponent()
 group("schedule") { try ScheduleBench.run(dinger: dinger, root: cache.deletingLastPathComponent()) }
 group("transport") { try TransportBench.run(dinger: dinger, root: scaleRoot) }
-group("scale") { try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000, 40_000, 130_000]) }
+group("scale") {
+  try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000, 40_000, 130_000])
+}
 if only == "scale-quick" { try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000]) }

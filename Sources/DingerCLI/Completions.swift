@@ -51,7 +51,8 @@ enum Completions {
   static func slugs(_ folder: String, _ words: [String], _ prefix: String) -> [String] {
     guard let root = root(words) else { return [] }
     let names =
-      (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path))
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: root.appendingPathComponent(folder).path))
       ?? []
     return names.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
       .filter { $0.hasPrefix(prefix) }.sorted()
@@ -68,7 +69,9 @@ enum Completions {
       return URL(fileURLWithPath: String(option.dropFirst(7)), relativeTo: cwd)
     }
     let env = ProcessInfo.processInfo.environment
-    if let repo = env["DINGER_REPO"], !repo.isEmpty { return URL(fileURLWithPath: repo, relativeTo: cwd) }
+    if let repo = env["DINGER_REPO"], !repo.isEmpty {
+      return URL(fileURLWithPath: repo, relativeTo: cwd)
+    }
     var probe = cwd.standardizedFileURL
     while true {
       if FileManager.default.fileExists(atPath: probe.appendingPathComponent(".dinger").path) {
@@ -78,8 +81,11 @@ enum Completions {
       if parent.path == probe.path { break }
       probe = parent
     }
-    guard let chosen = (try? Workspace.userSettings(environment: env))?.repository else { return nil }
+    guard let chosen = (try? Workspace.userSettings(environment: env))?.repository else {
+      return nil
+    }
     let user = URL(fileURLWithPath: chosen)
-    return FileManager.default.fileExists(atPath: user.appendingPathComponent(".dinger").path) ? user : nil
+    return FileManager.default.fileExists(atPath: user.appendingPathComponent(".dinger").path)
+      ? user : nil
   }
 }

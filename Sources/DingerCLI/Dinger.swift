@@ -34,7 +34,8 @@ struct Dinger: AsyncParsableCommand {
       Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, LibraryCommand.self,
       WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
       Agenda.self, Next.self, CalendarCommand.self, Report.self, Stats.self,
-      Conflicts.self, Resolve.self, Undo.self, Redo.self, Repair.self, Check.self, SchemaCommand.self, Where.self,
+      Conflicts.self, Resolve.self, Undo.self, Redo.self, Repair.self, Check.self,
+      SchemaCommand.self, Where.self,
       SetupGit.self,
       MergeDriverCommand.self, DiffDriverCommand.self,
     ]
@@ -91,7 +92,8 @@ struct Dinger: AsyncParsableCommand {
   static func bashCompletion(_ script: String) -> String {
     script
       .replacingOccurrences(
-        of: "complete -o filenames -F _dinger dinger", with: "complete -F _dinger dinger")
+        of: "complete -o filenames -F _dinger dinger", with: "complete -F _dinger dinger"
+      )
       .replacingOccurrences(
         of: "__dinger_add_completions() {\n    local completion\n",
         with: """

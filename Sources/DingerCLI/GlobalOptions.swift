@@ -212,7 +212,8 @@ enum Executable {
     let me =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-    if let found = ChildProcess.resolve("dinger", path: ProcessInfo.processInfo.environment["PATH"]),
+    if let found = ChildProcess.resolve(
+      "dinger", path: ProcessInfo.processInfo.environment["PATH"]),
       URL(fileURLWithPath: found).resolvingSymlinksInPath().path
         == URL(fileURLWithPath: me).resolvingSymlinksInPath().path
     {

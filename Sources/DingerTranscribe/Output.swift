@@ -46,4 +46,3 @@ func decode(_ queue: ItemQueue, with recognizer: Recognizer) {
     }
   }
 }
-

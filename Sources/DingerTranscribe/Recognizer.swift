@@ -24,14 +24,18 @@ final class Recognizer: @unchecked Sendable {
           "no speech model at \(model) (\(part) is missing); install Debian's: sudo apt-get install pocketsphinx-en-us"
       )
     }
-    let args = ["dinger-transcribe", "-hmm", parts[0], "-lm", parts[1], "-dict", parts[2], "-logfn", "/dev/null"]
+    let args = [
+      "dinger-transcribe", "-hmm", parts[0], "-lm", parts[1], "-dict", parts[2], "-logfn",
+      "/dev/null",
+    ]
     var argv = args.map { strdup($0) }
     defer { argv.forEach { free($0) } }
     let config = argv.withUnsafeMutableBufferPointer { buffer in
       cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
     }
     guard let config, let decoder = ps_init(config) else {
-      throw Missing(message: "the speech model at \(model) could not be loaded (damaged or another version)")
+      throw Missing(
+        message: "the speech model at \(model) could not be loaded (damaged or another version)")
     }
     cmd_ln_free_r(config)
     self.decoder = decoder

@@ -36,7 +36,8 @@ while i < arguments.count {
     if a == "--word" { words.append(value) }
     if a == "--model" { model = value }
     if a == "--turn" {
-      guard let eq = value.lastIndex(of: "="), let s = Double(value[value.index(after: eq)...]), s >= 0
+      guard let eq = value.lastIndex(of: "="), let s = Double(value[value.index(after: eq)...]),
+        s >= 0
       else { Output.fail("--turn takes NAME=SECONDS, found '\(value)'", status: 64) }
       turns.append((String(value[..<eq]), s))
     }
@@ -80,7 +81,9 @@ case "file":
   }
   // NB: bounded before reading: 4 hours of 16-bit stereo at 48 kHz.
   let size = (try? handle.seekToEnd()) ?? 0
-  guard size <= 2_800_000_000 else { Output.fail("'\(file)' is too large to be a meeting's recording") }
+  guard size <= 2_800_000_000 else {
+    Output.fail("'\(file)' is too large to be a meeting's recording")
+  }
   try? handle.seek(toOffset: 0)
   let bytes = [UInt8](handle.readDataToEndOfFile())
   let samples: [Int16]
@@ -163,7 +166,8 @@ case "listen":
     do {
       try buffer.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
     } catch {
-      Output.send(.note("recording stopped: \((error as? PulseStream.Failure)?.message ?? "\(error)")"))
+      Output.send(
+        .note("recording stopped: \((error as? PulseStream.Failure)?.message ?? "\(error)")"))
       break
     }
     Output.send(.level(buffer.withUnsafeBufferPointer { Level.of($0) }))
@@ -177,5 +181,7 @@ case "listen":
   Output.send(.done)
 
 default:
-  Output.fail("usage: dinger-transcribe listen|file FILE.wav|ding [--word NAME] [--turn NAME=SECONDS] [--model DIR]", status: 64)
+  Output.fail(
+    "usage: dinger-transcribe listen|file FILE.wav|ding [--word NAME] [--turn NAME=SECONDS] [--model DIR]",
+    status: 64)
 }

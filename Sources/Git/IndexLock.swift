@@ -68,7 +68,8 @@ public final class IndexLock {
     guard fd >= 0 else { throw GitError.system("write index (lock released)") }
     let updates =
       changed.map {
-        IndexFile.Update(path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path))
+        IndexFile.Update(
+          path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path))
       }
       + removed.map { IndexFile.Update(path: $0, blob: nil, file: nil) }
     if ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0 {
@@ -165,6 +166,7 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
 extension GitError {
   /// A failed system call, with errno's text.
   static func system(_ operation: String) -> GitError {
-    GitError(code: GIT_ERROR.rawValue, operation: operation, message: String(cString: strerror(errno)))
+    GitError(
+      code: GIT_ERROR.rawValue, operation: operation, message: String(cString: strerror(errno)))
   }
 }

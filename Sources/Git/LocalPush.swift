@@ -64,7 +64,8 @@ extension Repository {
       // NB: another push holds the ref: a lost race, merged and retried like a moved branch.
       let lock = target.gitDirectory.appendingPathComponent(ref + ".lock").path
       return .rejected(
-        "\(lock) exists: another push is under way, or one was killed; if none is running, remove that file")
+        "\(lock) exists: another push is under way, or one was killed; if none is running, remove that file"
+      )
     }
     try Check.rc(rc, "update \(ref) in \(path.path)")
     target.pointHeadIfDangling(at: ref)
@@ -91,7 +92,8 @@ extension Repository {
   public static func branchNames(inRepositoryAt path: URL) throws(GitError) -> [String] {
     let repository = try Repository.open(path)
     var iterator: OpaquePointer?
-    try Check.rc(git_branch_iterator_new(&iterator, repository.raw, GIT_BRANCH_LOCAL), "list branches")
+    try Check.rc(
+      git_branch_iterator_new(&iterator, repository.raw, GIT_BRANCH_LOCAL), "list branches")
     defer { git_branch_iterator_free(iterator) }
     var names: [String] = []
     var ref: OpaquePointer?
@@ -100,7 +102,9 @@ extension Repository {
       names.append(String(cString: git_reference_shorthand(ref)))
       git_reference_free(ref)
     }
-    return names.sorted { (["main", "master"].contains($0) ? 0 : 1, $0) < (["main", "master"].contains($1) ? 0 : 1, $1) }
+    return names.sorted {
+      (["main", "master"].contains($0) ? 0 : 1, $0) < (["main", "master"].contains($1) ? 0 : 1, $1)
+    }
   }
 
   /// `pointHeadIfDangling` for the repository in the folder `path` (after a push to it).
@@ -165,7 +169,8 @@ extension Repository {
       let tree = try treeID(of: commit)
       let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
       if distrustPresent {
-        try collectDistrusting(tree, against: parentTree, reader: reader, seen: &seen, present: present, into: &out)
+        try collectDistrusting(
+          tree, against: parentTree, reader: reader, seen: &seen, present: present, into: &out)
       } else {
         try collect(tree, against: parentTree, reader: reader, missing: missing, into: &out)
       }
@@ -206,7 +211,8 @@ extension Repository {
     for (kind, id, before) in try Self.changedEntries(new, against: previous) {
       switch kind {
       case .tree:
-        try collectDistrusting(id, against: before, reader: reader, seen: &seen, present: present, into: &out)
+        try collectDistrusting(
+          id, against: before, reader: reader, seen: &seen, present: present, into: &out)
       case .blob: if seen.insert(id).inserted && !present(id) { out.append(id) }
       case .submodule: continue
       }
@@ -239,12 +245,17 @@ extension Repository {
               if order == 0 { same = candidate }
               break
             }
-            if let same, memcmp(n.baseAddress! + entry.nameEnd + 1, o.baseAddress! + same.nameEnd + 1, 20) == 0 {
+            if let same,
+              memcmp(n.baseAddress! + entry.nameEnd + 1, o.baseAddress! + same.nameEnd + 1, 20) == 0
+            {
               i = entry.end
               continue
             }
             changed.append(
-              (entry.kind, entry.id(in: n), same.flatMap { $0.kind == entry.kind ? $0.id(in: o) : nil }))
+              (
+                entry.kind, entry.id(in: n),
+                same.flatMap { $0.kind == entry.kind ? $0.id(in: o) : nil }
+              ))
             i = entry.end
           }
         } catch {

@@ -51,13 +51,16 @@ public enum PushOutcome: Sendable, Equatable {
       reason = String(reason[..<split.lowerBound])
     }
     let lower = reason.lowercased() + said.lowercased()
-    let moved = ["fetch first", "non-fast-forward", "not fast-forward", "failed to lock", "stale info",
-      "failed to update ref", "cannot lock ref"]
+    let moved = [
+      "fetch first", "non-fast-forward", "not fast-forward", "failed to lock", "stale info",
+      "failed to update ref", "cannot lock ref",
+    ]
     if moved.contains(where: { lower.contains($0) }) { return .rejected(reason + said) }
     throw GitError(
       code: -1, operation: "push to \(remote)",
       message:
-        "the remote refused the push (\(reason)); your commits are safe here, and the next 'dinger sync' tries again\(said)")
+        "the remote refused the push (\(reason)); your commits are safe here, and the next 'dinger sync' tries again\(said)"
+    )
   }
 
   case pushed
@@ -259,7 +262,9 @@ extension Repository {
     }
     // NB: libgit2 1.5 gives a code only for a push it refuses itself; a server's refusal over
     // git:// comes as text (ssh and http(s) pushes read the server's report instead).
-    if rc == GIT_ENONFASTFORWARD.rawValue { return .rejected("refs/heads/\(branch): not a fast-forward (fetch first)") }
+    if rc == GIT_ENONFASTFORWARD.rawValue {
+      return .rejected("refs/heads/\(branch): not a fast-forward (fetch first)")
+    }
     if rc < 0, let message = git_error_last()?.pointee.message.map({ String(cString: $0) }),
       message.contains("non-fast-forward") || message.contains("cannot push because a reference")
         || message.contains("failed to update ref") || message.contains("not fast-forward")
@@ -294,7 +299,9 @@ extension Repository {
     for name in names where name.hasPrefix("pack_git2_") {
       let path = folder.appendingPathComponent(name).path
       var st = stat()
-      if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, now - Double(st.st_mtim.tv_sec) > 600 {
+      if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG,
+        now - Double(st.st_mtim.tv_sec) > 600
+      {
         unlink(path)
       }
     }
@@ -370,8 +377,9 @@ public enum RemoteURL {
     if let parts = URLComponents(string: url), let host = parts.host, host.hasPrefix("-") {
       throw refused(url, "names a host that starts with '-'")
     }
-    if !url.contains("://"), let colon = url.firstIndex(of: ":"), url.hasPrefix("-")
-      || url[url.index(after: colon)...].hasPrefix("-")
+    if !url.contains("://"), let colon = url.firstIndex(of: ":"),
+      url.hasPrefix("-")
+        || url[url.index(after: colon)...].hasPrefix("-")
     {
       throw refused(url, "starts a host or path with '-'")
     }

@@ -177,7 +177,8 @@ extension Repository {
 
   /// The files that differ between two commits (`old` nil: every file of `new`), as
   /// three-way files whose `base` and `ours` are the old blob and `theirs` the new one.
-  public func filesChanged(from old: ObjectID?, to new: ObjectID) throws(GitError) -> [ThreeWayFile] {
+  public func filesChanged(from old: ObjectID?, to new: ObjectID) throws(GitError) -> [ThreeWayFile]
+  {
     let before = try old.map { c throws(GitError) in try treeID(of: c) }
     var out: [ThreeWayFile] = []
     try walk(before, before, try treeID(of: new), prefix: "", into: &out)

@@ -71,13 +71,15 @@ public final class TransferSession: @unchecked Sendable {
       session.onProgress?(
         TransferProgress(
           received: Int(current), total: Int(total), bytes: 0,
-          stage: stage == Int32(GIT_PACKBUILDER_ADDING_OBJECTS.rawValue) ? .counting : .compressing))
+          stage: stage == Int32(GIT_PACKBUILDER_ADDING_OBJECTS.rawValue) ? .counting : .compressing)
+      )
       return 0
     }
     callbacks.push_transfer_progress = { current, total, bytes, payload in
       let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
       session.onProgress?(
-        TransferProgress(received: Int(current), total: Int(total), bytes: Int(bytes), stage: .writing))
+        TransferProgress(
+          received: Int(current), total: Int(total), bytes: Int(bytes), stage: .writing))
       return 0
     }
     callbacks.certificate_check = { cert, valid, host, payload in
@@ -165,7 +167,8 @@ public final class TransferSession: @unchecked Sendable {
   ) -> [String: String]? {
     // NB: nothing that could end a line reaches the helper: it would read it as another field.
     guard (try? RemoteURL.check(url)) != nil,
-      !extra.values.contains(where: { $0.contains("\n") || $0.contains("\0") || $0.contains("\r") }),
+      !extra.values.contains(where: { $0.contains("\n") || $0.contains("\0") || $0.contains("\r") }
+      ),
       let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host,
       !host.isEmpty
     else { return nil }

@@ -99,7 +99,8 @@ public final class ChangeWalker {
     let prefix = Array("parent ".utf8)
     let bytes = object.bytes
     while i + 48 <= bytes.count, bytes[i..<i + 7].elementsEqual(prefix) {
-      guard let id = ObjectID(hex: String(decoding: bytes[(i + 7)..<(i + 47)], as: UTF8.self)) else {
+      guard let id = ObjectID(hex: String(decoding: bytes[(i + 7)..<(i + 47)], as: UTF8.self))
+      else {
         throw GitError.damaged("commit \(commit.short) names a parent that is not an id")
       }
       out.append(id)
@@ -136,7 +137,9 @@ public final class ChangeWalker {
   }
 
   /// The steps down to `path`: each component's name, the folder it is in, and its own path.
-  private func steps(of path: String) throws(GitError) -> [(name: [UInt8], folder: String, key: String)] {
+  private func steps(of path: String) throws(GitError) -> [(
+    name: [UInt8], folder: String, key: String
+  )] {
     if let known = stepCache[path] { return known }
     var out: [(name: [UInt8], folder: String, key: String)] = []
     var folder = ""
@@ -153,7 +156,9 @@ public final class ChangeWalker {
   private var lookups: [String: [(tree: ObjectID, found: (id: ObjectID, isTree: Bool)?)]] = [:]
 
   /// The entry named `name` in raw tree `bytes`.
-  static func find(_ name: [UInt8], in bytes: [UInt8]) throws(GitError) -> (id: ObjectID, isTree: Bool)? {
+  static func find(_ name: [UInt8], in bytes: [UInt8]) throws(GitError) -> (
+    id: ObjectID, isTree: Bool
+  )? {
     var result: (ObjectID, Bool)?
     var failure: GitError?
     bytes.withUnsafeBufferPointer { tree in

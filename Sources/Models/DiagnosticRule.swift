@@ -19,11 +19,13 @@ public enum DiagnosticRule: String, CaseIterable, Sendable {
   /// What the rule is about.
   public var summary: String {
     switch self {
-    case .yamlSyntax: "The file is not YAML dinger can read (syntax, indentation, quoting, documents)."
+    case .yamlSyntax:
+      "The file is not YAML dinger can read (syntax, indentation, quoting, documents)."
     case .encoding: "The file is not clean UTF-8 text."
     case .missingKey: "A key the record needs is missing."
     case .unknownKey: "A key dinger does not know (kept as written; often a typo)."
-    case .wrongType: "A value of the wrong type (text where a number belongs, a list where text belongs)."
+    case .wrongType:
+      "A value of the wrong type (text where a number belongs, a list where text belongs)."
     case .outOfRange: "A number outside its allowed range."
     case .unknownTheme: "A theme that is not one of the 16."
     case .emptyValue: "A value that must not be empty is empty."
@@ -51,8 +53,11 @@ public enum DiagnosticRule: String, CaseIterable, Sendable {
     if has("is filed under") || has("reads only '.yaml'") || has("belongs to") { return .misfiled }
     if has("format ") && (has("newer than") || has("'format' must")) { return .dataFormat }
     if has("listed twice") { return .duplicateEntry }
-    if has("must be from") || has("or more") || has("at most") || has("more than 0") { return .outOfRange }
-    if has("must not be empty") || has("empty name") || has("empty definition") || has("needs at least one")
+    if has("must be from") || has("or more") || has("at most") || has("more than 0") {
+      return .outOfRange
+    }
+    if has("must not be empty") || has("empty name") || has("empty definition")
+      || has("needs at least one")
       || has("has no word")
     {
       return .emptyValue

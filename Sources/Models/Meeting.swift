@@ -109,7 +109,8 @@ public struct Meeting: Hashable, Sendable, Codable {
       }
       if turn.start < 0 {
         issues.append(
-          .init(at: path + [.key("start")], "'start' must be 0 or more seconds, found \(turn.start)"))
+          .init(
+            at: path + [.key("start")], "'start' must be 0 or more seconds, found \(turn.start)"))
       } else if turn.start < previous {
         issues.append(
           .init(
@@ -120,7 +121,8 @@ public struct Meeting: Hashable, Sendable, Codable {
         issues.append(
           .init(
             .warning, at: path + [.key("start")],
-            "turn \(i + 1) starts at \(turn.start) s, after the meeting's duration of \(duration) s"))
+            "turn \(i + 1) starts at \(turn.start) s, after the meeting's duration of \(duration) s"
+          ))
       }
       previous = max(previous, turn.start)
     }

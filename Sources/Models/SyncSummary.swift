@@ -39,7 +39,9 @@ public struct SyncSummary: Sendable, Equatable {
     public var other: String
     public var otherAuthor: String
 
-    public init(shortID: String, file: String, field: String, kept: String, other: String, otherAuthor: String) {
+    public init(
+      shortID: String, file: String, field: String, kept: String, other: String, otherAuthor: String
+    ) {
       (self.shortID, self.file, self.field, self.kept, self.other, self.otherAuthor) = (
         shortID, file, field, kept, other, otherAuthor
       )

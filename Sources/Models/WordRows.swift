@@ -28,7 +28,10 @@ public struct WordRows: Sendable, Equatable {
   /// Rows pointing into `bytes` (which may hold more than the rows use, as a cache file does);
   /// every range must lie inside it.
   public init(bytes: [UInt8], rows: [Row]) {
-    precondition(rows.allSatisfy { $0.text.upperBound <= bytes.count && ($0.definition?.upperBound ?? 0) <= bytes.count })
+    precondition(
+      rows.allSatisfy {
+        $0.text.upperBound <= bytes.count && ($0.definition?.upperBound ?? 0) <= bytes.count
+      })
     (self.bytes, self.rows) = (bytes, rows)
   }
 

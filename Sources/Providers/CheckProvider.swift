@@ -55,7 +55,10 @@ public struct CheckProvider: Sendable {
         // NB: a folder with none of the layout is a mistake (a CI step pointed at the wrong
         // folder must fail, not pass having checked nothing).
         let layout = [".dinger", "scrums", "history", "libraries", "quizzes"]
-        guard layout.contains(where: { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) })
+        guard
+          layout.contains(where: {
+            FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
+          })
         else {
           throw StorageError(
             "'\(path)' is not a dinger data directory: it has none of .dinger/, scrums/, history/, libraries/ or quizzes/; name a data repository's folder, or record files (e.g. \(path)/scrums/*.yaml)"
@@ -100,8 +103,9 @@ public struct CheckProvider: Sendable {
     {
       return [Diagnostic(.error, file: folder, message: WorkTree.Refusal.link(folder).message)]
     }
-    let names = (try? FileManager.default.contentsOfDirectory(
-      atPath: directory.root.appendingPathComponent(folder).path)) ?? []
+    let names =
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: directory.root.appendingPathComponent(folder).path)) ?? []
     for name in names.sorted() where name.hasSuffix(".yaml") {
       let path = "\(folder)/\(name)"
       do {
@@ -110,7 +114,8 @@ public struct CheckProvider: Sendable {
           out.append(
             Diagnostic(
               .error, file: path,
-              message: "\(problem); this conflict record is damaged: restore it from git history, or remove it (git rm \(path)) and settle the field by hand"
+              message:
+                "\(problem); this conflict record is damaged: restore it from git history, or remove it (git rm \(path)) and settle the field by hand"
             ))
         }
       } catch {

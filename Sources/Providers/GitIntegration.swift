@@ -18,7 +18,8 @@ public enum GitIntegration {
   public static func merge(base: URL, ours: URL, theirs: URL, path: String, workdir: URL)
     -> (status: Int32, messages: [String])
   {
-    let outcome = MergeDriver.run(base: base, ours: ours, theirs: theirs, path: path, workdir: workdir)
+    let outcome = MergeDriver.run(
+      base: base, ours: ours, theirs: theirs, path: path, workdir: workdir)
     return (outcome.status, outcome.messages)
   }
 

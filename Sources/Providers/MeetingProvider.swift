@@ -82,7 +82,8 @@ public struct MeetingProvider: Sendable {
     // below still apply. Ten years of meetings cost what one scrum's share costs.
     let sinceDay = since.map { String(ISODate.format($0).prefix(10)) }
     let untilDay = until.map { String(ISODate.format($0).prefix(10)) }
-    var listed = try stored.map { try dependencies.pathsIn("history/\($0.slug)") }
+    var listed =
+      try stored.map { try dependencies.pathsIn("history/\($0.slug)") }
       ?? dependencies.paths(.meeting)
     if stored != nil {
       // NB: a scrum renamed by hand (git mv) left its meetings in the old folder: folders no

@@ -110,15 +110,16 @@ public struct ScrumProvider: Sendable {
         pathsIn: { folder in
           (store.paths(of: .meeting) + store.paths(of: .quiz)).filter { $0.hasPrefix(folder + "/") }
         },
-        commit: { build in try store.apply(build) }))
-      .withFolders { folder in
-        Set(
-          (store.paths(of: .meeting) + store.paths(of: .quiz)).compactMap { path -> String? in
-            guard path.hasPrefix(folder + "/") else { return nil }
-            return path.dropFirst(folder.count + 1).split(separator: "/").first.map(String.init)
-          }
-        ).sorted()
-      }
+        commit: { build in try store.apply(build) })
+    )
+    .withFolders { folder in
+      Set(
+        (store.paths(of: .meeting) + store.paths(of: .quiz)).compactMap { path -> String? in
+          guard path.hasPrefix(folder + "/") else { return nil }
+          return path.dropFirst(folder.count + 1).split(separator: "/").first.map(String.init)
+        }
+      ).sorted()
+    }
   }
 
   // MARK: Reading
@@ -214,7 +215,8 @@ public struct ScrumProvider: Sendable {
     // NB: every scrum file is scrums/<slug>.yaml: the schema line is the same for any slug.
     let text = try RecordCodec.newFile(.scrum(scrum), at: "scrums/new.yaml")
     let (path, subject, commit) = try addFile(text, title: scrum.title, id: scrum.id!)
-    return ScrumCommit(stored: StoredScrum(path: path, scrum: scrum), subject: subject, commit: commit)
+    return ScrumCommit(
+      stored: StoredScrum(path: path, scrum: scrum), subject: subject, commit: commit)
   }
 
   /// Commits a new scrum file under a free name made from its title.
@@ -230,7 +232,8 @@ public struct ScrumProvider: Sendable {
       for name in try snapshot.names("scrums").sorted() where name.hasSuffix(".yaml") {
         guard let bytes = try snapshot.read("scrums/\(name)"),
           Self.mayHaveTitle(key, bytes),
-          case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum).record,
+          case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum)
+            .record,
           other.title.trimmingCharacters(in: .whitespaces).lowercased() == key
         else { continue }
         throw StorageError(
@@ -340,7 +343,8 @@ public struct ScrumProvider: Sendable {
     }
     if let want = stored.scrum.id, let have = scrum.id, want != have {
       throw StorageError(
-        "\(stored.path) holds another scrum since it was read (id \(have.lowercased)); run this again")
+        "\(stored.path) holds another scrum since it was read (id \(have.lowercased)); run this again"
+      )
     }
     return (scrum, file.source)
   }

@@ -57,7 +57,8 @@ public struct SyncProvider: Sendable {
         var syncer = Syncer(repository)
         syncer.allowUnrelatedHistories = allowUnrelated
         let report = try syncer.sync(
-          remote: remote, dryRun: dryRun, onProgress: progress.map { show in { show(Self.progress($0)) } })
+          remote: remote, dryRun: dryRun,
+          onProgress: progress.map { show in { show(Self.progress($0)) } })
         return Self.summary(report)
       },
       conflicts: {
@@ -138,8 +139,11 @@ public struct SyncProvider: Sendable {
     _ url: String, into target: URL, executable: String,
     progress: (@Sendable (SyncProgress) -> Void)?
   ) throws -> [String] {
-    if let local = Repository.localPath(of: url), !FileManager.default.fileExists(atPath: local.path) {
-      throw StorageError("there is no repository at \(local.path); check the path (or the URL's scheme)")
+    if let local = Repository.localPath(of: url),
+      !FileManager.default.fileExists(atPath: local.path)
+    {
+      throw StorageError(
+        "there is no repository at \(local.path); check the path (or the URL's scheme)")
     }
     let session = TransferSession(onProgress: progress.map { show in { show(Self.progress($0)) } })
     do {

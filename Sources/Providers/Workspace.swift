@@ -66,12 +66,15 @@ public struct Workspace: Sendable {
 
   /// What `check` checks without paths: `--repo`, `DINGER_REPO`, or the enclosing data
   /// directory (which need not be a git repository); nil when there is none.
-  public static func checkTarget(option: String?, environment: [String: String], workingDirectory: URL)
+  public static func checkTarget(
+    option: String?, environment: [String: String], workingDirectory: URL
+  )
     throws -> CheckProvider.Target?
   {
     func existing(_ path: String, from source: String) throws -> DataDirectory {
       var isDir: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue
+      else {
         throw StorageError("\(source) '\(path)' is not a directory")
       }
       return DataDirectory(root: URL(fileURLWithPath: path, relativeTo: workingDirectory))
@@ -101,23 +104,37 @@ public struct Workspace: Sendable {
 }
 
 extension ScrumProvider {
-  public static func live(repository: Workspace) -> ScrumProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> ScrumProvider {
+    live(repository: repository.repository)
+  }
 }
 extension LibraryProvider {
-  public static func live(repository: Workspace) -> LibraryProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> LibraryProvider {
+    live(repository: repository.repository)
+  }
 }
 extension MeetingProvider {
-  public static func live(repository: Workspace) -> MeetingProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> MeetingProvider {
+    live(repository: repository.repository)
+  }
 }
 extension LogProvider {
-  public static func live(repository: Workspace) -> LogProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> LogProvider {
+    live(repository: repository.repository)
+  }
 }
 extension UndoProvider {
-  public static func live(repository: Workspace) -> UndoProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> UndoProvider {
+    live(repository: repository.repository)
+  }
 }
 extension SyncProvider {
-  public static func live(repository: Workspace) -> SyncProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> SyncProvider {
+    live(repository: repository.repository)
+  }
 }
 extension ScheduleProvider {
-  public static func live(repository: Workspace) -> ScheduleProvider { live(repository: repository.repository) }
+  public static func live(repository: Workspace) -> ScheduleProvider {
+    live(repository: repository.repository)
+  }
 }

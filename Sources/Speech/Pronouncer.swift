@@ -42,7 +42,8 @@ public enum Pronouncer {
       switch c {
       case "c": out += (next == "e" || next == "i" || next == "y") ? ["S"] : ["K"]
       case "g": out += (next == "e" || next == "i" || next == "y") && i > 0 ? ["JH"] : ["G"]
-      case "y": out += i == 0 ? ["Y"] : isVowel(next) ? ["Y"] : i == letters.count - 1 ? ["IY"] : ["IH"]
+      case "y":
+        out += i == 0 ? ["Y"] : isVowel(next) ? ["Y"] : i == letters.count - 1 ? ["IY"] : ["IH"]
       case "a":
         // A vowel before one consonant and a final e is long ("jane", "kate").
         out += longVowel(letters, i) ? ["EY"] : i == letters.count - 1 ? ["AH"] : ["AE"]

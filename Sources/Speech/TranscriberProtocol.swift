@@ -54,6 +54,7 @@ public enum TranscriberMessage: Equatable, Sendable {
 
   /// Text on one line: control characters (line breaks included) as spaces.
   static func flat(_ text: String) -> String {
-    String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+    String(
+      text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
   }
 }

@@ -66,7 +66,8 @@ public enum WAVFile {
         if id.elementsEqual("data".utf8), let format {
           return try convert(bytes, from: body, count: bytes.count - body, format)
         }
-        throw Problem("the WAV file is cut short (a chunk says \(size) bytes, \(bytes.count - body) are left)")
+        throw Problem(
+          "the WAV file is cut short (a chunk says \(size) bytes, \(bytes.count - body) are left)")
       }
       if id.elementsEqual("fmt ".utf8) {
         guard size >= 16 else { throw Problem("the WAV file's format chunk is too short") }
@@ -91,7 +92,9 @@ public enum WAVFile {
       )
     }
     guard (1...8).contains(format.channels), (8000...192_000).contains(format.rate) else {
-      throw Problem("the WAV file has \(format.channels) channels at \(format.rate) Hz; dinger reads 1 to 8 channels at 8 to 192 kHz")
+      throw Problem(
+        "the WAV file has \(format.channels) channels at \(format.rate) Hz; dinger reads 1 to 8 channels at 8 to 192 kHz"
+      )
     }
     let frames = count / (2 * format.channels)
     guard frames / format.rate <= longest else {
@@ -129,7 +132,9 @@ public enum WAVFile {
   public static func bytes(_ samples: [Int16], rate: Int = rate) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(44 + samples.count * 2)
-    func u32(_ v: Int) { for s in stride(from: 0, to: 32, by: 8) { out.append(UInt8((v >> s) & 0xff)) } }
+    func u32(_ v: Int) {
+      for s in stride(from: 0, to: 32, by: 8) { out.append(UInt8((v >> s) & 0xff)) }
+    }
     func u16(_ v: Int) { out.append(UInt8(v & 0xff)); out.append(UInt8((v >> 8) & 0xff)) }
     out += Array("RIFF".utf8)
     u32(36 + samples.count * 2)

@@ -62,7 +62,9 @@ public enum ActivityIndex {
   /// date by a walk that reads only the trees on the way to `scrums/<slug>.yaml` and
   /// `history/<slug>/`, as `git log -- PATH` does: a cold `log S` no longer describes every
   /// commit of the repository. (Its meetings are the ones in the scrum's folder.)
-  static func scrumEntries(_ repository: DataRepository, matching filter: ActivityFilter, slug: String)
+  static func scrumEntries(
+    _ repository: DataRepository, matching filter: ActivityFilter, slug: String
+  )
     throws -> [ActivityEntry]
   {
     let folder = repository.git.gitDirectory.appendingPathComponent("dinger/activity-v3")
@@ -100,7 +102,9 @@ public enum ActivityIndex {
       let parents = try walker.parents(of: id)
       if parents.count > 1 {
         // A merge: the commits it brought in are told as they were made (see `entries`).
-        for side in try repository.git.commits(from: Array(parents.dropFirst()), hiding: [parents[0]]) {
+        for side in try repository.git.commits(
+          from: Array(parents.dropFirst()), hiding: [parents[0]])
+        {
           try add(side, parent: try walker.parents(of: side).first)
         }
       } else {
@@ -178,7 +182,8 @@ public enum ActivityIndex {
             commit: info.id.hex, time: Int(info.author.date.timeIntervalSince1970),
             author: info.author.name, subject: subject, path: path, record: field("id", in: text),
             scrum: nil, change: "R",
-            summary: "renamed \(RecordLayout.slug(ofPath: from)) -> \(RecordLayout.slug(ofPath: path))",
+            summary:
+              "renamed \(RecordLayout.slug(ofPath: from)) -> \(RecordLayout.slug(ofPath: path))",
             email: info.author.email, title: Self.title(of: text, kind: kind)))
         continue
       }
@@ -199,7 +204,8 @@ public enum ActivityIndex {
           author: info.author.name,
           subject: subject, path: path, record: field("id", in: text),
           // NB: a quiz result's library stands where a meeting's scrum does (its parent).
-          scrum: kind == .meeting ? field("scrum", in: text) : kind == .quiz ? field("library", in: text) : nil,
+          scrum: kind == .meeting
+            ? field("scrum", in: text) : kind == .quiz ? field("library", in: text) : nil,
           change: change, summary: summary, email: info.author.email,
           title: kind == .scrum || kind == .library ? Self.title(of: text, kind: kind) : nil
         ))
@@ -229,7 +235,9 @@ public enum ActivityIndex {
     for file in added {
       let kind = RecordLayout.kind(ofPath: file.path)
       guard kind != nil, kind != .config else { continue }
-      let sameKind = removed.filter { RecordLayout.kind(ofPath: $0.path) == kind && !taken.contains($0.path) }
+      let sameKind = removed.filter {
+        RecordLayout.kind(ofPath: $0.path) == kind && !taken.contains($0.path)
+      }
       if let same = sameKind.first(where: { $0.old == file.new }) {
         out[file.path] = same.path
         taken.insert(same.path)
@@ -255,7 +263,8 @@ public enum ActivityIndex {
   /// What a change of the record file at `path` from `old` to `new` (nil: absent) did, as
   /// the log says it; nil for a file that is not a record.
   public static func describe(path: String, old: [UInt8]?, new: [UInt8]?) -> String? {
-    guard let kind = RecordLayout.kind(ofPath: path), kind != .config, old != nil || new != nil else {
+    guard let kind = RecordLayout.kind(ofPath: path), kind != .config, old != nil || new != nil
+    else {
       return nil
     }
     let change = new == nil ? "D" : old == nil ? "A" : "M"

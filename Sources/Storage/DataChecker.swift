@@ -39,7 +39,8 @@ public enum DataChecker {
         let kept = cache.slim(path, stamp: stamp),
         kept.kind == [RecordKind.scrum: 1, .meeting: 2, .library: 3][kind]
       else { return false }
-      known[path] = SlimFile(path: path, kind: kind, id: kept.id, parent: kept.parent, places: kept.places)
+      known[path] = SlimFile(
+        path: path, kind: kind, id: kept.id, parent: kept.parent, places: kept.places)
       return true
     }
     var inputs: [(String, Input)] = []
@@ -152,7 +153,9 @@ public enum DataChecker {
       self.path = path
       self.kind = kind
       self.id = id
-      if kind == .scrum || kind == .library { ownerKeys = id.map { [$0.uuidString.lowercased()] } ?? [] }
+      if kind == .scrum || kind == .library {
+        ownerKeys = id.map { [$0.uuidString.lowercased()] } ?? []
+      }
       if kind == .meeting, let parent { self.parent = (parent, "scrum", .scrum, "history") }
       idPlace = places.id
       parentPlace = places.parent
@@ -205,7 +208,8 @@ public enum DataChecker {
       found.append(
         file.finding(
           file.parentPlace, .error,
-          "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files"))
+          "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files"
+        ))
       return found
     }
     let slug = RecordLayout.slug(ofPath: ownerPath)

@@ -68,7 +68,9 @@ public struct DataDirectory: Sendable {
   /// The record paths of a kind, sorted; and the files under the kind's folder that can't be
   /// read as records: symbolic links (never followed: a teammate's link could point anywhere)
   /// and names that are not UTF-8 (shown escaped).
-  public func recordPathsAndProblems(of kind: RecordKind) -> (paths: [String], problems: [Diagnostic]) {
+  public func recordPathsAndProblems(of kind: RecordKind) -> (
+    paths: [String], problems: [Diagnostic]
+  ) {
     scan(kind)
   }
 
@@ -151,7 +153,8 @@ public struct DataDirectory: Sendable {
       return [path]
     case .other:
       // NB: a FIFO, device or socket at a record's place is said, never opened (a FIFO hangs).
-      problems.append(Diagnostic(.error, file: path, message: WorkTree.Refusal.notAFile(path).message))
+      problems.append(
+        Diagnostic(.error, file: path, message: WorkTree.Refusal.notAFile(path).message))
       return []
     case .folder:
       return []
@@ -228,7 +231,8 @@ public struct DataDirectory: Sendable {
         switch entry.kind {
         case .folder: walk(path)
         case .file where path.hasSuffix(".yaml") || path.hasSuffix(".yml"): paths.append(path)
-        case .link where path.hasSuffix(".yaml") || path.hasSuffix(".yml") || !entry.name.contains("."):
+        case .link
+        where path.hasSuffix(".yaml") || path.hasSuffix(".yml") || !entry.name.contains("."):
           problems.append(Diagnostic(.error, file: path, message: Self.unreadable(.link(path))))
         case .other where path.hasSuffix(".yaml") || path.hasSuffix(".yml"):
           problems.append(

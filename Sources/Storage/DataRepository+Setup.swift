@@ -89,7 +89,9 @@ extension DataRepository {
         if current.contains("merge=dinger") {
           // An older scaffold: its line gains the diff driver.
           change.write(
-            path, current.replacingOccurrences(of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n"))
+            path,
+            current.replacingOccurrences(
+              of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n"))
           continue
         }
         change.write(

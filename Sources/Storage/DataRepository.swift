@@ -88,7 +88,8 @@ public final class DataRepository: @unchecked Sendable {
       return true
     }
     cacheHits = hits.count
-    Trace.mark("read \(paths.count) \(kind.noun) files, \(hits.count) of them from the record cache")
+    Trace.mark(
+      "read \(paths.count) \(kind.noun) files, \(hits.count) of them from the record cache")
     return zip(paths, read).map { path, result in
       switch result {
       case .success(.known):

@@ -25,8 +25,10 @@ public enum RecordLayout {
     guard kind(ofPath: path) == .scrum else { return nil }
     let slug = slug(ofPath: path)
     guard !slug.isEmpty, !slug.hasPrefix("."),
-      slug.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7a).contains($0)
-        || (0x41...0x5a).contains($0) || $0 == 0x2d || $0 == 0x5f || $0 == 0x2e })
+      slug.utf8.allSatisfy({
+        (0x30...0x39).contains($0) || (0x61...0x7a).contains($0)
+          || (0x41...0x5a).contains($0) || $0 == 0x2d || $0 == 0x5f || $0 == 0x2e
+      })
     else { return nil }
     return slug
   }

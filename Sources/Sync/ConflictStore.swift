@@ -79,7 +79,8 @@ public struct ConflictStore {
     // never writes back a record someone changed meanwhile, and one conflict is settled once.
     return try repository.commit { snapshot -> Change? in
       guard try snapshot.read(record.storedPath) != nil else {
-        throw StorageError("conflict \(record.shortID) was resolved meanwhile; 'dinger conflicts' lists those left")
+        throw StorageError(
+          "conflict \(record.shortID) was resolved meanwhile; 'dinger conflicts' lists those left")
       }
       return try settled(record, choice, change, current: try snapshot.read(record.file))
     }!

@@ -1,6 +1,6 @@
 import Foundation
-import Processes
 import Models
+import Processes
 import Storage
 
 /// git's external diff for record files (`diff.dinger.command`, set by `setup-git`; the
@@ -11,8 +11,10 @@ import Storage
 public enum DiffDriver {
   /// What git shows for `path` changing from the file `old` to `new` (`/dev/null` for none).
   public static func render(path: String, old: String, new: String) -> String {
-    let before = old == "/dev/null" ? nil : FileManager.default.contents(atPath: old).map { [UInt8]($0) }
-    let after = new == "/dev/null" ? nil : FileManager.default.contents(atPath: new).map { [UInt8]($0) }
+    let before =
+      old == "/dev/null" ? nil : FileManager.default.contents(atPath: old).map { [UInt8]($0) }
+    let after =
+      new == "/dev/null" ? nil : FileManager.default.contents(atPath: new).map { [UInt8]($0) }
     var out = "diff --git a/\(path) b/\(path)\n"
     if before == nil { out += "new file\n" } else if after == nil { out += "deleted file\n" }
     if let summary = ActivityIndex.describe(path: path, old: before, new: after) {
@@ -23,14 +25,17 @@ public enum DiffDriver {
   }
 
   /// `diff -u` of the two files, labelled as git labels them.
-  static func unified(old: String, new: String, path: String, created: Bool, deleted: Bool) -> String {
+  static func unified(old: String, new: String, path: String, created: Bool, deleted: Bool)
+    -> String
+  {
     let result: ChildProcess.Result
     do {
       result = try ChildProcess.run(
-        .init([
-          "diff", "-u", "--label", created ? "/dev/null" : "a/\(path)", "--label",
-          deleted ? "/dev/null" : "b/\(path)", old, new,
-        ], errors: .null), timeout: 60)
+        .init(
+          [
+            "diff", "-u", "--label", created ? "/dev/null" : "a/\(path)", "--label",
+            deleted ? "/dev/null" : "b/\(path)", old, new,
+          ], errors: .null), timeout: 60)
     } catch {
       return "(could not run diff: \(error))\n"
     }

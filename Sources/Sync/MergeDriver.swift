@@ -113,7 +113,8 @@ public enum GitSetup {
         trailers: [("Dinger-Action", "setup-git")])
       let text =
         current.contains("*.yaml merge=dinger\n")
-        ? current.replacingOccurrences(of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n")
+        ? current.replacingOccurrences(
+          of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n")
         : current + (current.isEmpty || current.hasSuffix("\n") ? "" : "\n")
           + "*.yaml merge=dinger diff=dinger\n"
       change.write(".gitattributes", text)

@@ -1,7 +1,7 @@
 import Foundation
-import Processes
 import Git
 import Models
+import Processes
 import Storage
 
 /// `dinger sync`: fetch the remote branch, fast-forward or merge record by record, push; when
@@ -76,7 +76,9 @@ public struct Syncer {
       report.note(session.warnings)
       let others =
         theirs != nil || report.rounds > 1
-        ? [] : local.map { (try? Repository.branchNames(inRepositoryAt: $0)) ?? [] } ?? session.remoteBranches
+        ? []
+        : local.map { (try? Repository.branchNames(inRepositoryAt: $0)) ?? [] }
+          ?? session.remoteBranches
       if !others.isEmpty {
         // NB: pushing would start a second line of history beside the team's.
         report.note([
@@ -135,8 +137,12 @@ public struct Syncer {
         try pushTo.map { path throws(GitError) in
           // NB: through git's receive-pack when git is here, so the remote's hooks run; else
           // the objects and the ref are written directly, and the user is told.
-          guard ChildProcess.resolve("git", path: ProcessInfo.processInfo.environment["PATH"]) != nil else {
-            report.note(["git is not installed here: pushed to \(path.path) without running its hooks"])
+          guard
+            ChildProcess.resolve("git", path: ProcessInfo.processInfo.environment["PATH"]) != nil
+          else {
+            report.note([
+              "git is not installed here: pushed to \(path.path) without running its hooks"
+            ])
             return try git.pushLocal(to: path, remote: remote, branch: branch)
           }
           return try git.pushThroughReceivePack(

@@ -38,6 +38,7 @@ public enum YAMLComments {
   }
 
   static func isBlank(_ b: UInt8) -> Bool {
-    b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r")
+    b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n")
+      || b == UInt8(ascii: "\r")
   }
 }

@@ -383,7 +383,9 @@ private struct Editor {
 
   /// A common subsequence found greedily: each item of `a` matched to the next equal item of
   /// `b` after the last match (positions looked up by binary search).
-  private static func greedy(_ a: [String], _ aRange: Range<Int>, _ b: [String], _ bRange: Range<Int>)
+  private static func greedy(
+    _ a: [String], _ aRange: Range<Int>, _ b: [String], _ bRange: Range<Int>
+  )
     -> [(Int, Int)]
   {
     var positions: [String: [Int]] = [:]

@@ -68,8 +68,9 @@ enum SpecChecks {
       }
     case .literal, .folded:
       var i = range.start.offset + 1
-      while i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")
-        || (b[i] >= UInt8(ascii: "1") && b[i] <= UInt8(ascii: "9"))
+      while i < b.count,
+        b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")
+          || (b[i] >= UInt8(ascii: "1") && b[i] <= UInt8(ascii: "9"))
       {
         i += 1
       }

@@ -270,7 +270,9 @@ final class NodeDecoder: Decoder {
       return unsafeBitCast(store.string(r), to: T.self)
     }
     if T.self == Int.self {
-      guard isScalar, resolves(r, store, as: ["int"]), let i = store.withBytes(r, CoreSchema.int(bytes:)) else {
+      guard isScalar, resolves(r, store, as: ["int"]),
+        let i = store.withBytes(r, CoreSchema.int(bytes:))
+      else {
         try fail("a whole number")
       }
       return unsafeBitCast(i, to: T.self)

@@ -18,21 +18,33 @@ import Testing
 
   @Test func historyListAndDetail() {
     let list = HistoryView(rows: [(meeting(), "Design", "3f2c0a1b")]).render()
-    #expect(list.contains("2026-11-18 11:06") && list.contains("Design") && list.contains("3f2c0a1b"), "\(list)")
-    let berlin = HistoryView(rows: [(meeting(), "Design", "3f2c0a1b")], timeZone: TimeZone(identifier: "Europe/Berlin")!).render()
+    #expect(
+      list.contains("2026-11-18 11:06") && list.contains("Design") && list.contains("3f2c0a1b"),
+      "\(list)")
+    let berlin = HistoryView(
+      rows: [(meeting(), "Design", "3f2c0a1b")], timeZone: TimeZone(identifier: "Europe/Berlin")!
+    ).render()
     #expect(berlin.contains("2026-11-18 12:06 "), "the local time, labelled: \(berlin)")
     #expect(!list.contains("GMT") && !list.contains("UTC"), "UTC goes unlabelled in lists")
-    let detail = MeetingDetailView(meeting: meeting(), title: "Design", path: "history/design/x.yaml").render()
+    let detail = MeetingDetailView(
+      meeting: meeting(), title: "Design", path: "history/design/x.yaml"
+    ).render()
     #expect(detail.hasPrefix("Design, 2026-11-18 11:06 UTC\n"), "\(detail)")
     #expect(detail.contains("Ada") && detail.contains("shipped"), "\(detail)")
   }
 
   @Test func scrumDetailColourOnAndOff() {
-    let scrum = Scrum(id: scrumID, title: "Design", theme: .yellow, length: 10, attendees: [Attendee(name: "Ada")])
-    let plain = ScrumDetailView(scrum: scrum, path: "scrums/design.yaml", meetings: 3, color: false).render()
-    let colored = ScrumDetailView(scrum: scrum, path: "scrums/design.yaml", meetings: 3, color: true).render()
+    let scrum = Scrum(
+      id: scrumID, title: "Design", theme: .yellow, length: 10, attendees: [Attendee(name: "Ada")])
+    let plain = ScrumDetailView(scrum: scrum, path: "scrums/design.yaml", meetings: 3, color: false)
+      .render()
+    let colored = ScrumDetailView(
+      scrum: scrum, path: "scrums/design.yaml", meetings: 3, color: true
+    ).render()
     #expect(!plain.contains(esc) && colored.contains(esc))
-    #expect(plain.contains("Design") && plain.contains("yellow") && plain.contains("Ada") && plain.contains("3"), "\(plain)")
+    #expect(
+      plain.contains("Design") && plain.contains("yellow") && plain.contains("Ada")
+        && plain.contains("3"), "\(plain)")
   }
 
   @Test func libraryAndWordViews() {
@@ -41,17 +53,25 @@ import Testing
       meanings: [Meaning(partOfSpeech: "interjection", definition: "hello", example: "¡Hola!")])
     let library = Library(name: "Spanish basics", language: "es", words: [word])
     let list = LibraryListView(rows: [("spanish-basics", library, 0)]).render()
-    #expect(list.contains("Spanish basics") && list.contains("es") && list.contains("spanish-basics"), "\(list)")
+    #expect(
+      list.contains("Spanish basics") && list.contains("es") && list.contains("spanish-basics"),
+      "\(list)")
     let plain = WordView(word: word, color: false).render()
-    #expect(plain.contains("hola") && plain.contains("hello") && plain.contains("interjection") && !plain.contains(esc))
+    #expect(
+      plain.contains("hola") && plain.contains("hello") && plain.contains("interjection")
+        && !plain.contains(esc))
     #expect(WordView(word: word, color: true).render().contains(esc))
     let words = WordListView(rows: [("Spanish basics", word)], showLibrary: true).render()
-    #expect(words.contains("hola") && words.contains("Spanish basics") && words.contains("hello"), "\(words)")
+    #expect(
+      words.contains("hola") && words.contains("Spanish basics") && words.contains("hello"),
+      "\(words)")
   }
 
   @Test func quizScreenAtANarrowWidth() {
     let state = QuizState(
-      questions: [QuizQuestion(word: "hola", choices: ["hello", "cat", "dog", "house"], answer: 0)],
+      questions: [
+        QuizQuestion(word: "hola", choices: ["hello", "cat", "dog", "house"], answer: 0)
+      ],
       seconds: 20)
     let text = QuizScreen(state: state, title: "Spanish basics", width: 24, color: false).render()
     #expect(text.contains("hola"), "\(text)")
@@ -61,13 +81,19 @@ import Testing
   }
 
   @Test func checkSummaryAndSARIF() {
-    #expect(CheckSummaryView(files: 6, errors: 3, warnings: 1).render() == "checked 6 files: 3 errors, 1 warning\n")
+    #expect(
+      CheckSummaryView(files: 6, errors: 3, warnings: 1).render()
+        == "checked 6 files: 3 errors, 1 warning\n")
     #expect(CheckSummaryView(files: 1, errors: 0, warnings: 0).render().hasPrefix("checked 1 file"))
-    let d = Diagnostic(.warning, file: "scrums/a.yaml", line: 7, column: 1, path: "lenght", message: "unknown key 'lenght' is kept but not used")
+    let d = Diagnostic(
+      .warning, file: "scrums/a.yaml", line: 7, column: 1, path: "lenght",
+      message: "unknown key 'lenght' is kept but not used")
     let sarif = SARIFView([d], version: "1.0").render()
     let log = try? JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any]
     #expect(log?["version"] as? String == "2.1.0")
-    #expect(sarif.contains("\"ruleId\" : \"unknown-key\"") || sarif.contains("\"ruleId\": \"unknown-key\""), "\(sarif)")
+    #expect(
+      sarif.contains("\"ruleId\" : \"unknown-key\"")
+        || sarif.contains("\"ruleId\": \"unknown-key\""), "\(sarif)")
     #expect(sarif.contains("\"level\" : \"warning\"") || sarif.contains("\"level\": \"warning\""))
   }
 }

@@ -46,7 +46,8 @@ import Testing
 
   @Test func aShortLineIsShownWhole() {
     let d = Diagnostic(
-      .error, file: "f", line: 2, column: 9, path: "length", message: "m", sourceLine: "length: ten")
+      .error, file: "f", line: 2, column: 9, path: "length", message: "m", sourceLine: "length: ten"
+    )
     #expect(DiagnosticsView.render(d) == "f:2:9: error: m\nlength: ten\n        ^\n")
   }
 }
@@ -81,6 +82,9 @@ import Testing
     #expect(decode([27, 100]) == [.sequence([27, 100])])  // Alt+d, not Esc then d
     let long = [27, 91] + [UInt8](repeating: 59, count: 40)
     let keys = decode(long)
-    #expect(keys.allSatisfy { if case .sequence(let s) = $0 { return s.count <= 16 } else { return true } })
+    #expect(
+      keys.allSatisfy {
+        if case .sequence(let s) = $0 { return s.count <= 16 } else { return true }
+      })
   }
 }

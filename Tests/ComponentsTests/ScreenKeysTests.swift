@@ -64,7 +64,9 @@ import Testing
       var asking = false
       var out: [QuizKeys.Action] = []
       for key in ScriptedKeys.keys(script) {
-        guard let action = QuizKeys.action(key, answered: answered, asking: asking) else { continue }
+        guard let action = QuizKeys.action(key, answered: answered, asking: asking) else {
+          continue
+        }
         out.append(action)
         asking = action == .askToQuit
       }

@@ -38,17 +38,20 @@ import Testing
     var timer = MeetingTimer(attendees: ["Ada"], minutes: 1, overtime: true)
     for _ in 0..<75 { timer.tick() }
     let lines = MeetingScreen(
-      timer: timer, title: "Design", theme: .sky, width: 60, height: 16, color: false, showHelp: true
+      timer: timer, title: "Design", theme: .sky, width: 60, height: 16, color: false,
+      showHelp: true
     ).lines()
     #expect(lines[2] == " Elapsed 1:15    OVER by 0:15")
     #expect(lines[5] == " Last speaker: Ada    +0:15 over (n or q to end)")
-    #expect(lines.contains(" space, n  next speaker") && lines.contains(" p         pause / resume"))
+    #expect(
+      lines.contains(" space, n  next speaker") && lines.contains(" p         pause / resume"))
   }
 
   @Test func logLinesNameRecordsAndShowTheSubjectWhereItSaysMore() {
     let entries = [
       ActivityEntry(
-        commit: "4e1f0c2d9a", time: 1_795_000_000, author: "Ada", subject: "Spanish basics: add agua",
+        commit: "4e1f0c2d9a", time: 1_795_000_000, author: "Ada",
+        subject: "Spanish basics: add agua",
         path: "libraries/spanish-basics.yaml", record: nil, scrum: nil, change: "M",
         summary: "edited word library"),
       ActivityEntry(
@@ -62,7 +65,10 @@ import Testing
     ]
     let text = LogView(
       entries: entries, timeZone: TimeZone(identifier: "UTC")!,
-      titles: ["libraries/spanish-basics.yaml": "Spanish basics", "scrums/design.yaml": "Design", "history/design/": "Design meeting"]
+      titles: [
+        "libraries/spanish-basics.yaml": "Spanish basics", "scrums/design.yaml": "Design",
+        "history/design/": "Design meeting",
+      ]
     ).render()
     #expect(
       text == """
@@ -78,7 +84,9 @@ import Testing
     let summary = SyncSummary(
       remote: "origin", branch: "main", steps: [.merged(taken: 1, merged: 2), .pushed],
       conflicts: [
-        .init(shortID: "1b2c3d4e", file: "scrums/design.yaml", field: "length", kept: "15", other: "20", otherAuthor: "Grace")
+        .init(
+          shortID: "1b2c3d4e", file: "scrums/design.yaml", field: "length", kept: "15", other: "20",
+          otherAuthor: "Grace")
       ], rounds: 2, dryRun: false, warnings: [])
     #expect(
       SyncReportView(summary).render() == """
@@ -96,7 +104,8 @@ import Testing
     dry.rounds = 1
     #expect(
       SyncReportView(dry).render()
-        == "would merge origin/main: 1 file taken, 2 merged record by record\nwould push to origin/main\n")
+        == "would merge origin/main: 1 file taken, 2 merged record by record\nwould push to origin/main\n"
+    )
   }
 
   @Test func diagnosticsWithACaretAndColour() {
@@ -114,14 +123,17 @@ import Testing
     #expect(colored.contains(esc) && colored.contains("length: ten\n"))
     #expect(
       GitHubAnnotationsView([d]).render()
-        == "::error file=scrums/design.yaml,line=4,col=9,title=dinger wrong-type::'length' must be a whole number, found \"ten\"\n")
+        == "::error file=scrums/design.yaml,line=4,col=9,title=dinger wrong-type::'length' must be a whole number, found \"ten\"\n"
+    )
   }
 
   @Test func scrumListColourOnAndOff() {
-    let scrum = Scrum(title: "Design", theme: .yellow, length: 10, attendees: [Attendee(name: "Ada")])
+    let scrum = Scrum(
+      title: "Design", theme: .yellow, length: 10, attendees: [Attendee(name: "Ada")])
     let plain = ScrumListView(rows: [("design", scrum)], color: false).render()
     let colored = ScrumListView(rows: [("design", scrum)], color: true).render()
     #expect(!plain.contains(esc) && colored.contains(esc))
-    #expect(plain.contains("Design") && plain.contains("design") && plain.contains("10 min"), "\(plain)")
+    #expect(
+      plain.contains("Design") && plain.contains("design") && plain.contains("10 min"), "\(plain)")
   }
 }

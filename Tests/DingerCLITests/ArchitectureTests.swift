@@ -45,17 +45,32 @@ import Testing
       return
     }
     let listed = manifest[deps.upperBound..<end.lowerBound]
-    let names = listed.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    let names = listed.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map {
+      String($0.element)
+    }
     #expect(
-      Set(names.filter { $0 != "swift-argument-parser" }) == ["Models", "Providers", "Components", "Processes", "ArgumentParser"],
+      Set(names.filter { $0 != "swift-argument-parser" }) == [
+        "Models", "Providers", "Components", "Processes", "ArgumentParser",
+      ],
       "\(names)")
+  }
+
+  /// docs/architecture.md's module table and graph are what Package.swift says (the script that
+  /// writes them, in check mode).
+  @Test func theArchitecturePageMatchesThePackage() throws {
+    let root = Self.sources.deletingLastPathComponent()
+    let r = try ProcessRunner.run(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3",
+      [root.appendingPathComponent("scripts/architecture.py").path, "--check"])
+    #expect(r.status == 0, "\(r.stderr)")
   }
 
   @Test func everyTargetImportsOnlyWhatItsLayerMay() throws {
     var checked = 0
     for (target, allowed) in Self.allowed {
       let folder = Self.sources.appendingPathComponent(target)
-      let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
+      let files =
+        FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
         .filter { $0.hasSuffix(".swift") } ?? []
       #expect(!files.isEmpty, "\(target) has no sources")
       for file in files {
@@ -67,7 +82,8 @@ import Testing
           if words.first == "import" {
             i = 0
           } else if words.count > 1, words[1] == "import",
-            ["internal", "public", "private", "fileprivate", "@testable", "@_exported"].contains(words[0])
+            ["internal", "public", "private", "fileprivate", "@testable", "@_exported"].contains(
+              words[0])
           {
             i = 1
           } else {

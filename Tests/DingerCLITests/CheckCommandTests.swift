@@ -193,7 +193,9 @@ import Testing
     #expect(r.status == 1)
     let out = r.stdout + r.stderr
     #expect(out.contains(".dinger/conflicts/00000000.yaml: error: 'id' must be an id"), "\(out)")
-    #expect(out.contains(".dinger/conflicts/11111111.yaml: error: 'file' must name a record file"), "\(out)")
+    #expect(
+      out.contains(".dinger/conflicts/11111111.yaml: error: 'file' must name a record file"),
+      "\(out)")
     #expect(!out.contains("11111111.yaml: error: 'id'"), "\(out)")
   }
 }

@@ -29,7 +29,8 @@ import Testing
       let r = try ProcessRunner.run(dingerBinary, ["check", "--format", "github", "."], in: folder)
       let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       let found = try diagnostics(folder)
-      #expect(r.status == (found.contains { $0["severity"] as? String == "error" } ? 1 : 0), "\(name)")
+      #expect(
+        r.status == (found.contains { $0["severity"] as? String == "error" } ? 1 : 0), "\(name)")
       #expect(lines.count == found.count + 2, "\(name): \(r.stdout)")  // the summary, the end
       for (line, d) in zip(lines, found) {
         func escape(_ s: String) -> String {
@@ -37,12 +38,14 @@ import Testing
             .replacingOccurrences(of: "\n", with: "%0A")
         }
         func property(_ s: String) -> String {
-          escape(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+          escape(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(
+            of: ",", with: "%2C")
         }
         var expected = "::\(d["severity"] as! String) file=\(property(d["file"] as! String))"
         if let l = d["line"] as? Int { expected += ",line=\(l)" }
         if let c = d["column"] as? Int { expected += ",col=\(c)" }
-        #expect(line.hasPrefix(expected + ",title=dinger "), "\(name): \(line) (expected \(expected))")
+        #expect(
+          line.hasPrefix(expected + ",title=dinger "), "\(name): \(line) (expected \(expected))")
         #expect(line.hasSuffix("::" + escape(d["message"] as! String)), "\(name): \(line)")
         #expect(!line.dropFirst(2).contains("\n"))
       }
@@ -82,20 +85,30 @@ import Testing
       let r = try ProcessRunner.run(dingerBinary, ["check", "--format", "sarif", "."], in: folder)
       let checked = try ProcessRunner.run(
         ProcessRunner.which("python3") ?? "/usr/bin/python3",
-        ["-c", validate, Self.fixtures.appendingPathComponent("sarif-2.1.0-subset.schema.json").path],
+        [
+          "-c", validate,
+          Self.fixtures.appendingPathComponent("sarif-2.1.0-subset.schema.json").path,
+        ],
         input: r.stdout)
-      #expect(checked.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(name): \(checked.stdout) \(checked.stderr)")
+      #expect(
+        checked.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
+        "\(name): \(checked.stdout) \(checked.stderr)")
       let log = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
       let run = (log?["runs"] as? [[String: Any]])?.first
       let results = (run?["results"] as? [[String: Any]]) ?? []
       let found = try diagnostics(folder)
       #expect(results.count == found.count, "\(name)")
-      let rules = (((run?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]]) ?? []
+      let rules =
+        (((run?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"]
+          as? [[String: Any]]) ?? []
       for (result, d) in zip(results, found) {
-        #expect((result["message"] as? [String: Any])?["text"] as? String == d["message"] as? String)
+        #expect(
+          (result["message"] as? [String: Any])?["text"] as? String == d["message"] as? String)
         #expect(result["level"] as? String == d["severity"] as? String)
         let index = result["ruleIndex"] as? Int ?? -1
-        #expect(rules.indices.contains(index) && rules[index]["id"] as? String == result["ruleId"] as? String)
+        #expect(
+          rules.indices.contains(index)
+            && rules[index]["id"] as? String == result["ruleId"] as? String)
       }
     }
   }

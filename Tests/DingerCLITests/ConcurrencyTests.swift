@@ -83,13 +83,15 @@ import Testing
             // file again, or a name another worker's undo took away.
             let explained =
               args == ["undo"] || r.stderr.contains("is not an attendee")
-              || r.stderr.contains("no word") || r.stderr.contains("a scrum titled 'Same' already exists")
+              || r.stderr.contains("no word")
+              || r.stderr.contains("a scrum titled 'Same' already exists")
             if !explained { acks.fail("\(args.joined(separator: " ")): \(r.stderr)") }
             if args == ["undo"] { acks.refusedUndo(r.stderr) }
             continue
           }
           switch args.prefix(2).joined(separator: " ") {
-          case "scrum attendee": args[2] == "add" ? acks.add(attendee: name) : acks.remove(attendee: args[4])
+          case "scrum attendee":
+            args[2] == "add" ? acks.add(attendee: name) : acks.remove(attendee: args[4])
           case "word add": acks.add(word: "w\(name)")
           case "scrum new":
             // "Add scrum Same (scrums/same-3.yaml)"
@@ -108,7 +110,8 @@ import Testing
         n += 1
         let file = "notes-\(n).txt"
         try? box.write(file, "\(n)\n")
-        if (try? box.git("add", file)) != nil, (try? box.git("commit", "-qm", "plain \(n)")) != nil {
+        if (try? box.git("add", file)) != nil, (try? box.git("commit", "-qm", "plain \(n)")) != nil
+        {
           acks.git(file: file)
         }
       }
@@ -159,7 +162,8 @@ import Testing
     for word in acks.words where !library.contains("text: \(word)\n") {
       if !undone(subject: "Words: add \(word)") { lost.append(word) }
     }
-    let tree = Set(try box.git("ls-tree", "-r", "--name-only", "HEAD").split(separator: "\n").map(String.init))
+    let tree = Set(
+      try box.git("ls-tree", "-r", "--name-only", "HEAD").split(separator: "\n").map(String.init))
     for file in acks.newFiles where !tree.contains(file) {
       if !undone(subject: "Add scrum Same") { lost.append(file) }
     }
@@ -206,14 +210,16 @@ import Testing
   func sharedScrum() throws -> Sandbox {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Shared", "--length", "10", "--attendee", "Ann").status == 0)
     return box
   }
 
   /// An editor that makes another dinger change while "the person types", then edits the file.
   func editor(_ box: Sandbox, meanwhile: String, edit: String) throws -> [String: String] {
     try box.home.write(
-      "editor.sh", "#!/bin/sh\n\"$DINGER\" \(meanwhile) >/dev/null || exit 3\nsed -i '\(edit)' \"$1\"\n")
+      "editor.sh",
+      "#!/bin/sh\n\"$DINGER\" \(meanwhile) >/dev/null || exit 3\nsed -i '\(edit)' \"$1\"\n")
     // NB: run by sh, not executed: a file just written may still be open in a child another
     // test thread is spawning, and exec would fail with "Text file busy".
     return ["EDITOR": "sh " + box.home.path("editor.sh"), "DINGER": dingerBinary]

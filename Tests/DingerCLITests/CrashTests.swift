@@ -17,13 +17,19 @@ func sharedScrumRepository() throws -> Sandbox {
   func initialized() throws -> Sandbox { try sharedScrumRepository() }
 
   /// Clean status and a sound object store.
-  func expectSound(_ box: Sandbox, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectSound(
+    _ box: Sandbox, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let status = try box.git("status", "--porcelain")
     #expect(status == "", "\(context): \(status)", sourceLocation: sourceLocation)
-    #expect(try box.git("fsck", "--full", "--no-dangling") == "", "\(context)", sourceLocation: sourceLocation)
-    let temporaries = (try? FileManager.default.contentsOfDirectory(atPath: box.data.path + "/.git/dinger"))?
+    #expect(
+      try box.git("fsck", "--full", "--no-dangling") == "", "\(context)",
+      sourceLocation: sourceLocation)
+    let temporaries =
+      (try? FileManager.default.contentsOfDirectory(atPath: box.data.path + "/.git/dinger"))?
       .filter { $0.hasPrefix("index-lock-") } ?? []
-    #expect(temporaries.isEmpty, "\(context): \(temporaries) left behind", sourceLocation: sourceLocation)
+    #expect(
+      temporaries.isEmpty, "\(context): \(temporaries) left behind", sourceLocation: sourceLocation)
     for lock in [".git/index.lock", ".git/refs/heads/main.lock"] {
       #expect(
         !FileManager.default.fileExists(atPath: box.data.appendingPathComponent(lock).path),
@@ -47,7 +53,8 @@ func sharedScrumRepository() throws -> Sandbox {
     #expect(killed.status == 137, "\(killed.stderr)")
     let next = try box.dinger("scrum", "attendee", "add", "shared", "Next")
     #expect(next.status == 0, "\(next.stderr)")
-    #expect(next.stderr.contains("finished dinger's interrupted change") == committed, "\(next.stderr)")
+    #expect(
+      next.stderr.contains("finished dinger's interrupted change") == committed, "\(next.stderr)")
     try expectSound(box, point)
     // A new scrum too: its file exists only in HEAD after a kill past the branch move.
     let killedNew = try box.dinger(
@@ -58,7 +65,8 @@ func sharedScrumRepository() throws -> Sandbox {
     let scrum = try box.read("scrums/shared.yaml")
     #expect(scrum.contains("- Next\n"))
     #expect(scrum.contains("- Killed\n") == committed, "\(scrum)")
-    #expect(FileManager.default.fileExists(atPath: box.data.path + "/scrums/fresh.yaml") == committed)
+    #expect(
+      FileManager.default.fileExists(atPath: box.data.path + "/scrums/fresh.yaml") == committed)
     #expect(try box.git("show", "HEAD:scrums/shared.yaml") == scrum)
     // And what was repaired reads back the same through dinger.
     let show = try box.dinger("scrum", "show", "shared")
@@ -71,7 +79,9 @@ func sharedScrumRepository() throws -> Sandbox {
     let env = ["DINGER_TEST_STOP_AT": "files"]
     // Killed after its branch moved, before the index was in place.
     #expect(
-      try box.dinger(["scrum", "attendee", "add", "shared", "One"], env: ["DINGER_TEST_STOP_AT": "ref"]).status == 137)
+      try box.dinger(
+        ["scrum", "attendee", "add", "shared", "One"], env: ["DINGER_TEST_STOP_AT": "ref"]
+      ).status == 137)
     // This one dies repairing the first (the same stop point), before its own change.
     #expect(try box.dinger(["scrum", "attendee", "add", "shared", "Two"], env: env).status == 137)
     let next = try box.dinger("scrum", "list")
@@ -178,7 +188,8 @@ func sharedScrumRepository() throws -> Sandbox {
     try box.write(".git/dinger/write.lock", "\u{1}\u{2}garbage\n")
     r = try box.dinger("scrum", "attendee", "add", "shared", "Eve")
     #expect(r.status == 0, "\(r.stderr)")
-    try box.write(".git/dinger/write.lock", "dinger-write 1\nstep locked\npid 1\nindex-lock 1:2\nend\n")
+    try box.write(
+      ".git/dinger/write.lock", "dinger-write 1\nstep locked\npid 1\nindex-lock 1:2\nend\n")
     try box.write(".git/index.lock", "")
     r = try box.dinger(
       ["scrum", "attendee", "add", "shared", "Zed"], env: ["DINGER_LOCK_TIMEOUT": "0.2"])
@@ -213,7 +224,8 @@ func sharedScrumRepository() throws -> Sandbox {
     try box.git("checkout", "--", ".")
     let next = try box.dinger("scrum", "attendee", "add", "shared", "Next")
     #expect(next.status == 0, "\(next.stderr)")
-    #expect(try box.dinger("repair").stdout == "nothing to repair: no dinger write was interrupted\n")
+    #expect(
+      try box.dinger("repair").stdout == "nothing to repair: no dinger write was interrupted\n")
     #expect(try box.git("status", "--porcelain") == "")
   }
 }

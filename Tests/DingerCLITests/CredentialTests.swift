@@ -31,7 +31,8 @@ import Testing
     #expect(sync.stderr.contains("dinger refuses it"), "\(sync.stderr)")
     #expect(!FileManager.default.fileExists(atPath: box.home.path("helper.log")))
     // An ordinary address with an encoded space is fine to add.
-    #expect(try box.dinger("remote", "add", "fine", "https://127.0.0.1:9/team%20data.git").status == 0)
+    #expect(
+      try box.dinger("remote", "add", "fine", "https://127.0.0.1:9/team%20data.git").status == 0)
   }
 
   @Test func sshAddressesThatLookLikeOptionsAreRefused() throws {

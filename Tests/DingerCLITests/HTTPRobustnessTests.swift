@@ -54,8 +54,10 @@ import Testing
       try box.git("--git-dir", box.home.path("remote.git"), "rev-parse", "main", in: box.home.url)
         == box.git("rev-parse", "main"))
     #expect(
-      try box.git("--git-dir", box.home.path("remote.git"), "rev-list", "--count", "main", in: box.home.url)
-        .trimmingCharacters(in: .whitespacesAndNewlines) == "5002")
+      try box.git(
+        "--git-dir", box.home.path("remote.git"), "rev-list", "--count", "main", in: box.home.url
+      )
+      .trimmingCharacters(in: .whitespacesAndNewlines) == "5002")
   }
 
   /// A server that accepts the request and then sends nothing, or stops halfway through its
@@ -66,7 +68,9 @@ import Testing
     let box = try Sandbox()
     let server = try MisbehavingServer(mode: mode)
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("remote", "add", "origin", "http://127.0.0.1:\(server.port)/team.git").status == 0)
+    #expect(
+      try box.dinger("remote", "add", "origin", "http://127.0.0.1:\(server.port)/team.git").status
+        == 0)
     let started = Date()
     let r = try ProcessRunner.run(
       "/usr/bin/timeout", ["120", dingerBinary, "sync"], in: box.data,
@@ -99,7 +103,9 @@ import Testing
     let (box, server) = try team { try GitHTTPSServer(root: $0) }
     defer { withExtendedLifetime(server) {} }
     guard server.usesApache else {
-      if Prerequisite.underCI { Issue.record("apache2 with git-http-backend is needed (make deps installs it)") }
+      if Prerequisite.underCI {
+        Issue.record("apache2 with git-http-backend is needed (make deps installs it)")
+      }
       return
     }
     try box.git("remote", "set-url", "origin", "https://localhost:\(server.port)/moved/remote.git")
@@ -123,7 +129,8 @@ import Testing
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
-      try box.git("--git-dir", remote, "rev-parse", "main", in: box.home.url) == box.git("rev-parse", "main"))
+      try box.git("--git-dir", remote, "rev-parse", "main", in: box.home.url)
+        == box.git("rev-parse", "main"))
   }
 
   /// The server's refusal of the branch (a hook saying no) reaches the user in its own words,
@@ -138,7 +145,9 @@ import Testing
     let head = try box.git("rev-parse", "HEAD")
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
-    #expect(r.stderr.contains("the remote refused the push (refs/heads/main: pre-receive hook declined)"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("the remote refused the push (refs/heads/main: pre-receive hook declined)"),
+      "\(r.stderr)")
     #expect(r.stderr.contains("\nremote: main is frozen for the release"), "\(r.stderr)")
     #expect(!r.stderr.contains("kept changing"), "\(r.stderr)")
     #expect(try box.git("rev-parse", "HEAD") == head)
@@ -165,7 +174,9 @@ import Testing
     let refused = try box.dinger(["sync"], env: env)
     #expect(refused.status == 1)
     #expect(!refused.stderr.contains("wrongpw"), "\(refused.stderr)")
-    #expect(try !String(contentsOfFile: box.home.path(".git-credentials"), encoding: .utf8).contains("wrongpw"))
+    #expect(
+      try !String(contentsOfFile: box.home.path(".git-credentials"), encoding: .utf8).contains(
+        "wrongpw"))
   }
 
   /// A password written into the remote's address is never printed, whatever fails.
@@ -175,11 +186,14 @@ import Testing
     try box.git("config", "--global", "--unset", "credential.helper")
     let url = "https://dan:ghp_SECRET@localhost:\(server.port)/remote.git"
     try box.git("remote", "set-url", "origin", url)
-    for args in [["sync"], ["sync", "--dry-run"], ["remote", "list"], ["remote", "list", "--json"]] {
+    for args in [
+      ["sync"], ["sync", "--dry-run"], ["remote", "list"], ["remote", "list", "--json"],
+    ] {
       let r = try box.dinger(args, env: env)
       #expect(!(r.stdout + r.stderr).contains("ghp_SECRET"), "\(args): \(r.stdout)\(r.stderr)")
     }
-    let cloned = try box.dinger(["clone", "https://dan:ghp_SECRET@localhost:1/none.git", "x"], in: box.home.url, env: env)
+    let cloned = try box.dinger(
+      ["clone", "https://dan:ghp_SECRET@localhost:1/none.git", "x"], in: box.home.url, env: env)
     #expect(cloned.status != 0)
     #expect(!(cloned.stdout + cloned.stderr).contains("ghp_SECRET"), "\(cloned.stderr)")
   }
@@ -191,11 +205,13 @@ import Testing
     defer { withExtendedLifetime(server) {} }
     #expect(try box.dinger(["sync"], env: env).status == 0)
     let url = server.url("remote.git")
-    let refused = try box.dinger(["clone", url, box.home.path("first")], in: box.home.url, env: env)
+    let refused = try box.dinger(
+      ["clone", url, box.home.path("first")], in: box.home.url, env: env)
     #expect(refused.status == 1)
     #expect(refused.stderr.contains("certificate"), "\(refused.stderr)")
     try box.git("config", "--global", "http.\(url).sslVerify", "false")
-    let cloned = try box.dinger(["clone", url, box.home.path("second")], in: box.home.url, env: env)
+    let cloned = try box.dinger(
+      ["clone", url, box.home.path("second")], in: box.home.url, env: env)
     #expect(cloned.status == 0, "\(cloned.stderr)")
     #expect(FileManager.default.fileExists(atPath: box.home.path("second/scrums/design.yaml")))
   }
@@ -214,7 +230,8 @@ import Testing
     try box.git(["push", "-q", "origin", "master"], in: other)
     server.share()
     let r = try box.dinger(["sync"], env: env)
-    #expect(r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
   }
 
   /// The requests of one transfer share a connection, as git's do (the listing and the pack).
@@ -222,7 +239,9 @@ import Testing
     let (box, server) = try team { try GitHTTPSServer(root: $0) }
     defer { withExtendedLifetime(server) {} }
     guard server.usesApache else {
-      if Prerequisite.underCI { Issue.record("apache2 with git-http-backend is needed (make deps installs it)") }
+      if Prerequisite.underCI {
+        Issue.record("apache2 with git-http-backend is needed (make deps installs it)")
+      }
       return
     }
     #expect(try box.dinger(["sync"], env: env).status == 0)
@@ -249,7 +268,9 @@ import Testing
     let shown = try String(contentsOfFile: typescript, encoding: .utf8)
     #expect(shown.contains("Counting objects: 100%"), "\(shown)")
     #expect(shown.contains("Sending pack: 100%"), "\(shown)")
-    #expect(shown.contains("KiB)\r\n") || shown.contains("KiB)\n"), "progress not ended before the next line: \(shown)")
+    #expect(
+      shown.contains("KiB)\r\n") || shown.contains("KiB)\n"),
+      "progress not ended before the next line: \(shown)")
     #expect(shown.contains("pushed to origin/main"), "\(shown)")
   }
 
@@ -265,7 +286,8 @@ import Testing
       let text =
         "id: \(meeting)\nscrum: \(id)\ndate: \(date)\nlength: 15\nduration: \(600 + m % 300)\nattendees: [Ada]\nspeakers:\n  - {name: Ada, seconds: \(600 + m % 300)}\n"
       let message = "Record meeting of Design\n"
-      stream += "commit refs/heads/main\ncommitter Ada <ada@example.com> \(1_420_070_400 + m * 86_400) +0000\n"
+      stream +=
+        "commit refs/heads/main\ncommitter Ada <ada@example.com> \(1_420_070_400 + m * 86_400) +0000\n"
       stream += "data \(message.utf8.count)\n\(message)"
       if m == 0 { stream += "from refs/heads/main^0\n" }
       let path = "history/design/\(date.prefix(10))-\(meeting.prefix(8)).yaml"

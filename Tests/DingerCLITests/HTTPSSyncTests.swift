@@ -31,7 +31,10 @@ import Testing
     try box.git("config", "http.sslCAInfo", server.caFile)
     r = try box.dinger(["sync"], env: env)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(try box.git("--git-dir", box.home.path("remote.git"), "log", "--format=%s", "-1", in: box.home.url) == "Add scrum Design\n")
+    #expect(
+      try box.git(
+        "--git-dir", box.home.path("remote.git"), "log", "--format=%s", "-1", in: box.home.url)
+        == "Add scrum Design\n")
     // A teammate clones with the authority named in the environment.
     r = try box.dinger(
       ["clone", server.url("remote.git"), box.home.path("copy")], in: box.home.url,
@@ -45,7 +48,8 @@ import Testing
     defer { withExtendedLifetime(server) {} }
     let r = try box.dinger(["sync"], env: env.merging(["GIT_SSL_NO_VERIFY": "1"]) { $1 })
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stderr.contains("warning: the TLS certificate of localhost was not checked"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("warning: the TLS certificate of localhost was not checked"), "\(r.stderr)")
   }
 
   /// A wrong password is offered once more at most (the helper is told to forget it), then
@@ -54,7 +58,8 @@ import Testing
     let (box, server) = try team()
     try box.git(
       "config", "--global", "credential.helper",
-      "!f() { echo \"$1\" >> \"$HOME/helper.log\"; test \"$1\" = get && echo username=dan && echo password=wrong; true; }; f")
+      "!f() { echo \"$1\" >> \"$HOME/helper.log\"; test \"$1\" = get && echo username=dan && echo password=wrong; true; }; f"
+    )
     try box.git("config", "http.sslCAInfo", server.caFile)
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
@@ -73,7 +78,10 @@ import Testing
     // password prompt discards what was typed before it).
     let r = try ProcessRunner.run(
       "/bin/sh",
-      ["-c", "(sleep 3; printf 'dan\\n'; sleep 2; printf 'danpw\\n') | script -qec '\(dingerBinary) sync' /dev/null"],
+      [
+        "-c",
+        "(sleep 3; printf 'dan\\n'; sleep 2; printf 'danpw\\n') | script -qec '\(dingerBinary) sync' /dev/null",
+      ],
       in: box.data, environment: box.environment.merging(env) { $1 })
     #expect(r.stdout.contains("Username for 'https://localhost:\(server.port)'"), "\(r.stdout)")
     #expect(r.stdout.contains("pushed to origin/main"), "\(r.stdout) \(r.stderr)")
@@ -87,7 +95,8 @@ import Testing
     try box.git("config", "http.proxy", "http://127.0.0.1:1")
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
-    #expect(r.stderr.lowercased().contains("proxy") || r.stderr.contains("127.0.0.1"), "\(r.stderr)")
+    #expect(
+      r.stderr.lowercased().contains("proxy") || r.stderr.contains("127.0.0.1"), "\(r.stderr)")
     #expect(!r.stderr.contains("fatal:"), "\(r.stderr)")
     try box.git("config", "--unset", "http.proxy")
     #expect(try box.dinger(["sync"], env: env).status == 0)

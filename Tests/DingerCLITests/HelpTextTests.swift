@@ -11,8 +11,11 @@ import Testing
     return help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
       .filter { !$0.hasPrefix("   ") }
       .compactMap { line in
-        let name = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init)
-        guard let name, name != "help", name.allSatisfy({ $0.isLowercase || $0 == "-" }) else { return nil }
+        let name = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(
+          String.init)
+        guard let name, name != "help", name.allSatisfy({ $0.isLowercase || $0 == "-" }) else {
+          return nil
+        }
         return name
       }
   }
@@ -39,10 +42,13 @@ import Testing
       // although the next line's first word would have fitted is one sentence cut in two.
       let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
       for (a, b) in zip(lines, lines.dropFirst()) {
-        guard let last = a.last, let first = b.first, a.first != " ", b.first != " " else { continue }
+        guard let last = a.last, let first = b.first, a.first != " ", b.first != " " else {
+          continue
+        }
         let word = b.split(separator: " ").first ?? ""
         if !".:!?)".contains(last), first.isLowercase, a.count + 1 + word.count < 80 {
-          Issue.record("\(command.joined(separator: " ")): a sentence breaks after '\(a.suffix(30))'")
+          Issue.record(
+            "\(command.joined(separator: " ")): a sentence breaks after '\(a.suffix(30))'")
         }
       }
       if command.count < 3 { queue += subcommands(of: help).map { command + [$0] } }

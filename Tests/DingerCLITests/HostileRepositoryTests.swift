@@ -12,7 +12,8 @@ import Testing
   func setUp() throws -> (Sandbox, decoy: URL) {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Design", "--length", "5", "--attendee", "Ada").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Design", "--length", "5", "--attendee", "Ada").status == 0)
     #expect(try box.dinger("scrum", "new", "Other", "--attendee", "Bob").status == 0)
     try box.home.write("decoy/.bashrc", "echo hello\n")
     try box.home.write("decoy/conflicts/keep.txt", "keep\n")
@@ -58,7 +59,9 @@ import Testing
       #expect(r.status == 128, "\(args)")
       #expect(r.stderr.contains("unsupported repository version 99"), "\(args): \(r.stderr)")
     }
-    #expect(!FileManager.default.fileExists(atPath: box.data.appendingPathComponent("scrums/third.yaml").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent("scrums/third.yaml").path))
     let config = box.data.appendingPathComponent(".git/config")
     try String(contentsOf: config, encoding: .utf8)
       .replacingOccurrences(of: "repositoryformatversion = 99", with: "repositoryformatversion = 0")
@@ -102,8 +105,10 @@ import Testing
     #expect(try fingerprint(decoy) == before)
     let check = try box.dinger("check")
     #expect(check.status == 1)
-    #expect(check.stdout.contains("scrums/design.yaml") || check.stderr.contains("scrums/design.yaml"))
-    #expect((check.stdout + check.stderr).contains("symbolic link"), "\(check.stdout)\(check.stderr)")
+    #expect(
+      check.stdout.contains("scrums/design.yaml") || check.stderr.contains("scrums/design.yaml"))
+    #expect(
+      (check.stdout + check.stderr).contains("symbolic link"), "\(check.stdout)\(check.stderr)")
     // The other scrum still works, in full.
     let other = try box.dinger("scrum", "attendee", "add", "other", "Eve")
     #expect(other.status == 0, "\(other.stderr)")
@@ -218,7 +223,9 @@ import Testing
       let shown = try String(contentsOfFile: typescript, encoding: .utf8)
       #expect(!shown.contains("\u{1B}]0;") && !shown.contains("\u{1B}[2J"), "\(args): \(shown)")
       #expect(!shown.contains("\u{07}") && !shown.contains("\u{1B}[H"), "\(args)")
-      if args != "log" { #expect(shown.contains("\\x1b]0;pwned\\x07\\x1b[2J"), "\(args): \(shown)") }
+      if args != "log" {
+        #expect(shown.contains("\\x1b]0;pwned\\x07\\x1b[2J"), "\(args): \(shown)")
+      }
     }
     // Piped, the data's bytes are passed on as they are (for scripts).
     let piped = try box.dinger("scrum", "show", "evil")

@@ -10,12 +10,16 @@ enum InstallSetup {
     .deletingLastPathComponent().deletingLastPathComponent()
   static var binDir: URL { URL(fileURLWithPath: dingerBinary).deletingLastPathComponent() }
   static var ready: Bool {
-    FileManager.default.isExecutableFile(atPath: binDir.appendingPathComponent("generate-manual").path)
+    FileManager.default.isExecutableFile(
+      atPath: binDir.appendingPathComponent("generate-manual").path)
       && ProcessRunner.which("make") != nil && ProcessRunner.which("bash") != nil
   }
 }
 
-@Suite(.enabled(if: Prerequisite.met(InstallSetup.ready), "needs make, bash and generate-manual beside dinger (make test builds it)"))
+@Suite(
+  .enabled(
+    if: Prerequisite.met(InstallSetup.ready),
+    "needs make, bash and generate-manual beside dinger (make test builds it)"))
 struct InstallTests {
   static let root = InstallSetup.root
   static var binDir: URL { InstallSetup.binDir }
@@ -25,19 +29,27 @@ struct InstallTests {
     let prefix = box.home.url.appendingPathComponent("prefix")
     let make = try ProcessRunner.run(
       ProcessRunner.which("make")!,
-      ["-s", "-C", Self.root.path, "install-files", "PREFIX=\(prefix.path)", "BIN_DIR=\(Self.binDir.path)"])
+      [
+        "-s", "-C", Self.root.path, "install-files", "PREFIX=\(prefix.path)",
+        "BIN_DIR=\(Self.binDir.path)",
+      ])
     #expect(make.status == 0, "\(make.stdout) \(make.stderr)")
     for file in [
       "bin/dinger", "bin/dinger-transcribe", "share/man/man1/dinger.1",
       "share/bash-completion/completions/dinger",
       "share/zsh/site-functions/_dinger", "share/fish/vendor_completions.d/dinger.fish",
     ] {
-      #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
+      #expect(
+        FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
     }
     // dinger finds its helper beside itself: the installed one answers in its line protocol.
-    let helper = try ProcessRunner.run(prefix.appendingPathComponent("bin/dinger-transcribe").path, ["nonsense"])
-    #expect(helper.status == 64 && helper.stdout.hasPrefix("error usage: dinger-transcribe"), "\(helper.stdout)")
-    let man = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/dinger.1"), encoding: .utf8)
+    let helper = try ProcessRunner.run(
+      prefix.appendingPathComponent("bin/dinger-transcribe").path, ["nonsense"])
+    #expect(
+      helper.status == 64 && helper.stdout.hasPrefix("error usage: dinger-transcribe"),
+      "\(helper.stdout)")
+    let man = try String(
+      contentsOf: prefix.appendingPathComponent("share/man/man1/dinger.1"), encoding: .utf8)
     #expect(man.contains(".Dt DINGER 1") && man.contains("scrum"), "\(man.prefix(300))")
 
     #expect(try box.dinger("init").status == 0)
@@ -45,7 +57,9 @@ struct InstallTests {
     #expect(try box.dinger("scrum", "new", "Deploy", "--attendee", "Ada").status == 0)
     #expect(try box.dinger("scrum", "new", "Ops", "--attendee", "Ada").status == 0)
     #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
-    #expect(try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water").status == 0)
+    #expect(
+      try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water")
+        .status == 0)
     func complete(_ line: [String]) throws -> [String] {
       let words = line.map { "'\($0)'" }.joined(separator: " ")
       let script = """
@@ -71,10 +85,13 @@ struct InstallTests {
     try FileManager.default.createDirectory(
       at: box.data.appendingPathComponent("history"), withIntermediateDirectories: true)
     let tmux = Tmux()
-    let env = box.environment.merging(["PATH": "\(prefix.path)/bin:/usr/bin:/bin", "PS1": "$ "]) { $1 }
-      .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+    let env = box.environment.merging(["PATH": "\(prefix.path)/bin:/usr/bin:/bin", "PS1": "$ "]) {
+      $1
+    }
+    .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
     let started = system(
-      "\(tmux.tmux) -L \(tmux.socket) new-session -d -s main -x 100 -y 20 \"cd '\(box.data.path)' && env \(env) bash --norc --noprofile\" </dev/null >/dev/null 2>&1")
+      "\(tmux.tmux) -L \(tmux.socket) new-session -d -s main -x 100 -y 20 \"cd '\(box.data.path)' && env \(env) bash --norc --noprofile\" </dev/null >/dev/null 2>&1"
+    )
     #expect(started == 0)
     tmux.keys("source '\(prefix.path)/share/bash-completion/completions/dinger'", "Enter")
     tmux.keys("dinger hi", "Tab")
@@ -82,6 +99,8 @@ struct InstallTests {
     usleep(300_000)
     #expect(!tmux.screen().contains("dinger history/"), "\(tmux.screen())")
     tmux.keys("C-u", "dinger --repo hi", "Tab")
-    #expect(tmux.wait(for: "dinger --repo history/"), "folders still complete as folders: \(tmux.screen())")
+    #expect(
+      tmux.wait(for: "dinger --repo history/"),
+      "folders still complete as folders: \(tmux.screen())")
   }
 }

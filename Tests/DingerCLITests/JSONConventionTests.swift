@@ -11,12 +11,18 @@ import Testing
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
     #expect(
-      try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--at", "09:30", "--zone", "UTC")
-        .status == 0)
+      try box.dinger(
+        "scrum", "new", "Design", "--attendee", "Ada", "--at", "09:30", "--zone", "UTC"
+      )
+      .status == 0)
     #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
     #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
-    #expect(try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water").status == 0)
-    #expect(try box.dinger("word", "add", "sol", "--library", "spanish-basics", "--definition", "sun").status == 0)
+    #expect(
+      try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water")
+        .status == 0)
+    #expect(
+      try box.dinger("word", "add", "sol", "--library", "spanish-basics", "--definition", "sun")
+        .status == 0)
     try box.git("init", "-q", "--bare", box.home.path("remote.git"), in: box.home.url)
     #expect(try box.dinger("remote", "add", "origin", box.home.path("remote.git")).status == 0)
     let meeting = try box.git("ls-files", "history").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -31,14 +37,17 @@ import Testing
       let r = try box.dinger(command + ["--json"])
       #expect(r.status == 0, "\(command): \(r.stderr)")
       let value = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
-      #expect(value is [String: Any], "\(command): the top level is not an object: \(r.stdout.prefix(80))")
+      #expect(
+        value is [String: Any], "\(command): the top level is not an object: \(r.stdout.prefix(80))"
+      )
       var problems: [String] = []
       Self.walk(value, path: command.joined(separator: " "), problems: &problems)
       #expect(problems.isEmpty, "\(problems)")
     }
   }
 
-  nonisolated(unsafe) static let iso = try! Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"#)
+  nonisolated(unsafe) static let iso = try! Regex(
+    #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"#)
   nonisolated(unsafe) static let slug = try! Regex(#"^[a-z0-9][a-z0-9._-]*$"#)
 
   static func walk(_ value: Any, path: String, problems: inout [String]) {
@@ -50,7 +59,9 @@ import Testing
         }
         if key == "date" || key.hasSuffix("Date") {
           if let text = child as? String {
-            if text.wholeMatch(of: iso) == nil { problems.append("\(here): '\(text)' is not ISO 8601") }
+            if text.wholeMatch(of: iso) == nil {
+              problems.append("\(here): '\(text)' is not ISO 8601")
+            }
           } else {
             problems.append("\(here): not a string")
           }
@@ -69,7 +80,9 @@ import Testing
         problems.append("\(path): a 'slug' without its 'title' or 'name'")
       }
     } else if let array = value as? [Any] {
-      for (i, child) in array.enumerated() { walk(child, path: "\(path)[\(i)]", problems: &problems) }
+      for (i, child) in array.enumerated() {
+        walk(child, path: "\(path)[\(i)]", problems: &problems)
+      }
     }
   }
 }

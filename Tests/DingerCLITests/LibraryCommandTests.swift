@@ -61,7 +61,9 @@ import Testing
         """))
     #expect(try box.gitAgrees().status == "")
     r = try box.dinger("word", "list", "--json")
-    let json = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["words"] as? [[String: Any]]
+    let json =
+      (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["words"]
+      as? [[String: Any]]
     #expect(json?.map { $0["text"] as? String } == ["hola", "gato"])
     r = try box.dinger("word", "list", "--search", "HEL")
     #expect(r.stdout == "hola  Spanish basics  hello (+1)\n")

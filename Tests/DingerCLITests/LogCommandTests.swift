@@ -85,7 +85,9 @@ import Testing
     #expect(r.stdout.split(separator: "\n").count == 4)
     #expect(!r.stdout.contains("ops.yaml"))
     r = try box.dinger("log", "design", "-n", "1", "--json")
-    let json = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]]
+    let json =
+      (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["entries"]
+      as? [[String: Any]]
     #expect(json?.count == 1)
     #expect(json?.first?["summary"] as? String == "length 10 -> 15 min")
     #expect(json?.first?["author"] as? String == "Ada Lovelace")
@@ -153,7 +155,8 @@ import Testing
     #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
     for word in ["agua", "sol"] {
       #expect(
-        try box.dinger("word", "add", word, "--library", "spanish-basics", "--definition", "x").status == 0)
+        try box.dinger("word", "add", word, "--library", "spanish-basics", "--definition", "x")
+          .status == 0)
     }
     #expect(try box.dinger("meet", "design", "--record", "--duration", "40s").status == 0)
     var r = try box.dinger("log", "spanish-basics")
@@ -163,14 +166,19 @@ import Testing
         "Spanish basics: add sol", "Spanish basics: add agua", "Spanish basics: added word library",
       ], "\(r.stdout)")
     r = try box.dinger("log", "agua")
-    #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.hasSuffix("Spanish basics: add agua\n"), "\(r.stdout)")
-    let meeting = try box.git("log", "-1", "--name-only", "--format=").trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(
+      r.stdout.split(separator: "\n").count == 1
+        && r.stdout.hasSuffix("Spanish basics: add agua\n"), "\(r.stdout)")
+    let meeting = try box.git("log", "-1", "--name-only", "--format=").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     r = try box.dinger("log", String(meeting.split(separator: "/").last!))
     #expect(r.stdout.hasSuffix("Design meeting: meeting recorded, 40 s\n"), "\(r.stdout)")
     // A second scrum titled like another is refused: names stay unambiguous.
     r = try box.dinger("scrum", "new", "design", "--attendee", "Zoe")
     #expect(r.status == 1)
-    #expect(r.stderr.contains("a scrum titled 'Design' already exists (scrums/design.yaml)"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("a scrum titled 'Design' already exists (scrums/design.yaml)"),
+      "\(r.stderr)")
   }
 }
 
@@ -189,7 +197,9 @@ import Testing
 
   func entries(_ json: String) throws -> [String] {
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
-    let list = (object as? [[String: Any]]) ?? ((object as? [String: Any])?["entries"] as? [[String: Any]]) ?? []
+    let list =
+      (object as? [[String: Any]]) ?? ((object as? [String: Any])?["entries"] as? [[String: Any]])
+      ?? []
     return list.map { "\($0["commit"] ?? "") \($0["summary"] ?? "") \($0["path"] ?? "")" }
   }
 
@@ -262,7 +272,9 @@ import Testing
     let pager = "cat > '\(paged)'; echo \"LESS=$LESS\" >> '\(paged)'"
     let r = try ProcessRunner.run(
       "/usr/bin/script", ["-qec", "\(dingerBinary) log", "/dev/null"], in: box.data,
-      environment: box.environment.merging(["PAGER": pager, "LESS": ""]) { $1 }.filter { $0.key != "LESS" })
+      environment: box.environment.merging(["PAGER": pager, "LESS": ""]) { $1 }.filter {
+        $0.key != "LESS"
+      })
     #expect(r.status == 0, "\(r.stdout)")
     let text = try String(contentsOfFile: paged, encoding: .utf8)
     #expect(text.contains("Design: added scrum") && text.contains("LESS=FRX"), "\(text)")
@@ -291,7 +303,9 @@ import Testing
     #expect(try box.dinger("scrum", "attendee", "add", "design", "Bob").status == 0)
     var r = try box.dinger("log", "--author", "grace@navy.example")
     #expect(r.status == 0)
-    #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.contains("Grace Hopper"), "\(r.stdout)")
+    #expect(
+      r.stdout.split(separator: "\n").count == 1 && r.stdout.contains("Grace Hopper"), "\(r.stdout)"
+    )
     r = try box.dinger("log", "--author", "ADA@EXAMPLE")
     #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.contains("Ada"), "\(r.stdout)")
     #expect(!r.stdout.contains("Grace"))
@@ -333,7 +347,9 @@ import Testing
     #expect(try box.dinger("scrum", "edit", "design", "--title", "Design Review").status == 0)
     let lines = try box.dinger("log").stdout.split(separator: "\n")
     #expect(lines.count == 3, "\(lines)")
-    #expect(lines[0].hasSuffix("Design Review: title Design -> Design Review") || lines[0].contains("Design Review"), "\(lines)")
+    #expect(
+      lines[0].hasSuffix("Design Review: title Design -> Design Review")
+        || lines[0].contains("Design Review"), "\(lines)")
     #expect(lines[1].hasSuffix("Design: length 5 -> 7 min"), "\(lines)")
     #expect(lines[2].hasSuffix("Design: added scrum"), "\(lines)")
   }

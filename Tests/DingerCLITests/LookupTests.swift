@@ -102,7 +102,8 @@ import Testing
           ProcessRunner.which("openssl") ?? "/usr/bin/openssl",
           [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-addext",
+            "basicConstraints=critical,CA:TRUE",
             "-keyout", folder.path("key.pem"), "-out", folder.path("cert.pem"),
           ])
         guard made.status == 0 else { throw SetupError("openssl: \(made.stderr)") }

@@ -132,7 +132,8 @@ import Testing
   @Test func overtimeLetsTheLastSpeakerRunOver() throws {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Standup", "--length", "1", "--attendee", "Ada").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Standup", "--length", "1", "--attendee", "Ada").status == 0)
     box.extraEnvironment["DINGER_TEST_SECOND_MS"] = "50"
     let (tmux, exit) = try Tmux.start(box, "meet", "standup", "--overtime")
     #expect(tmux.wait(for: "OVER by 0:"), "\(tmux.screen())")
@@ -145,7 +146,8 @@ import Testing
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
     let file = try box.git("ls-files", "history").trimmingCharacters(in: .whitespacesAndNewlines)
     let text = try box.read(file)
-    let duration = text.split(separator: "\n").first { $0.hasPrefix("duration: ") }
+    let duration =
+      text.split(separator: "\n").first { $0.hasPrefix("duration: ") }
       .flatMap { Int($0.dropFirst(10)) } ?? 0
     #expect(duration > 60, "\(text)")
   }

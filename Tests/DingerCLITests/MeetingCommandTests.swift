@@ -61,7 +61,9 @@ import Testing
     r = try box.dinger("history", "design", "--since", "2026-11-02")
     #expect(r.stdout.split(separator: "\n").count == 1)
     r = try box.dinger("history", "--until", "2026-11-10", "--json")
-    let json = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["meetings"] as? [[String: Any]]
+    let json =
+      (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["meetings"]
+      as? [[String: Any]]
     #expect(
       json?.map { $0["date"] as? String } == ["2026-11-10T09:00:00Z", "2026-11-01T09:00:00Z"])
     let id = String((json?[0]["id"] as? String)?.prefix(6) ?? "")
@@ -116,9 +118,12 @@ import Testing
       ["meet", "retro", "--record", "--date", "2026-11-19T09:00", "--duration", "10m"], env: berlin)
     #expect(r.status == 0, "\(r.stderr)")
     let file = try box.git("ls-files", "history").trimmingCharacters(in: .whitespacesAndNewlines)
-    #expect(try box.read(file).contains("date: 2026-11-19T08:00:00Z"), "09:00 in Berlin is 08:00 UTC")
+    #expect(
+      try box.read(file).contains("date: 2026-11-19T08:00:00Z"), "09:00 in Berlin is 08:00 UTC")
     r = try box.dinger(["history"], env: berlin)
-    #expect(r.stdout.contains("2026-11-19 09:00 CET") || r.stdout.contains("2026-11-19 09:00 GMT+1"), "\(r.stdout)")
+    #expect(
+      r.stdout.contains("2026-11-19 09:00 CET") || r.stdout.contains("2026-11-19 09:00 GMT+1"),
+      "\(r.stdout)")
     r = try box.dinger(["history"], env: ["TZ": "UTC"])
     #expect(r.stdout.contains("2026-11-19 08:00  Retro"), "\(r.stdout)")
     // log: the commit's time in the zone, labelled the same way.
@@ -126,7 +131,8 @@ import Testing
     r = try box.dinger(["log", "-1"], env: berlin)
     let gitBerlin = try ProcessRunner.run(
       "/usr/bin/git", ["log", "-1", "--date=format-local:%Y-%m-%d %H:%M", "--format=%ad"],
-      in: box.data, environment: box.environment.merging(berlin) { $1 }).stdout
+      in: box.data, environment: box.environment.merging(berlin) { $1 }
+    ).stdout
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(r.stdout.contains(gitBerlin), "\(r.stdout) vs \(gitBerlin) (UTC \(commitTime))")
   }

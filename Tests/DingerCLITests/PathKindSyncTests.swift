@@ -31,7 +31,9 @@ import Testing
     expectOK(try team.run("grace", "sync"))
   }
 
-  func expectSameAsHead(_ team: Team, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectSameAsHead(
+    _ team: Team, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     #expect(try team.git(name, "status", "--porcelain") == "", sourceLocation: sourceLocation)
     #expect(
       !(try team.git(name, "ls-files", "--others", "--exclude-standard")).contains("dinger-tmp"),
@@ -45,7 +47,10 @@ import Testing
     for toFile in [true, false, true] {
       try swap(team, toFile: toFile)
       if withLocalChange {
-        expectOK(try team.run("grace", "scrum", "attendee", "add", "design-review", "G\(toFile)\(Int.random(in: 0..<1_000_000))"))
+        expectOK(
+          try team.run(
+            "grace", "scrum", "attendee", "add", "design-review",
+            "G\(toFile)\(Int.random(in: 0..<1_000_000))"))
       }
       let r = try team.run("grace", "sync")
       #expect(r.status == 0, "\(r.stderr)")
@@ -73,7 +78,8 @@ import Testing
     let head = try team.git("grace", "rev-parse", "HEAD")
     let r = try team.run("grace", "sync")
     #expect(r.status == 1)
-    #expect(r.stderr.contains("notes/design is a folder where dinger expects a file"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("notes/design is a folder where dinger expects a file"), "\(r.stderr)")
     #expect(try team.git("grace", "rev-parse", "HEAD") == head)
     #expect(try team.read("grace", "notes/design/mine.txt") == "not committed\n")
     #expect(try team.git("grace", "status", "--porcelain") == "?? notes/design/mine.txt\n")

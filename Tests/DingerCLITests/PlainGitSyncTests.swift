@@ -122,7 +122,8 @@ import Testing
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     let remote = box.home.path("team.git")
     // NB: no -b: the bare repository's HEAD names master, which nobody will push.
-    try box.git(["-c", "init.defaultBranch=master", "init", "-q", "--bare", remote], in: box.home.url)
+    try box.git(
+      ["-c", "init.defaultBranch=master", "init", "-q", "--bare", remote], in: box.home.url)
     #expect(try box.dinger("remote", "add", "origin", remote).status == 0)
     let r = try box.dinger("sync")
     #expect(r.status == 0, "\(r.stderr)")
@@ -184,7 +185,9 @@ import Testing
     #expect(r.stderr.contains("refusing to merge unrelated histories"), "\(r.stderr)")
     #expect(r.stderr.contains("--allow-unrelated-histories"))
     #expect(try box.head() == head)
-    #expect(try box.git(["--git-dir", remote, "log", "--format=%s", "-1"], in: box.home.url).contains("Theirs"))
+    #expect(
+      try box.git(["--git-dir", remote, "log", "--format=%s", "-1"], in: box.home.url).contains(
+        "Theirs"))
     let merged = try box.dinger("sync", "--allow-unrelated-histories")
     #expect(merged.status == 0, "\(merged.stderr)")
     #expect(FileManager.default.fileExists(atPath: box.data.path + "/scrums/theirs.yaml"))
@@ -206,7 +209,8 @@ import Testing
     #expect(try box.dinger("init").status == 0)
     #expect(try box.dinger("remote", "add", "origin", remote).status == 0)
     let r = try box.dinger("sync")
-    #expect(r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains("warning: origin has no branch 'main' but has 'master'"), "\(r.stderr)")
   }
 }
 
@@ -259,7 +263,8 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
     try expectModes(team, "ada")
     #expect(try team.git("ada", "ls-tree", "HEAD", "tools/check.sh").hasPrefix("100755"))
-    #expect(try team.git("ada", "rev-list", "--parents", "-1", "HEAD").split(separator: " ").count == 3)
+    #expect(
+      try team.git("ada", "rev-list", "--parents", "-1", "HEAD").split(separator: " ").count == 3)
     // And back at Linus's: plain git pulls the merge without a mode change.
     try team.git("linus", "pull", "-q", "--no-rebase", "origin", "main")
     #expect(try team.git("linus", "status", "--porcelain") == "")

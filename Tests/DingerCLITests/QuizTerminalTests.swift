@@ -57,8 +57,10 @@ import Testing
     #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
     for (word, definition) in [("hola", "hello"), ("gato", "cat"), ("perro", "dog")] {
       #expect(
-        try box.dinger("word", "add", word, "--library", "spanish-basics", "--definition", definition)
-          .status == 0)
+        try box.dinger(
+          "word", "add", word, "--library", "spanish-basics", "--definition", definition
+        )
+        .status == 0)
     }
     let head = try box.head()
     let (tmux, exit) = try Tmux.start(box, "quiz", "--questions", "3", "--seconds", "60")

@@ -7,7 +7,9 @@ import Testing
 @Suite struct RecordCacheCommandTests {
   func library(_ box: Sandbox, words: Int) throws -> String {
     var text = "name: Many words\nlanguage: en\nwords:\n"
-    for i in 0..<words { text += "  - text: word\(i)\n    meanings:\n      - definition: meaning \(i)\n" }
+    for i in 0..<words {
+      text += "  - text: word\(i)\n    meanings:\n      - definition: meaning \(i)\n"
+    }
     try box.write("libraries/many-words.yaml", text)
     return text
   }
@@ -19,7 +21,8 @@ import Testing
     // Files written less than two seconds ago are never cached (their times could still
     // survive an edit); wait until this one is settled.
     Thread.sleep(forTimeInterval: 2.2)
-    let expected = try box.dinger("word", "list", "--library", "many-words", env: ["DINGER_RECORD_CACHE": "off"])
+    let expected = try box.dinger(
+      "word", "list", "--library", "many-words", env: ["DINGER_RECORD_CACHE": "off"])
     #expect(expected.status == 0)
     #expect(expected.stdout.split(separator: "\n").count == 3000)
     let outputs = Outputs()
@@ -37,7 +40,9 @@ import Testing
     let traced = try box.dinger(
       "word", "list", "--library", "many-words", env: ["DINGER_TRACE": "1"])
     #expect(traced.stdout == expected.stdout)
-    #expect(traced.stderr.contains("listed 1 libraries, 1 of them from the record cache"), "\(traced.stderr)")
+    #expect(
+      traced.stderr.contains("listed 1 libraries, 1 of them from the record cache"),
+      "\(traced.stderr)")
     let leftovers = try FileManager.default.contentsOfDirectory(
       atPath: box.data.appendingPathComponent(".git/dinger/records-v1").path)
     #expect(leftovers.count == 1, "temporary files left: \(leftovers)")
@@ -100,11 +105,16 @@ import Testing
       """)
     try box.write(
       "libraries/mexican.yaml",
-      "name: Mexicano\nlanguage: es-MX\nwords:\n  - text: güey\n    meanings:\n      - definition: dude\n")
-    try box.write("libraries/english.yaml", "name: English\nlanguage: en\nwords:\n  - text: hello\n    meanings:\n      - definition: hi\n")
+      "name: Mexicano\nlanguage: es-MX\nwords:\n  - text: güey\n    meanings:\n      - definition: dude\n"
+    )
+    try box.write(
+      "libraries/english.yaml",
+      "name: English\nlanguage: en\nwords:\n  - text: hello\n    meanings:\n      - definition: hi\n"
+    )
     Thread.sleep(forTimeInterval: 2.2)
     let cases: [[String]] = [
-      [], ["--library", "spanish-basics"], ["--library", "SPANISH BASICS"], ["--library", "5b0c2d4e"],
+      [], ["--library", "spanish-basics"], ["--library", "SPANISH BASICS"],
+      ["--library", "5b0c2d4e"],
       ["--language", "es"], ["--language", "es-MX"], ["--library", "english", "--language", "es"],
       ["--library", "nope"],
     ]
@@ -113,12 +123,17 @@ import Testing
       _ = try box.dinger(["word", "list"] + extra)  // fills the cache
       let fast = try box.dinger(["word", "list"] + extra, env: ["DINGER_TRACE": "1"])
       #expect(fast.stdout == full.stdout, "\(extra)")
-      #expect(fast.stderr.replacingOccurrences(of: #"dinger: .*\n"#, with: "", options: .regularExpression) == full.stderr, "\(extra)")
+      #expect(
+        fast.stderr.replacingOccurrences(
+          of: #"dinger: .*\n"#, with: "", options: .regularExpression) == full.stderr, "\(extra)")
       #expect(fast.status == full.status, "\(extra)")
     }
     let traced = try box.dinger("word", "list", env: ["DINGER_TRACE": "1"])
-    #expect(traced.stderr.contains("listed 3 libraries, 3 of them from the record cache"), "\(traced.stderr)")
-    let año = "año" + String(repeating: " ", count: 27) + "  Spanish basics  year (of the calendar) (+1)\n"
+    #expect(
+      traced.stderr.contains("listed 3 libraries, 3 of them from the record cache"),
+      "\(traced.stderr)")
+    let año =
+      "año" + String(repeating: " ", count: 27) + "  Spanish basics  year (of the calendar) (+1)\n"
     #expect(traced.stdout.contains(año), "\(traced.stdout)")
   }
 }

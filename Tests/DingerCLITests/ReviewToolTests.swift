@@ -11,7 +11,8 @@ import Testing
   func team() throws -> Sandbox {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--length", "10").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--length", "10").status == 0)
     return box
   }
 
@@ -83,7 +84,9 @@ import Testing
     try box.write("scrums/ops.yaml", "title: Ops\nlength: 10\nattendees: [Eve]\n")
     #expect(try commitThroughTheHook("a valid scrum") == 0)
     #expect(try box.head() != head)
-    #expect("notes.txt".wholeMatch(of: pattern) == nil && "scrums/ops.yaml".wholeMatch(of: pattern) != nil)
+    #expect(
+      "notes.txt".wholeMatch(of: pattern) == nil && "scrums/ops.yaml".wholeMatch(of: pattern) != nil
+    )
     #expect("history/design/2026-11-20-aaaaaaaa.yaml".wholeMatch(of: pattern) != nil)
   }
 }

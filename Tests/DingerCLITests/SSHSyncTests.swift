@@ -3,7 +3,9 @@ import TestSupport
 import Testing
 
 /// `dinger sync` and `clone` over ssh through the system's OpenSSH, as git uses it.
-@Suite(.enabled(if: Prerequisite.met(SSHServer.available), "needs openssh-server (make deps installs it)"))
+@Suite(
+  .enabled(
+    if: Prerequisite.met(SSHServer.available), "needs openssh-server (make deps installs it)"))
 struct SSHSyncTests {
   /// A data repository with a scrum, and a bare remote beside it.
   func team(_ server: SSHServer) throws -> (Sandbox, remote: URL) {
@@ -17,7 +19,8 @@ struct SSHSyncTests {
 
   /// Two teammates over ssh: one pushes, one clones, both change different fields, both sync.
   func roundTrip(
-    _ box: Sandbox, url: String, env: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+    _ box: Sandbox, url: String, env: [String: String],
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     var r = try box.dinger(["remote", "add", "origin", url], env: env)
     #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
@@ -27,12 +30,14 @@ struct SSHSyncTests {
     r = try box.dinger(["clone", url, copy.path], in: box.home.url, env: env)
     #expect(r.status == 0, "clone: \(r.stderr)", sourceLocation: sourceLocation)
     #expect(try box.dinger(["scrum", "edit", "design", "--length", "25"], in: copy).status == 0)
-    #expect(try box.dinger(["sync"], in: copy, env: env).status == 0, sourceLocation: sourceLocation)
+    #expect(
+      try box.dinger(["sync"], in: copy, env: env).status == 0, sourceLocation: sourceLocation)
     #expect(try box.dinger(["scrum", "edit", "design", "--theme", "sky"]).status == 0)
     r = try box.dinger(["sync"], env: env)
     #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
     let text = try box.read("scrums/design.yaml")
-    #expect(text.contains("length: 25") && text.contains("theme: sky"), sourceLocation: sourceLocation)
+    #expect(
+      text.contains("length: 25") && text.contains("theme: sky"), sourceLocation: sourceLocation)
   }
 
   @Test func aKeyFileWithoutAnAgent() throws {
@@ -46,7 +51,8 @@ struct SSHSyncTests {
   @Test func anRSAKey() throws {
     let server = try SSHServer(authorizing: ["rsa"])
     let (box, remote) = try team(server)
-    try roundTrip(box, url: server.url(remote.path), env: ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"])
+    try roundTrip(
+      box, url: server.url(remote.path), env: ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"])
   }
 
   @Test func aKeyInAnAgent() throws {
@@ -61,7 +67,8 @@ struct SSHSyncTests {
     defer { ProcessRunner.stop(agent) }
     for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
     let added = try ProcessRunner.run(
-      "/usr/bin/ssh-add", [server.folder.path("id_ed25519")], environment: ["SSH_AUTH_SOCK": socket])
+      "/usr/bin/ssh-add", [server.folder.path("id_ed25519")], environment: ["SSH_AUTH_SOCK": socket]
+    )
     #expect(added.status == 0, "\(added.stderr)")
     let (box, remote) = try team(server)
     try roundTrip(
@@ -89,7 +96,8 @@ struct SSHSyncTests {
     #expect(!(try String(contentsOfFile: server.knownHosts, encoding: .utf8)).contains("127.0.0.1"))
     let (box, remote) = try team(server)
     let env = ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"]
-    #expect(try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
+    #expect(
+      try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
     var r = try box.dinger(["sync"], env: env)
     #expect(r.status == 0, "\(r.stderr)")
     // Another key for the same [host]:port.
@@ -115,7 +123,8 @@ struct SSHSyncTests {
     let env = [
       "GIT_SSH_COMMAND": "sleep 300; true", "DINGER_SSH_IDLE_TIMEOUT": "2",
     ]
-    #expect(try box.dinger(["remote", "add", "origin", "ssh://127.0.0.1:1/x.git"], env: env).status == 0)
+    #expect(
+      try box.dinger(["remote", "add", "origin", "ssh://127.0.0.1:1/x.git"], env: env).status == 0)
     let started = Date()
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
@@ -129,7 +138,8 @@ struct SSHSyncTests {
     try server.writeClientConfig(identity: "stranger")
     let (box, remote) = try team(server)
     let env = ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"]
-    #expect(try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
+    #expect(
+      try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
     #expect(r.stderr.contains("Permission denied"), "\(r.stderr)")
@@ -146,7 +156,8 @@ struct SSHSyncTests {
       toFile: hook, atomically: true, encoding: .utf8)
     chmod(hook, 0o755)
     let env = ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)", "SSH_AUTH_SOCK": ""]
-    #expect(try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
+    #expect(
+      try box.dinger(["remote", "add", "origin", server.url(remote.path)], env: env).status == 0)
     let r = try box.dinger(["sync"], env: env)
     #expect(r.status == 1)
     #expect(r.stderr.contains("pre-receive hook declined"), "\(r.stderr)")

@@ -219,7 +219,8 @@ struct ScheduleCalendarTests {
     try FileManager.default.createSymbolicLink(at: out, withDestinationURL: target)
     try expectOK(box.dinger("calendar", "--out", out.path))
     #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
-    let kind = try FileManager.default.attributesOfItem(atPath: out.path)[.type] as? FileAttributeType
+    let kind =
+      try FileManager.default.attributesOfItem(atPath: out.path)[.type] as? FileAttributeType
     #expect(kind == .typeRegular)
     #expect(try String(contentsOf: out, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR"))
     // Past meetings, with --history, as single events with their real duration.

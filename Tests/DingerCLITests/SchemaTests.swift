@@ -71,7 +71,10 @@ enum SchemaValidator {
   }
 }
 
-@Suite(.enabled(if: Prerequisite.met(SchemaValidator.available), "needs python3 with PyYAML and jsonschema (make deps installs them)"))
+@Suite(
+  .enabled(
+    if: Prerequisite.met(SchemaValidator.available),
+    "needs python3 with PyYAML and jsonschema (make deps installs them)"))
 struct SchemaTests {
   static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("StorageTests/Corpus")
@@ -90,16 +93,20 @@ struct SchemaTests {
   @Test func whatDingerWritesIsValid() throws {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--attendee", "Grace").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--attendee", "Grace").status
+        == 0)
     #expect(try box.dinger("meet", "design", "--record", "--duration", "9m").status == 0)
     #expect(try box.dinger("library", "new", "Spanish basics", "--language", "es").status == 0)
     #expect(
-      try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water").status == 0)
+      try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water")
+        .status == 0)
     let schemas = try schemas(box)
     let found = try SchemaValidator.validate(box.data, schemas: schemas)
     #expect(found.count == 4, "\(found)")
     for (file, problems) in found { #expect(problems.isEmpty, "\(file): \(problems)") }
-    let samples = try SchemaValidator.validate(Self.templates.appendingPathComponent("samples"), schemas: schemas)
+    let samples = try SchemaValidator.validate(
+      Self.templates.appendingPathComponent("samples"), schemas: schemas)
     #expect(samples.count >= 5, "\(samples)")
     for (file, problems) in samples { #expect(problems.isEmpty, "\(file): \(problems)") }
     // The modeline names a schema that exists, relative to the file.
@@ -108,13 +115,16 @@ struct SchemaTests {
       #expect(first.hasPrefix("# yaml-language-server: $schema="), "\(file)")
       let target = box.data.appendingPathComponent(file).deletingLastPathComponent()
         .appendingPathComponent(String(first.dropFirst("# yaml-language-server: $schema=".count)))
-      #expect(FileManager.default.fileExists(atPath: target.standardizedFileURL.path), "\(file) -> \(target.path)")
+      #expect(
+        FileManager.default.fileExists(atPath: target.standardizedFileURL.path),
+        "\(file) -> \(target.path)")
     }
     // `init` wrote the same schemas `dinger schema` prints.
     for kind in ["scrum", "meeting", "library", "quiz", "config", "conflict"] {
       #expect(
         try box.read(".dinger/schemas/\(kind).schema.json")
-          == String(contentsOf: schemas.appendingPathComponent("\(kind).schema.json"), encoding: .utf8))
+          == String(
+            contentsOf: schemas.appendingPathComponent("\(kind).schema.json"), encoding: .utf8))
     }
   }
 
@@ -155,7 +165,8 @@ struct SchemaTests {
         let path = error["path"] as? String ?? ""
         let seen = found[file] ?? []
         #expect(!seen.isEmpty, "\(name): the schema accepts \(file)")
-        #expect(seen.contains(path), "\(name): check names '\(path)' in \(file), the schema \(seen)")
+        #expect(
+          seen.contains(path), "\(name): check names '\(path)' in \(file), the schema \(seen)")
       }
     }
   }

@@ -31,11 +31,13 @@ import Testing
     let box = try initialized()
     try expectCommitted(box, subject: "Set up dinger data repository", action: "init")
     #expect(
-      try box.git("ls-files", ":!.dinger/schemas") == ".dinger/config.yaml\n.gitattributes\nREADME.md\n")
+      try box.git("ls-files", ":!.dinger/schemas")
+        == ".dinger/config.yaml\n.gitattributes\nREADME.md\n")
     #expect(
-      try box.git("ls-files", ".dinger/schemas") == [
-        "config", "conflict", "library", "meeting", "quiz", "scrum",
-      ].map { ".dinger/schemas/\($0).schema.json\n" }.joined())
+      try box.git("ls-files", ".dinger/schemas")
+        == [
+          "config", "conflict", "library", "meeting", "quiz", "scrum",
+        ].map { ".dinger/schemas/\($0).schema.json\n" }.joined())
     #expect(try box.git("log", "-1", "--format=%an <%ae>") == "Ada Lovelace <ada@example.com>\n")
     let again = try box.dinger("init")
     #expect(again.status == 1)
@@ -51,7 +53,8 @@ import Testing
     #expect(r.stdout == "Add scrum Design Review (scrums/design-review.yaml)\n")
     try expectCommitted(box, subject: "Add scrum Design Review", action: "scrum.add")
     let text = try box.read("scrums/design-review.yaml")
-    #expect(text.hasPrefix("# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\nid: "))
+    #expect(
+      text.hasPrefix("# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\nid: "))
     #expect(
       text.hasSuffix(
         "title: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada\n  - Grace\n"))
@@ -66,7 +69,9 @@ import Testing
     )
 
     r = try box.dinger("scrum", "list", "--json")
-    let list = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["scrums"] as? [[String: Any]]
+    let list =
+      (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["scrums"]
+      as? [[String: Any]]
     #expect(list?.map { $0["slug"] as? String } == ["app-dev", "design-review"])
 
     r = try box.dinger("scrum", "show", "design review")
@@ -261,7 +266,8 @@ import Testing
     let r = try box.dinger("undo")
     #expect(r.status == 1)
     #expect(
-      r.stderr.contains("can't undo 'Add scrum Design': scrums/design.yaml was changed again later in "),
+      r.stderr.contains(
+        "can't undo 'Add scrum Design': scrums/design.yaml was changed again later in "),
       "\(r.stderr)")
     #expect(r.stderr.contains(" by Ada Lovelace (hand edit)"), "\(r.stderr)")
     #expect(try box.head() == head)
@@ -331,7 +337,9 @@ import Testing
     let text = try box.read("scrums/retro.yaml")
     // The template's own comments are instructions, left out; what the person wrote stays.
     #expect(!text.contains("# Team template"), "\(text)")
-    #expect(text.hasSuffix("title: Retro  # every other Friday\nlength: 15\nattendees:\n  - Ada\n"), "\(text)")
+    #expect(
+      text.hasSuffix("title: Retro  # every other Friday\nlength: 15\nattendees:\n  - Ada\n"),
+      "\(text)")
     #expect(try box.gitAgrees().status == "")
   }
 
@@ -346,9 +354,15 @@ import Testing
     let r = try box.dinger(["scrum", "new"], env: ["EDITOR": "sh " + editor.path])
     #expect(r.status == 0, "\(r.stderr)")
     let text = try box.read("scrums/design-review.yaml")
-    #expect(text.hasPrefix("# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\n"), "\(text)")
-    #expect(!text.contains("Fill it in") && !text.contains("planned minutes") && !text.contains("periwinkle"), "\(text)")
-    #expect(text.contains("title: Design Review\n") && text.contains("length: 5\n") && text.contains("  - Ada\n"), "\(text)")
+    #expect(
+      text.hasPrefix("# yaml-language-server: $schema=../.dinger/schemas/scrum.schema.json\n"),
+      "\(text)")
+    #expect(
+      !text.contains("Fill it in") && !text.contains("planned minutes")
+        && !text.contains("periwinkle"), "\(text)")
+    #expect(
+      text.contains("title: Design Review\n") && text.contains("length: 5\n")
+        && text.contains("  - Ada\n"), "\(text)")
   }
 
   @Test func anUnfilledTemplateAddsNothing() throws {
@@ -389,7 +403,10 @@ import Testing
     try box.home.write(".config/dinger/config.yaml", "repository: [unclosed\n")
     let r = try box.dinger(["scrum", "list"], in: box.home.url)
     #expect(r.status == 1)
-    #expect(r.stderr.contains(box.home.path(".config/dinger/config.yaml") + ":2:1: error: the list opened with"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        box.home.path(".config/dinger/config.yaml") + ":2:1: error: the list opened with"),
+      "\(r.stderr)")
   }
 
   @Test func theChosenDefaultRepositoryIsCreatedOnFirstUseWithANotice() throws {
@@ -427,7 +444,10 @@ import Testing
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "", "VISUAL": ""])
     #expect(r.status == 1)
-    #expect(r.stderr.contains("an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); without one, use 'dinger scrum edit design --title T --theme C --length 15'"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "an editor needs a terminal, and none is set (EDITOR, VISUAL, core.editor); without one, use 'dinger scrum edit design --title T --theme C --length 15'"
+      ), "\(r.stderr)")
   }
 
   @Test func anInvalidPipedEditIsKept() throws {
@@ -435,7 +455,8 @@ import Testing
     #expect(try box.dinger("init").status == 0)
     #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
     try box.home.write("editor.sh", "sed -i 's/length: 5/length: many/' \"$1\"\n")
-    let r = try box.dinger(["scrum", "edit", "design"], env: ["EDITOR": "sh " + box.home.path("editor.sh")])
+    let r = try box.dinger(
+      ["scrum", "edit", "design"], env: ["EDITOR": "sh " + box.home.path("editor.sh")])
     #expect(r.status == 1)
     let kept = try #require(
       r.stderr.range(of: "what you wrote is kept in ").map { String(r.stderr[$0.upperBound...]) }?
@@ -463,7 +484,8 @@ import Testing
     try box.home.write(".config/dinger/config.yaml", "repository: \(box.data.path)\n")
     r = try box.dinger(["where"], in: box.home.url)
     #expect(
-      r.stdout == "\(box.data.path)  (your default one (from your settings): no other was named or found here)\n",
+      r.stdout
+        == "\(box.data.path)  (your default one (from your settings): no other was named or found here)\n",
       "\(r.stdout)")
   }
 }

@@ -107,7 +107,8 @@ import Testing
     let merge = try team.run("grace", "sync")
     // A sync that recorded a conflict did its work and says a person must decide: exit 1.
     #expect(merge.status == 1, "\(merge.stderr)")
-    #expect(merge.stderr.contains("error: the sync finished, but a conflict is saved"), "\(merge.stderr)")
+    #expect(
+      merge.stderr.contains("error: the sync finished, but a conflict is saved"), "\(merge.stderr)")
     #expect(merge.stdout.contains("1 conflict recorded"), "\(merge.stdout)")
     try team.syncAll()
     try team.expectConverged()

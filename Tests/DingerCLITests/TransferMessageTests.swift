@@ -27,9 +27,11 @@ import Testing
 
   @Test func cloneFailuresDoNotTalkOfSyncing() throws {
     let box = try Sandbox()
-    let r = try box.dinger(["clone", "git://127.0.0.1:1/team.git", box.home.path("copy")], in: box.home.url)
+    let r = try box.dinger(
+      ["clone", "git://127.0.0.1:1/team.git", box.home.path("copy")], in: box.home.url)
     #expect(r.status == 1)
-    #expect(r.stderr.hasPrefix("error: could not clone git://127.0.0.1:1/team.git: "), "\(r.stderr)")
+    #expect(
+      r.stderr.hasPrefix("error: could not clone git://127.0.0.1:1/team.git: "), "\(r.stderr)")
     #expect(!r.stderr.contains("dinger sync"), "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: box.home.path("copy")))
   }
@@ -42,7 +44,8 @@ import Testing
     for i in 0..<20_000 { text += "  - Person \(i)\n" }
     try box.write("scrums/big.yaml", text)
     let r = try ProcessRunner.run(
-      "/bin/bash", ["-c", "'\(dingerBinary)' scrum show big | head -c 10 >/dev/null; echo ${PIPESTATUS[0]}"],
+      "/bin/bash",
+      ["-c", "'\(dingerBinary)' scrum show big | head -c 10 >/dev/null; echo ${PIPESTATUS[0]}"],
       in: box.data, environment: box.environment)
     #expect(r.stdout == "141\n", "\(r.stdout) \(r.stderr)")
     #expect(!r.stderr.contains("Fatal") && !r.stderr.contains("error"), "\(r.stderr)")
@@ -98,7 +101,8 @@ import Testing
     let box = try Sandbox()
     var r = try box.dinger(["srcum", "list"], in: box.home.url)
     #expect(r.status == 64)
-    #expect(r.stderr == "error: 'srcum' is not a dinger command; did you mean 'scrum'?\n", "\(r.stderr)")
+    #expect(
+      r.stderr == "error: 'srcum' is not a dinger command; did you mean 'scrum'?\n", "\(r.stderr)")
     r = try box.dinger(["help", "nonexistent"], in: box.home.url)
     #expect(r.status == 64)
     #expect(r.stderr.contains("'nonexistent' is not a dinger command"))

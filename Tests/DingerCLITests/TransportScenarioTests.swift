@@ -5,14 +5,18 @@ import Testing
 /// The two-teammate scenario (different fields, one real conflict, a plain-git teammate through
 /// the merge driver) over each real transport (ssh, https, http, git://), ending with one tree
 /// everywhere.
-@Suite(.enabled(if: Prerequisite.met(SSHServer.available), "needs openssh-server (make deps installs it)"))
+@Suite(
+  .enabled(
+    if: Prerequisite.met(SSHServer.available), "needs openssh-server (make deps installs it)"))
 struct TransportScenarioTests {
   static func serve(_ transport: String) -> Team.Serve {
     { box, remote in
       switch transport {
       case "ssh":
         let server = try SSHServer()
-        return (server.url(remote.path), ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"], server)
+        return (
+          server.url(remote.path), ["GIT_SSH_COMMAND": "ssh -F \(server.clientConfig)"], server
+        )
       case "https", "http":
         let server = try GitHTTPSServer(
           root: remote.deletingLastPathComponent(), tls: transport == "https")
@@ -57,7 +61,9 @@ struct TransportScenarioTests {
     try team.syncAll()
     try team.expectConverged()
     let text = try team.read("ada", scrum)
-    #expect(text.contains("theme: poppy") && text.contains("- Bob") && text.contains("- Linus"), "\(text)")
+    #expect(
+      text.contains("theme: poppy") && text.contains("- Bob") && text.contains("- Linus"), "\(text)"
+    )
     #expect(try team.run("ada", "conflicts").stdout.contains("length"), "the conflict is recorded")
   }
 }

@@ -34,7 +34,8 @@ import Testing
       "/usr/bin/git", ["index-pack", "-o", target.path + "/objects/pack/pack-out.idx", file.path],
       in: target, environment: box.environment)
     #expect(indexed.status == 0, "git index-pack refused the pack: \(indexed.stderr)")
-    try FileManager.default.copyItem(atPath: file.path, toPath: target.path + "/objects/pack/pack-out.pack")
+    try FileManager.default.copyItem(
+      atPath: file.path, toPath: target.path + "/objects/pack/pack-out.pack")
     let verify = try box.git("verify-pack", "-v", target.path + "/objects/pack/pack-out.idx")
     return (target, verify)
   }
@@ -54,9 +55,12 @@ import Testing
     let deltas = verify.split(separator: "\n").filter { $0.split(separator: " ").count >= 7 }
     #expect(deltas.count > 20, "deltas were not reused: \(verify.prefix(2000))")
     let original = try box.git("cat-file", "--batch-all-objects", "--batch-check")
-    let copied = try box.git("--git-dir", target.path, "cat-file", "--batch-all-objects", "--batch-check")
+    let copied = try box.git(
+      "--git-dir", target.path, "cat-file", "--batch-all-objects", "--batch-check")
     #expect(copied == original)
-    let fsck = try ProcessRunner.run("/usr/bin/git", ["--git-dir", target.path, "fsck", "--strict", "--no-dangling"], environment: box.environment)
+    let fsck = try ProcessRunner.run(
+      "/usr/bin/git", ["--git-dir", target.path, "fsck", "--strict", "--no-dangling"],
+      environment: box.environment)
     #expect(fsck.status == 0 && fsck.stdout.isEmpty, "\(fsck.stdout) \(fsck.stderr)")
   }
 
@@ -81,7 +85,8 @@ import Testing
     try box.git("commit", "-q", "-m", "loose")
     let objects = try ids(box, "main~1..main")
     let (target, _) = try roundTrip(box, objects)
-    let blob = try box.git("rev-parse", "main:new.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+    let blob = try box.git("rev-parse", "main:new.txt").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     #expect(try box.git("--git-dir", target.path, "cat-file", "-p", blob) == "fresh\n")
     for id in objects {
       #expect(

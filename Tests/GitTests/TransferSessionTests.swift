@@ -58,7 +58,8 @@ import Testing
       -16, "authentication required but no callback set", attempts: 1)
     #expect(auth.contains("credential helper") && !auth.contains("ssh"))
     // ssh's own words and advice are left as they are.
-    let ssh = "ssh to example.com closed the connection: Permission denied (publickey); the server refused your keys: load one into ssh-agent (ssh-add)"
+    let ssh =
+      "ssh to example.com closed the connection: Permission denied (publickey); the server refused your keys: load one into ssh-agent (ssh-add)"
     #expect(TransferSession.advice(-1, ssh, attempts: 0) == ssh)
     let gone = TransferSession.advice(
       -1, "failed to connect to 127.0.0.1: Connection refused", attempts: 0)
@@ -94,7 +95,9 @@ import Testing
     #expect(target == SSHTarget(user: user, host: host, port: port, path: path))
   }
 
-  @Test(arguments: ["ssh://-oProxyCommand=x/repo", "-oProxyCommand=x:repo", "host:-repo", "ssh:///nohost"])
+  @Test(arguments: [
+    "ssh://-oProxyCommand=x/repo", "-oProxyCommand=x:repo", "host:-repo", "ssh:///nohost",
+  ])
   func optionLikeOrEmptyPartsAreRefused(url: String) {
     #expect(throws: SSHError.self) { try SSHTarget(url: url) }
   }

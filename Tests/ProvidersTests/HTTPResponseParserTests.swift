@@ -32,9 +32,15 @@ import Testing
 
   @Test(arguments: [
     ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\nabc", "chunk size '-1'"),
-    ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n", "chunk size too large"),
+    (
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n",
+      "chunk size too large"
+    ),
     ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", "empty chunk size"),
-    ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXY", "chunk not followed by CRLF"),
+    (
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXY",
+      "chunk not followed by CRLF"
+    ),
     ("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n", "Content-Length '-5'"),
     ("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n", "Content-Length"),
     ("HTTP/1.1 200 OK\r\nContent-Length: 5000000\r\n\r\n", "over 4 MiB"),
@@ -54,7 +60,8 @@ import Testing
     #expect(throws: HTTPClient.Failure.badResponse("the answer is over 0 MiB")) {
       try parse("HTTP/1.1 200 OK\r\n\r\n" + body, maxBody: 50)
     }
-    let chunks = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    let chunks =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
       + String(repeating: "10\r\n" + String(repeating: "y", count: 16) + "\r\n", count: 10)
     #expect(throws: HTTPClient.Failure.self) { try parse(chunks, maxBody: 50) }
     let headers = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-A: b\r\n", count: 10_000)

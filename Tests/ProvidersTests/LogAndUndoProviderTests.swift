@@ -10,7 +10,8 @@ import Testing
     -> ActivityEntry
   {
     ActivityEntry(
-      commit: String(repeating: "\(n)", count: 40), time: time, author: "Ada", subject: "change \(n)",
+      commit: String(repeating: "\(n)", count: 40), time: time, author: "Ada",
+      subject: "change \(n)",
       path: path, record: record, scrum: scrum, change: "M", summary: "s\(n)")
   }
 
@@ -18,15 +19,21 @@ import Testing
     let scrumID = "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01"
     let entries = [
       entry(1, path: "scrums/design.yaml", record: scrumID, time: 100),
-      entry(2, path: "history/design/m.yaml", record: "aaaa0000-0000-4000-8000-000000000000", scrum: scrumID, time: 200),
+      entry(
+        2, path: "history/design/m.yaml", record: "aaaa0000-0000-4000-8000-000000000000",
+        scrum: scrumID, time: 200),
       entry(3, path: "scrums/ops.yaml", record: "bbbb0000-0000-4000-8000-000000000000", time: 300),
-      entry(4, path: "history/elsewhere/m.yaml", record: "cccc0000-0000-4000-8000-000000000000", scrum: scrumID, time: 400),
+      entry(
+        4, path: "history/elsewhere/m.yaml", record: "cccc0000-0000-4000-8000-000000000000",
+        scrum: scrumID, time: 400),
     ]
     let log = LogProvider.inMemory(entries)
     #expect(try log.log().map(\.summary) == ["s4", "s3", "s2", "s1"])
     let design = StoredScrum(
       path: "scrums/design.yaml",
-      scrum: Scrum(id: UUID(uuidString: scrumID), title: "Design", length: 5, attendees: [Attendee(name: "Ada")]))
+      scrum: Scrum(
+        id: UUID(uuidString: scrumID), title: "Design", length: 5,
+        attendees: [Attendee(name: "Ada")]))
     // A scrum's own changes and its meetings, wherever they are filed (matched by id).
     #expect(try log.log(scrum: design).map(\.summary) == ["s4", "s2", "s1"])
     #expect(try log.log(record: "bbbb").map(\.summary) == ["s3"])

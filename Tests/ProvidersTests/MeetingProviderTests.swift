@@ -13,8 +13,11 @@ import Testing
 
   func store() -> InMemoryStore {
     var files: [String: String] = [:]
-    for (slug, id) in [("a", "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01"), ("b", "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e02")] {
-      files["scrums/\(slug).yaml"] = "id: \(id)\ntitle: \(slug.uppercased())\nlength: 10\nattendees: [Ada]\n"
+    for (slug, id) in [
+      ("a", "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01"), ("b", "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e02"),
+    ] {
+      files["scrums/\(slug).yaml"] =
+        "id: \(id)\ntitle: \(slug.uppercased())\nlength: 10\nattendees: [Ada]\n"
       for day in 1...9 {
         files["history/\(slug)/2026-11-0\(day)-0000000\(day).yaml"] =
           "id: 00000000-0000-4000-8000-00000000000\(day)\nscrum: \(id)\ndate: 2026-11-0\(day)T09:00:00Z\nlength: 10\nduration: 600\nattendees: [Ada]\n"
@@ -35,11 +38,13 @@ import Testing
     let meetings = MeetingProvider(dependencies)
     let a = try scrums.find("a")
     let since = Date(timeIntervalSince1970: 1_793_664_000)  // 2026-11-03T00:00:00Z
-    let found = try meetings.history(of: a, since: since, until: since.addingTimeInterval(3 * 86_400 - 1))
-    #expect(found.map(\.path) == [
-      "history/a/2026-11-05-00000005.yaml", "history/a/2026-11-04-00000004.yaml",
-      "history/a/2026-11-03-00000003.yaml",
-    ])
+    let found = try meetings.history(
+      of: a, since: since, until: since.addingTimeInterval(3 * 86_400 - 1))
+    #expect(
+      found.map(\.path) == [
+        "history/a/2026-11-05-00000005.yaml", "history/a/2026-11-04-00000004.yaml",
+        "history/a/2026-11-03-00000003.yaml",
+      ])
     #expect(reads.paths.sorted() == found.map(\.path).sorted(), "\(reads.paths)")
     // Without a scrum or range, everything.
     #expect(try meetings.history().count == 18)
@@ -48,7 +53,10 @@ import Testing
   /// A meeting is found by an id prefix, or by its file name with or without `.yaml` and folders.
   @Test func aMeetingIsFoundByTheNamesHistoryPrints() throws {
     let meetings = MeetingProvider.inMemory(store())
-    for query in ["history/a/2026-11-04-00000004.yaml", "a/2026-11-04-00000004", "HISTORY/A/2026-11-04-00000004"] {
+    for query in [
+      "history/a/2026-11-04-00000004.yaml", "a/2026-11-04-00000004",
+      "HISTORY/A/2026-11-04-00000004",
+    ] {
       #expect(try meetings.find(query).path == "history/a/2026-11-04-00000004.yaml", "\(query)")
     }
     // The bare name is in both scrums' folders here: ambiguous, and said so.

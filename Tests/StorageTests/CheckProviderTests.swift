@@ -33,7 +33,8 @@ import Testing
   /// on the scrum, not one more per meeting.
   @Test func aBrokenScrumStillOwnsItsMeetings() throws {
     var files = Self.files
-    files["scrums/design.yaml"] = "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\ntitle: Again\nlength: 10\nattendees: [Ada]\n"
+    files["scrums/design.yaml"] =
+      "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\ntitle: Again\nlength: 10\nattendees: [Ada]\n"
     files["libraries/spanish.yaml"] = "name: Spanish\nlanguage: es\n"
     let report = try CheckProvider.inMemory(files: files).check()
     #expect(report.diagnostics.map(\.file) == ["scrums/design.yaml"], "\(report.diagnostics)")

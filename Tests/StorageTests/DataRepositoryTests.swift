@@ -62,7 +62,8 @@ import Testing
       // A writer that does not take index.lock (plumbing, a fetch into the branch) moves the
       // branch between dinger's read of HEAD and its compare-and-swap.
       let commit = try box.git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "plain git commit")
-      try box.git("update-ref", "refs/heads/main", commit.trimmingCharacters(in: .whitespacesAndNewlines))
+      try box.git(
+        "update-ref", "refs/heads/main", commit.trimmingCharacters(in: .whitespacesAndNewlines))
     }
     var change = Change(subject: "Add a file", trailers: [("Dinger-Action", "test")])
     change.write("scrums/x.yaml", "title: X\nlength: 5\nattendees: [A]\n")
@@ -72,7 +73,8 @@ import Testing
       try box.git("log", "--format=%s")
         == "Add a file\nplain git commit\nSet up dinger data repository\n")
     #expect(
-      try box.git("ls-files", ":!.dinger/schemas") == ".dinger/config.yaml\n.gitattributes\nREADME.md\nscrums/x.yaml\n")
+      try box.git("ls-files", ":!.dinger/schemas")
+        == ".dinger/config.yaml\n.gitattributes\nREADME.md\nscrums/x.yaml\n")
     #expect(try box.git("status", "--porcelain") == "?? notes.txt\n")
     #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
   }
@@ -105,7 +107,8 @@ import Testing
       try DataRepository.locate(
         option: nil, environment: ["XDG_CONFIG_HOME": xdg.path], workingDirectory: elsewhere)
     }
-    #expect(!FileManager.default.fileExists(atPath: defaultRepo.appendingPathComponent(".dinger").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: defaultRepo.appendingPathComponent(".dinger").path))
     try FileManager.default.createDirectory(
       at: xdg.appendingPathComponent("dinger"), withIntermediateDirectories: true)
     try "repository: \(defaultRepo.path)\n".write(
@@ -139,7 +142,9 @@ import Testing
     #expect(WriteJournal(text: journal.text) == journal)
     // A shorter journal written over a longer one, killed before the file was cut to length.
     let short = WriteJournal(step: .locked, indexLock: FileIdentity(device: 1, inode: 2))
-    #expect(WriteJournal(text: short.text + "commit \(String(repeating: "c", count: 40))\nend\n") == short)
+    #expect(
+      WriteJournal(text: short.text + "commit \(String(repeating: "c", count: 40))\nend\n") == short
+    )
     // Cut short, or not a journal at all: none.
     #expect(WriteJournal(text: String(journal.text.dropLast(5))) == nil)
     #expect(WriteJournal(text: "") == nil)
@@ -166,7 +171,9 @@ import Testing
 
 /// The working tree's writer refuses every path that could leave the repository.
 @Suite struct WorkTreeTests {
-  @Test(arguments: ["../x.yaml", "/etc/passwd", "scrums/../../x", ".git/config", "scrums//x", "a/.GIT/x", ""])
+  @Test(arguments: [
+    "../x.yaml", "/etc/passwd", "scrums/../../x", ".git/config", "scrums//x", "a/.GIT/x", "",
+  ])
   func pathsThatLeaveTheTreeAreRefused(path: String) throws {
     let box = try TemporaryDirectory()
     let tree = WorkTree(root: box.url)
@@ -183,7 +190,9 @@ import Testing
     let tree = WorkTree(root: box.url.appendingPathComponent("repo"))
     try FileManager.default.createSymbolicLink(
       atPath: box.path("repo/scrums/a.yaml"), withDestinationPath: box.path("outside.txt"))
-    #expect(throws: WorkTree.Refusal.link("scrums/a.yaml")) { try tree.checkWritable("scrums/a.yaml") }
+    #expect(throws: WorkTree.Refusal.link("scrums/a.yaml")) {
+      try tree.checkWritable("scrums/a.yaml")
+    }
     #expect(throws: WorkTree.Refusal.link("scrums/a.yaml")) { _ = try tree.read("scrums/a.yaml") }
     // Even when asked to (the check came first and raced), the link itself is replaced.
     try tree.write("scrums/a.yaml", Array("new\n".utf8))

@@ -120,7 +120,8 @@ import Testing
       try provider.updateWord("gato", in: stored) { $0.text = "gata" }.subject
         == "Spanish basics: rename gato to gata")
     #expect(
-      throws: StorageError("no word 'gato' in Spanish basics; did you mean 'gata'?", kind: .notFound("gato"))
+      throws: StorageError(
+        "no word 'gato' in Spanish basics; did you mean 'gata'?", kind: .notFound("gato"))
     ) {
       try provider.word("gato", in: try provider.find("spanish-basics"))
     }

@@ -83,7 +83,8 @@ import Testing
     }
     #expect(cacheFiles(box).count == 3)  // libraries, scrums, history/design
     // Never committed, never seen by git.
-    #expect(try box.git("status", "--porcelain", "--untracked-files=all").contains("records-v1") == false)
+    #expect(
+      try box.git("status", "--porcelain", "--untracked-files=all").contains("records-v1") == false)
   }
 
   @Test func aFileChangedInTheSameSecondIsReadAgain() throws {
@@ -141,7 +142,8 @@ import Testing
     let whole = try Data(contentsOf: file)
     for damaged in [
       whole.prefix(whole.count / 2), Data(), whole.prefix(8),
-      Data(whole.enumerated().map { $0.offset == whole.count / 3 ? $0.element ^ 0x40 : $0.element }),
+      Data(
+        whole.enumerated().map { $0.offset == whole.count / 3 ? $0.element ^ 0x40 : $0.element }),
       Data((0..<4096).map { _ in UInt8.random(in: 0...255) }),
     ] {
       try damaged.write(to: file)
@@ -215,30 +217,36 @@ import Testing
       "id: 3f1c2d4e-0000-4000-8000-000000000002\ntitle: Copy\nlength: 5\nattendees: [Cy]\n")
     try box.write(
       "history/design/2026-02-01-00000009.yaml",
-      "scrum: 3f1c2d4e-0000-4000-8000-0000000000ff\ndate: 2026-02-01T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n")
+      "scrum: 3f1c2d4e-0000-4000-8000-0000000000ff\ndate: 2026-02-01T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n"
+    )
     try box.write(
       "history/other/2026-02-02-00000008.yaml",
-      "# a comment first, so the places are not on line 1\nscrum: 3f1c2d4e-0000-4000-8000-000000000002\ndate: 2026-02-02T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n")
+      "# a comment first, so the places are not on line 1\nscrum: 3f1c2d4e-0000-4000-8000-000000000002\ndate: 2026-02-02T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n"
+    )
     let later = FileStamp.now() + 10_000_000_000
     let cache = RecordCache.of(gitDirectory: repo.git.gitDirectory)
     let plain = DataChecker.check(directory: repo.directory, cache: nil, problems: [], only: nil)
-    let cold = DataChecker.check(directory: repo.directory, cache: cache, problems: [], only: nil, now: later)
+    let cold = DataChecker.check(
+      directory: repo.directory, cache: cache, problems: [], only: nil, now: later)
     let warmCache = RecordCache.of(gitDirectory: repo.git.gitDirectory)
-    let warm = DataChecker.check(directory: repo.directory, cache: warmCache, problems: [], only: nil, now: later)
+    let warm = DataChecker.check(
+      directory: repo.directory, cache: warmCache, problems: [], only: nil, now: later)
     #expect(plain.fromCache == 0 && cold.fromCache == 0)
     #expect(warm.fromCache == 7)  // all but the library's config and nothing else
     #expect(plain.report.diagnostics.count >= 3, "\(plain.report.diagnostics)")
     #expect(cold.report.diagnostics == plain.report.diagnostics)
     #expect(warm.report.diagnostics == plain.report.diagnostics)
     #expect(warm.report.files == plain.report.files)
-    #expect(warm.report.diagnostics.contains { $0.file.hasPrefix("history/other/") && $0.line == 2 })
+    #expect(
+      warm.report.diagnostics.contains { $0.file.hasPrefix("history/other/") && $0.line == 2 })
   }
 
   @Test func libraryListingsFromTheCacheAreTheWordsTheFileHas() throws {
     let (box, repo) = try repository()
     try box.write(
       "libraries/more.yaml",
-      "name: Más\nlanguage: es\nwords:\n  - text: año\n    meanings:\n      - definition: |\n          year\n\n          (calendar)\n      - definition: age\n  - text: sin\n")
+      "name: Más\nlanguage: es\nwords:\n  - text: año\n    meanings:\n      - definition: |\n          year\n\n          (calendar)\n      - definition: age\n  - text: sin\n"
+    )
     func rows(_ listing: LibraryListing) -> [(String, String?, Int)] {
       listing.rows.rows.map { row in
         (
@@ -259,7 +267,9 @@ import Testing
     for listings in [cold, warm] {
       #expect(listings.map(\.name) == libraries.map(\.name))
       for (listing, library) in zip(listings, libraries) {
-        let expected = library.words.map { ($0.text, $0.meanings.first?.definition, $0.meanings.count) }
+        let expected = library.words.map {
+          ($0.text, $0.meanings.first?.definition, $0.meanings.count)
+        }
         #expect(rows(listing).map(\.0) == expected.map(\.0))
         #expect(rows(listing).map(\.1) == expected.map(\.1))
         #expect(rows(listing).map(\.2) == expected.map(\.2))

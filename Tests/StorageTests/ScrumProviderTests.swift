@@ -27,7 +27,9 @@ import Testing
   }
 
   @Test func findSuggestsAndExplainsBrokenFiles() {
-    #expect(throws: StorageError("no scrum 'desgn'; did you mean 'Design'?", kind: .notFound("desgn"))) {
+    #expect(
+      throws: StorageError("no scrum 'desgn'; did you mean 'Design'?", kind: .notFound("desgn"))
+    ) {
       try provider.find("desgn")
     }
     #expect(
@@ -66,7 +68,9 @@ import Testing
   /// what this change did.
   @Test func anUpdateAppliesToTheScrumAsItIsNotAsItWasRead() throws {
     let stale = try provider.find("design")
-    _ = try provider.update(try provider.find("design")) { $0.attendees.append(Attendee(name: "Ann")) }
+    _ = try provider.update(try provider.find("design")) {
+      $0.attendees.append(Attendee(name: "Ann"))
+    }
     let result = try provider.update(stale) { $0.length = 25 }
     #expect(result.subject == "Design: length 10 -> 25 min")
     let now = try provider.find("design").scrum
@@ -117,7 +121,8 @@ import Testing
     #expect(result.subject == "Remove scrum Design and its 1 meeting")
     #expect(store.paths == ["scrums/broken.yaml"])
     #expect(
-      try UndoProvider.inMemory(store).undo().subject == "Undo \"Remove scrum Design and its 1 meeting\"")
+      try UndoProvider.inMemory(store).undo().subject
+        == "Undo \"Remove scrum Design and its 1 meeting\"")
     #expect(store.paths.count == 3)
   }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Storage
-@testable import Sync
 import TestSupport
 import Testing
 import YAML
+
+@testable import Sync
 
 /// The three-way record merge on real record files: what combines, what conflicts, what is kept.
 @Suite struct RecordMergerTests {
@@ -222,7 +223,8 @@ import YAML
 /// A conflict record's path reads back as written, item segments included.
 @Suite struct ConflictRecordPathTests {
   @Test func itemSegmentsSurviveTheRoundTrip() throws {
-    let base = "id: 6a4f0c1e-0000-4000-8000-000000000002\nname: S\nlanguage: es\nwords:\n  - text: hola\n    phonetic: /a/\n    meanings:\n      - definition: hello\n"
+    let base =
+      "id: 6a4f0c1e-0000-4000-8000-000000000002\nname: S\nlanguage: es\nwords:\n  - text: hola\n    phonetic: /a/\n    meanings:\n      - definition: hello\n"
     let result = RecordMerger.merge(
       base: Array(base.utf8),
       ours: Array(base.replacingOccurrences(of: "/a/", with: "/b/").utf8),

@@ -149,20 +149,27 @@ private struct Sample: Codable, Equatable {
   }
 
   @Test func aStringTagIsNotANumber() throws {
-    #expect(throws: (any Error).self) { try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !!str 5\n")) }
+    #expect(throws: (any Error).self) {
+      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !!str 5\n"))
+    }
     #expect(throws: (any Error).self) {
       try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nd: !!str 1.5\n"))
     }
     #expect(throws: (any Error).self) {
       try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nb: !!str true\n"))
     }
-    #expect(throws: (any Error).self) { try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !custom 5\n")) }
+    #expect(throws: (any Error).self) {
+      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !custom 5\n"))
+    }
   }
 
   @Test func theMatchingTagIsANumber() throws {
     #expect(
-      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: !!int 5\nd: !!float 1.5\nb: !!bool true\n"))
+      try YAMLDecoder().decode(
+        Numbers.self, from: SourceText("n: !!int 5\nd: !!float 1.5\nb: !!bool true\n"))
         == Numbers(n: 5, d: 1.5, b: true))
-    #expect(try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nd: !!int 2\n")) == Numbers(n: 5, d: 2))
+    #expect(
+      try YAMLDecoder().decode(Numbers.self, from: SourceText("n: 5\nd: !!int 2\n"))
+        == Numbers(n: 5, d: 2))
   }
 }

@@ -174,8 +174,12 @@ private struct Doc: Codable, Equatable {
   @Test(arguments: 0..<20)
   func smallListsGetTheLongestMatch(seed: Int) {
     var rng = SystemRandomNumberGenerator()
-    let a = (0..<Int.random(in: 0...12, using: &rng)).map { _ in ["x", "y", "z"].randomElement(using: &rng)! }
-    let b = (0..<Int.random(in: 0...12, using: &rng)).map { _ in ["x", "y", "z"].randomElement(using: &rng)! }
+    let a = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+      ["x", "y", "z"].randomElement(using: &rng)!
+    }
+    let b = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+      ["x", "y", "z"].randomElement(using: &rng)!
+    }
     // The length by the textbook table.
     var t = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
     for i in stride(from: a.count - 1, through: 0, by: -1) {

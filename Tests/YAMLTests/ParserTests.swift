@@ -199,7 +199,9 @@ import Testing
   func invalidFormsAreErrors(text: String, message: String, line: Int, column: Int) {
     let error = #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
     #expect(error?.message.contains(message) == true, "\(String(describing: error))")
-    #expect(error?.location.line == line && error?.location.column == column, "\(String(describing: error))")
+    #expect(
+      error?.location.line == line && error?.location.column == column,
+      "\(String(describing: error))")
   }
 
   @Test(arguments: [

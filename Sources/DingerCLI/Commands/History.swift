@@ -22,7 +22,7 @@ struct History: ParsableCommand {
   /// `dinger history [S]`.
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List meetings, newest first.", aliases: ["ls"])
+      commandName: "list", abstract: "List meetings, newest first.", aliases: ["ls"])
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -67,7 +67,8 @@ struct History: ParsableCommand {
             stored?.scrum.schedule == nil
               ? try JSONView.render("meetings", listed)
               : try JSONView.render(
-                HistoryJSON(meetings: listed, missed: missed.sorted(by: >).map { .init(date: $0) })))
+                HistoryJSON(meetings: listed, missed: missed.sorted(by: >).map { .init(date: $0) }))
+          )
         } else {
           Pager.show(
             HistoryView(
@@ -98,10 +99,12 @@ struct History: ParsableCommand {
   /// `dinger history show M`.
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "show",abstract: "Show one meeting.")
+      commandName: "show", abstract: "Show one meeting.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings) var meeting: String
+    @Argument(
+      help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings)
+    var meeting: String
 
     func run() throws {
       try reporting {
@@ -127,7 +130,9 @@ struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "rm", abstract: "Remove a meeting (one commit; dinger undo brings it back).")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings) var meeting: String
+    @Argument(
+      help: "The meeting: a prefix of its id, or its file name.", completion: Completions.meetings)
+    var meeting: String
 
     func run() throws {
       try reporting {

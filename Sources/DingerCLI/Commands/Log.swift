@@ -49,7 +49,8 @@ struct Log: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   @Argument(
-    help: "A scrum or library (slug, title, id prefix), a word, a meeting's file name, or any record's id prefix.",
+    help:
+      "A scrum or library (slug, title, id prefix), a word, a meeting's file name, or any record's id prefix.",
     completion: Completions.records)
   var target: String?
 
@@ -69,7 +70,9 @@ struct Log: ParsableCommand {
   /// folder), else nil.
   static func meetingID(_ name: String) -> String? {
     let file = name.split(separator: "/").last.map(String.init) ?? name
-    guard file.hasSuffix(".yaml"), file.count == "2026-11-20-3e1d5d63.yaml".count else { return nil }
+    guard file.hasSuffix(".yaml"), file.count == "2026-11-20-3e1d5d63.yaml".count else {
+      return nil
+    }
     let id = file.dropFirst(11).dropLast(5)
     return id.allSatisfy(\.isHexDigit) ? String(id).lowercased() : nil
   }
@@ -128,7 +131,8 @@ struct Log: ParsableCommand {
           word = target.lowercased()
         } else {
           throw CLIError(
-            "no scrum, library, word or record '\(target)'; 'dinger scrum list' and 'dinger library list' show the names")
+            "no scrum, library, word or record '\(target)'; 'dinger scrum list' and 'dinger library list' show the names"
+          )
         }
       }
       let filtered = until != nil || author != nil || word != nil
@@ -154,10 +158,12 @@ struct Log: ParsableCommand {
         Terminal.output(try JSONView.render("entries", entries.map(LogEntryJSON.init)))
       } else {
         Pager.show(
-          LogView(entries: entries, timeZone: .current, titles: Self.titles(
-            ScrumProvider.live(repository: repository),
-            LibraryProvider.live(repository: repository))
-        ).render())
+          LogView(
+            entries: entries, timeZone: .current,
+            titles: Self.titles(
+              ScrumProvider.live(repository: repository),
+              LibraryProvider.live(repository: repository))
+          ).render())
       }
     }
   }

@@ -21,10 +21,14 @@ struct Quiz: AsyncParsableCommand {
       """)
 
   @OptionGroup var global: GlobalOptions
-  @Option(help: "The library (may be left out when there is only one).", completion: Completions.libraries) var library: String?
+  @Option(
+    help: "The library (may be left out when there is only one).", completion: Completions.libraries
+  ) var library: String?
   @Option(help: "Questions (default: quiz.questions in .dinger/config.yaml, else 10).")
   var questions: Int?
-  @Option(parsing: .unconditional, help: "Seconds per question, 1 to 600 (default: quiz.seconds, else 20).")
+  @Option(
+    parsing: .unconditional,
+    help: "Seconds per question, 1 to 600 (default: quiz.seconds, else 20).")
   var seconds: Int?
   @Flag(help: "Show scores over time per library instead of a quiz.") var stats = false
   @Flag(help: "With --stats: print JSON.") var json = false

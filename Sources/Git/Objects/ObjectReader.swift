@@ -49,7 +49,8 @@ public final class ObjectReader {
   public init(_ repository: Repository, cacheLimit: Int? = nil) {
     let cacheLimit =
       cacheLimit
-      ?? (ProcessInfo.processInfo.environment["DINGER_PACK_CACHE_MB"].flatMap { Int($0) } ?? 32) << 20
+      ?? (ProcessInfo.processInfo.environment["DINGER_PACK_CACHE_MB"].flatMap { Int($0) } ?? 32)
+      << 20
     self.repository = repository
     self.cacheLimit = cacheLimit
     packs = Pack.indexPaths(in: repository.gitDirectory).compactMap { Pack(indexPath: $0) }

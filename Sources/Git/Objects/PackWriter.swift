@@ -35,7 +35,9 @@ final class PackWriter {
     func emit(_ bytes: [UInt8]) throws(GitError) { try Self.withBytes(bytes, emit) }
     var header: [UInt8] = Array("PACK".utf8) + [0, 0, 0, 2]
     let count = UInt32(objects.count)
-    header += [UInt8(count >> 24), UInt8(count >> 16 & 0xff), UInt8(count >> 8 & 0xff), UInt8(count & 0xff)]
+    header += [
+      UInt8(count >> 24), UInt8(count >> 16 & 0xff), UInt8(count >> 8 & 0xff), UInt8(count & 0xff),
+    ]
     try emit(header)
     var last = 0
     for id in objects {
@@ -127,7 +129,9 @@ final class PackWriter {
         compress2(o.baseAddress, &length, i.baseAddress, uLong(bytes.count), Z_DEFAULT_COMPRESSION)
       }
     }
-    guard rc == Z_OK else { throw GitError(code: -1, operation: "pack", message: "zlib failed (\(rc))") }
+    guard rc == Z_OK else {
+      throw GitError(code: -1, operation: "pack", message: "zlib failed (\(rc))")
+    }
     out.removeSubrange(Int(length)...)
     return out
   }

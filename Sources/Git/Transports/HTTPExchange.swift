@@ -39,7 +39,8 @@ final class HTTPExchange: @unchecked Sendable {
   init(_ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil) throws(HTTPFailure) {
     guard let api = HTTPExchange.api else {
       // NB: dlerror() is NULL when nothing failed in dlopen itself (a missing symbol, say).
-      throw HTTPFailure.noCurl(dlerror().map { String(cString: $0) } ?? "libcurl.so.4 lacks what dinger needs")
+      throw HTTPFailure.noCurl(
+        dlerror().map { String(cString: $0) } ?? "libcurl.so.4 lacks what dinger needs")
     }
     self.api = api
     self.request = request
@@ -141,10 +142,12 @@ final class HTTPExchange: @unchecked Sendable {
   private static let idleLock = NSLock()
 
   private func takeHandle() -> UnsafeMutableRawPointer? {
-    if api.pointee.easy_reset != nil, let kept = Self.idleLock.withLock({ () -> UnsafeMutableRawPointer? in
-      defer { Self.idle = nil }
-      return Self.idle
-    }) {
+    if api.pointee.easy_reset != nil,
+      let kept = Self.idleLock.withLock({ () -> UnsafeMutableRawPointer? in
+        defer { Self.idle = nil }
+        return Self.idle
+      })
+    {
       api.pointee.easy_reset(kept)
       return kept
     }
@@ -236,8 +239,10 @@ final class HTTPExchange: @unchecked Sendable {
       reusable = true
       return nil
     }
-    let detail = errorBuffer.pointee != 0
-      ? String(cString: errorBuffer) : (api.pointee.easy_strerror(rc).map { String(cString: $0) } ?? "curl error \(rc.rawValue)")
+    let detail =
+      errorBuffer.pointee != 0
+      ? String(cString: errorBuffer)
+      : (api.pointee.easy_strerror(rc).map { String(cString: $0) } ?? "curl error \(rc.rawValue)")
     switch rc {
     case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
       return .certificate(detail)
@@ -279,7 +284,8 @@ final class HTTPExchange: @unchecked Sendable {
     condition.unlock()
     if stop { return 0 }
     guard (200..<300).contains(status) else {
-      errorBody += UnsafeRawBufferPointer(start: data, count: min(count, max(0, 4096 - errorBody.count)))
+      errorBody += UnsafeRawBufferPointer(
+        start: data, count: min(count, max(0, 4096 - errorBody.count)))
       return count
     }
     var offset = 0

@@ -108,12 +108,14 @@ enum HTTPFailure: Error, Equatable {
   var message: String {
     switch self {
     case .noCurl(let why):
-      return "http and https remotes need libcurl, which could not be loaded (\(why)); install it: sudo apt-get install libcurl4"
+      return
+        "http and https remotes need libcurl, which could not be loaded (\(why)); install it: sudo apt-get install libcurl4"
     case .local(let why): return why
     case .network(let why): return why
     case .certificate(let why): return why
     case .timedOut(let why, let seconds):
-      return "the server stopped answering (\(why)); dinger gives up after \(seconds) s with less than a byte a second (git config http.lowSpeedTime SECONDS changes it)"
+      return
+        "the server stopped answering (\(why)); dinger gives up after \(seconds) s with less than a byte a second (git config http.lowSpeedTime SECONDS changes it)"
     case .cancelled: return "the transfer was stopped"
     }
   }

@@ -49,7 +49,8 @@ final class HTTPSession: @unchecked Sendable {
         var options = git_remote_connect_options()
         guard git_transport_remote_connect_options(&options, owner) == 0 else { return }
         defer { git_remote_connect_options_dispose(&options) }
-        if let payload = options.callbacks.payload, options.callbacks.push_transfer_progress != nil {
+        if let payload = options.callbacks.payload, options.callbacks.push_transfer_progress != nil
+        {
           Unmanaged<TransferSession>.fromOpaque(payload).takeUnretainedValue().onProgress?(
             TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
         }
@@ -64,10 +65,13 @@ final class HTTPSession: @unchecked Sendable {
       throw TransportFailure(
         code: GIT_EAUTH.rawValue, message: "the server asks for a user name and password")
     }
-    guard rc == 0, let credential else { throw TransportFailure(code: rc < 0 ? rc : -1, message: nil) }
+    guard rc == 0, let credential else {
+      throw TransportFailure(code: rc < 0 ? rc : -1, message: nil)
+    }
     defer { git_credential_free(credential) }
     guard credential.pointee.credtype == GIT_CREDENTIAL_USERPASS_PLAINTEXT else {
-      throw TransportFailure(code: GIT_EAUTH.rawValue, message: "the server asks for a user name and password")
+      throw TransportFailure(
+        code: GIT_EAUTH.rawValue, message: "the server asks for a user name and password")
     }
     let plain = UnsafeMutableRawPointer(credential).assumingMemoryBound(
       to: git_credential_userpass_plaintext.self)
@@ -106,7 +110,9 @@ final class HTTPStream: @unchecked Sendable {
   deinit { finish() }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws(TransportFailure) {
-    guard exchange == nil else { throw TransportFailure("http: a request was written after its answer") }
+    guard exchange == nil else {
+      throw TransportFailure("http: a request was written after its answer")
+    }
     body.append(contentsOf: bytes)
   }
 
@@ -156,7 +162,8 @@ final class HTTPStream: @unchecked Sendable {
       }
       let exchange: HTTPExchange
       do {
-        exchange = try HTTPExchange(request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) })
+        exchange = try HTTPExchange(
+          request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) })
       } catch {
         throw TransportFailure(message(for: error))
       }
@@ -181,7 +188,9 @@ final class HTTPStream: @unchecked Sendable {
       case 301, 302, 303, 307, 308:
         guard listing, redirects < 5 else {
           exchange.cancel()
-          throw TransportFailure("\(address.redacted) redirected \(redirects == 5 ? "too many times" : "a request that cannot follow it") (HTTP \(answer.status))")
+          throw TransportFailure(
+            "\(address.redacted) redirected \(redirects == 5 ? "too many times" : "a request that cannot follow it") (HTTP \(answer.status))"
+          )
         }
         // Followed here, not by curl: only on the same host (and never from https to http).
         exchange.cancel()
@@ -202,41 +211,53 @@ final class HTTPStream: @unchecked Sendable {
         exchange.cancel()
         throw TransportFailure(
           code: GIT_EAUTH.rawValue,
-          message: "the server refused access to \(address.redacted) (HTTP 403)\(Self.detail(answer.errorBody))")
+          message:
+            "the server refused access to \(address.redacted) (HTTP 403)\(Self.detail(answer.errorBody))"
+        )
       default:
         exchange.cancel()
         throw TransportFailure(
-          "the server answered HTTP \(answer.status) for \(address.redacted)\(Self.detail(answer.errorBody))")
+          "the server answered HTTP \(answer.status) for \(address.redacted)\(Self.detail(answer.errorBody))"
+        )
       }
     }
   }
 
   /// A smart server answers with the protocol's own content type; anything else (a login page,
   /// a dumb http server) is not a git server dinger can use.
-  private func checkType(_ answer: HTTPExchange.Answer, address: RemoteAddress) throws(TransportFailure) {
-    let expected = listing ? "application/x-\(service)-advertisement" : "application/x-\(service)-result"
+  private func checkType(_ answer: HTTPExchange.Answer, address: RemoteAddress)
+    throws(TransportFailure)
+  {
+    let expected =
+      listing ? "application/x-\(service)-advertisement" : "application/x-\(service)-result"
     let type = answer.contentType?.split(separator: ";").first.map {
       $0.trimmingCharacters(in: .whitespaces).lowercased()
     }
     guard type == expected else {
       throw TransportFailure(
-        "\(address.redacted) is not a git repository served over smart http (the server answered \(type ?? "no content type") where \(expected) was expected)")
+        "\(address.redacted) is not a git repository served over smart http (the server answered \(type ?? "no content type") where \(expected) was expected)"
+      )
     }
   }
 
   /// The repository's new address when the listing was redirected to `location`, checked to
   /// be on the same host and no less secure (a password for one host never goes to another).
-  private func movedBase(_ location: String, from address: RemoteAddress) throws(TransportFailure) -> String {
+  private func movedBase(_ location: String, from address: RemoteAddress) throws(TransportFailure)
+    -> String
+  {
     let suffix = "/info/refs?service=\(service)"
-    let target = try RemoteAddress(location.hasSuffix(suffix) ? String(location.dropLast(suffix.count)) : location)
+    let target = try RemoteAddress(
+      location.hasSuffix(suffix) ? String(location.dropLast(suffix.count)) : location)
     guard target.host.lowercased() == address.host.lowercased(), target.port == address.port,
       target.secure || !address.secure
     else {
       throw TransportFailure(
-        "\(address.redacted) redirected to another host (\(target.redacted)); dinger does not follow it, so nothing is sent there. If the repository moved, point the remote at its new address: git remote set-url origin \(target.redacted)")
+        "\(address.redacted) redirected to another host (\(target.redacted)); dinger does not follow it, so nothing is sent there. If the repository moved, point the remote at its new address: git remote set-url origin \(target.redacted)"
+      )
     }
     guard location.hasSuffix(suffix) else {
-      throw TransportFailure("\(address.redacted) redirected to \(target.redacted), which is not a git repository")
+      throw TransportFailure(
+        "\(address.redacted) redirected to \(target.redacted), which is not a git repository")
     }
     return target.base
   }
@@ -250,7 +271,8 @@ final class HTTPStream: @unchecked Sendable {
 
   private static func detail(_ body: String) -> String {
     let line = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-    let clean = String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.prefix(200))
+    let clean = String(
+      line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.prefix(200))
     return clean.isEmpty ? "" : ": \(clean)"
   }
 }

@@ -21,11 +21,13 @@ enum HTTPTransport {
     }
   }()
 
-  nonisolated(unsafe) static let definition: UnsafeMutablePointer<git_smart_subtransport_definition> = {
-    let d = UnsafeMutablePointer<git_smart_subtransport_definition>.allocate(capacity: 1)
-    d.initialize(to: git_smart_subtransport_definition(callback: subtransportCallback, rpc: 1, param: nil))
-    return d
-  }()
+  nonisolated(unsafe) static let definition:
+    UnsafeMutablePointer<git_smart_subtransport_definition> = {
+      let d = UnsafeMutablePointer<git_smart_subtransport_definition>.allocate(capacity: 1)
+      d.initialize(
+        to: git_smart_subtransport_definition(callback: subtransportCallback, rpc: 1, param: nil))
+      return d
+    }()
 
   static let transportCallback: git_transport_cb = { out, owner, _ in
     let repository = owner.flatMap { git_remote_owner($0) }
@@ -36,7 +38,8 @@ enum HTTPTransport {
 
   static let subtransportCallback: git_smart_subtransport_cb = { out, owner, _ in
     let raw = UnsafeMutablePointer<git_smart_subtransport>.allocate(capacity: 1)
-    raw.initialize(to: git_smart_subtransport(action: actionCallback, close: closeCallback, free: freeCallback))
+    raw.initialize(
+      to: git_smart_subtransport(action: actionCallback, close: closeCallback, free: freeCallback))
     let settings = registry.take() ?? HTTPSettings()
     registry.setSubtransport(HTTPSession(owner: owner, settings: settings), for: raw)
     out?.pointee = raw
@@ -67,13 +70,15 @@ enum HTTPTransport {
       return 0
     }
 
-  static let closeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Int32 = { _ in 0 }
+  static let closeCallback:
+    @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Int32 = { _ in 0 }
 
-  static let freeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Void = { raw in
-    guard let raw else { return }
-    registry.setSubtransport(nil, for: raw)
-    raw.deallocate()
-  }
+  static let freeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Void =
+    { raw in
+      guard let raw else { return }
+      registry.setSubtransport(nil, for: raw)
+      raw.deallocate()
+    }
 
   static let readCallback:
     @convention(c) (
@@ -91,7 +96,9 @@ enum HTTPTransport {
     }
 
   static let writeCallback:
-    @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafePointer<CChar>?, Int)
+    @convention(c) (
+      UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafePointer<CChar>?, Int
+    )
       -> Int32 = { stream, buffer, size in
         guard let stream, let buffer, let http = registry.stream(stream)
         else { return -1 }
@@ -103,12 +110,13 @@ enum HTTPTransport {
         }
       }
 
-  static let streamFreeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?) -> Void = {
-    stream in
-    guard let stream else { return }
-    registry.removeStream(stream)?.finish()
-    stream.deallocate()
-  }
+  static let streamFreeCallback:
+    @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?) -> Void = {
+      stream in
+      guard let stream else { return }
+      registry.removeStream(stream)?.finish()
+      stream.deallocate()
+    }
 
   /// The Swift objects behind libgit2's C structs, by address.
   static let registry = TransportRegistry<HTTPSettings, HTTPSession, HTTPStream>()

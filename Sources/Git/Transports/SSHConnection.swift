@@ -56,8 +56,9 @@ final class SSHConnection: @unchecked Sendable {
     if let port = target.port { sshArguments += ["-p", String(port)] }
     sshArguments += [target.destination, target.remoteCommand(service)]
     var argv: [String]
-    if let command = [env["GIT_SSH_COMMAND"], configured].compactMap({ $0 }).first(where: { !$0.isEmpty })
-    {
+    if let command = [env["GIT_SSH_COMMAND"], configured].compactMap({ $0 }).first(where: {
+      !$0.isEmpty
+    }) {
       // git's way: the user's command line through sh, our arguments as "$@" (never shell text).
       argv = ["/bin/sh", "-c", command + " \"$@\"", command] + sshArguments
     } else if let program = env["GIT_SSH"], !program.isEmpty {
@@ -66,7 +67,8 @@ final class SSHConnection: @unchecked Sendable {
       var options: [String] = []
       // Without a terminal nobody can answer a prompt: fail at once instead of hanging, unless
       // an askpass program will ask (as ssh does with SSH_ASKPASS and no terminal).
-      let askpass = !(env["SSH_ASKPASS"] ?? "").isEmpty
+      let askpass =
+        !(env["SSH_ASKPASS"] ?? "").isEmpty
         && (env["SSH_ASKPASS_REQUIRE"] == "force" || env["DISPLAY"] != nil)
       if isatty(0) == 0 && !askpass { options += ["-o", "BatchMode=yes"] }
       // Keep-alives, so a push on a stalled network fails instead of waiting forever; only
@@ -120,11 +122,17 @@ final class SSHConnection: @unchecked Sendable {
     if !said.isEmpty { message += ": \(said.suffix(3).joined(separator: "; "))" }
     if said.isEmpty, let status, status != 0 { message += " (it exited with status \(status))" }
     let lower = message.lowercased()
-    if lower.contains("host key verification failed") || lower.contains("remote host identification has changed") {
-      message += "; check the server's host key in ~/.ssh/known_hosts (connect once with 'ssh -p PORT HOST' to record it)"
+    if lower.contains("host key verification failed")
+      || lower.contains("remote host identification has changed")
+    {
+      message +=
+        "; check the server's host key in ~/.ssh/known_hosts (connect once with 'ssh -p PORT HOST' to record it)"
     } else if lower.contains("permission denied") {
-      message += "; the server refused your keys: load one into ssh-agent (ssh-add), name it in ~/.ssh/config (IdentityFile), or check the user in the address"
-    } else if lower.contains("could not resolve") || lower.contains("connection refused") || lower.contains("timed out") {
+      message +=
+        "; the server refused your keys: load one into ssh-agent (ssh-add), name it in ~/.ssh/config (IdentityFile), or check the user in the address"
+    } else if lower.contains("could not resolve") || lower.contains("connection refused")
+      || lower.contains("timed out")
+    {
       message += "; check the address and that the server is up"
     }
     return message

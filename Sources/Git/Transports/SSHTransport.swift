@@ -23,11 +23,13 @@ enum SSHTransport {
   }()
 
   /// The subtransport definition libgit2's smart transport is built on (lives forever).
-  nonisolated(unsafe) static let definition: UnsafeMutablePointer<git_smart_subtransport_definition> = {
-    let d = UnsafeMutablePointer<git_smart_subtransport_definition>.allocate(capacity: 1)
-    d.initialize(to: git_smart_subtransport_definition(callback: subtransportCallback, rpc: 0, param: nil))
-    return d
-  }()
+  nonisolated(unsafe) static let definition:
+    UnsafeMutablePointer<git_smart_subtransport_definition> = {
+      let d = UnsafeMutablePointer<git_smart_subtransport_definition>.allocate(capacity: 1)
+      d.initialize(
+        to: git_smart_subtransport_definition(callback: subtransportCallback, rpc: 0, param: nil))
+      return d
+    }()
 
   static let transportCallback: git_transport_cb = { out, owner, _ in
     // NB: the remote's repository tells core.sshCommand; kept for the subtransport.
@@ -39,7 +41,8 @@ enum SSHTransport {
 
   static let subtransportCallback: git_smart_subtransport_cb = { out, _, _ in
     let raw = UnsafeMutablePointer<git_smart_subtransport>.allocate(capacity: 1)
-    raw.initialize(to: git_smart_subtransport(action: actionCallback, close: closeCallback, free: freeCallback))
+    raw.initialize(
+      to: git_smart_subtransport(action: actionCallback, close: closeCallback, free: freeCallback))
     registry.setSubtransport(Subtransport(command: registry.take()), for: raw)
     out?.pointee = raw
     return 0
@@ -85,13 +88,15 @@ enum SSHTransport {
       }
     }
 
-  static let closeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Int32 = { _ in 0 }
+  static let closeCallback:
+    @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Int32 = { _ in 0 }
 
-  static let freeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Void = { raw in
-    guard let raw else { return }
-    registry.setSubtransport(nil, for: raw)
-    raw.deallocate()
-  }
+  static let freeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport>?) -> Void =
+    { raw in
+      guard let raw else { return }
+      registry.setSubtransport(nil, for: raw)
+      raw.deallocate()
+    }
 
   static let readCallback:
     @convention(c) (
@@ -110,7 +115,9 @@ enum SSHTransport {
     }
 
   static let writeCallback:
-    @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafePointer<CChar>?, Int)
+    @convention(c) (
+      UnsafeMutablePointer<git_smart_subtransport_stream>?, UnsafePointer<CChar>?, Int
+    )
       -> Int32 = { stream, buffer, size in
         guard let stream, let buffer,
           let connection = registry.stream(stream)
@@ -124,17 +131,18 @@ enum SSHTransport {
         }
       }
 
-  static let streamFreeCallback: @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?) -> Void = {
-    stream in
-    guard let stream else { return }
-    registry.removeStream(stream)?.finish()
-    if let owner = stream.pointee.subtransport, let state = registry.subtransport(owner),
-      state.current == stream
-    {
-      state.current = nil
+  static let streamFreeCallback:
+    @convention(c) (UnsafeMutablePointer<git_smart_subtransport_stream>?) -> Void = {
+      stream in
+      guard let stream else { return }
+      registry.removeStream(stream)?.finish()
+      if let owner = stream.pointee.subtransport, let state = registry.subtransport(owner),
+        state.current == stream
+      {
+        state.current = nil
+      }
+      stream.deallocate()
     }
-    stream.deallocate()
-  }
 
   /// `core.sshCommand` of a repository, if set.
   static func configuredCommand(_ repository: OpaquePointer?) -> String? {
@@ -241,7 +249,8 @@ enum SSHError: Error {
     switch self {
     case .badURL(let url): return "'\(url)' is not an ssh address (ssh://host/path or host:path)"
     case .optionLike(let url):
-      return "'\(url)' names a host or path that starts with '-', which ssh would take for an option; dinger refuses it"
+      return
+        "'\(url)' names a host or path that starts with '-', which ssh would take for an option; dinger refuses it"
     case .cannotStart(let why): return "could not run ssh: \(why)"
     case .failed(let why): return why
     }

@@ -50,7 +50,8 @@ extension Repository {
         return .pushed
       }
       if let theirs {
-        guard (try? hasObject(theirs)) == true, (try? contains(ours, ancestor: theirs)) == true else {
+        guard (try? hasObject(theirs)) == true, (try? contains(ours, ancestor: theirs)) == true
+        else {
           try channel.finishWithoutRequest()
           return .rejected("\(ref): the remote has commits we do not (fetch first)")
         }
@@ -61,13 +62,15 @@ extension Repository {
       do throws(GitError) {
         let objects = try newObjects(from: ours, hiding: theirs.map { [$0] } ?? [], remoteODB: nil)
         session.onProgress?(
-          TransferProgress(received: objects.count, total: objects.count, bytes: 0, stage: .counting))
+          TransferProgress(
+            received: objects.count, total: objects.count, bytes: 0, stage: .counting))
         try PackWriter(self).write(objects) { request += $0 }
       } catch {
         throw TransportFailure(code: error.code, message: error.message)
       }
       let answer = try channel.send(request, reports: advertised.reportsStatus) { sent, total in
-        session.onProgress?(TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
+        session.onProgress?(
+          TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
       }
       var report = answer
       if advertised.sideBand {
@@ -76,7 +79,8 @@ extension Repository {
         if let fatal = parts.fatal { throw TransportFailure("the remote said: \(fatal)") }
         report = parts.report
       }
-      refused = try ReceivePackAdvertisement.refusal(in: report, for: ref, reports: advertised.reportsStatus)
+      refused = try ReceivePackAdvertisement.refusal(
+        in: report, for: ref, reports: advertised.reportsStatus)
     } catch {
       channel.close()
       session.settle(url: url, worked: false, code: error.code)
@@ -95,7 +99,8 @@ extension Repository {
     }
     var tracking: OpaquePointer?
     var new = ours.oid
-    _ = git_reference_create(&tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "dinger sync: push")
+    _ = git_reference_create(
+      &tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "dinger sync: push")
     git_reference_free(tracking)
     return .pushed
   }
@@ -138,7 +143,8 @@ enum ReceivePackChannel {
             session.checkCertificate(nil, valid: false, host: host), host: host, detail: detail)
         },
         uploaded: { sent, total in
-          session.onProgress?(TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
+          session.onProgress?(
+            TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
         })
       return .http(http, url: url)
     }
@@ -164,7 +170,8 @@ enum ReceivePackChannel {
         }
       }.untilFlush()
     case .http(let session, let url):
-      let stream = HTTPStream(session: session, url: url, service: "git-receive-pack", listing: true)
+      let stream = HTTPStream(
+        session: session, url: url, service: "git-receive-pack", listing: true)
       defer { stream.finish() }
       let reader = PktReader { (buffer, size) throws(TransportFailure) in
         try stream.read(into: buffer, size: size)
@@ -179,7 +186,8 @@ enum ReceivePackChannel {
 
   /// Sends the request (commands, flush, pack) and returns the server's answer (its report,
   /// up to the flush, when it `reports`).
-  func send(_ request: [UInt8], reports: Bool, progress: (Int, Int) -> Void) throws(TransportFailure)
+  func send(_ request: [UInt8], reports: Bool, progress: (Int, Int) -> Void)
+    throws(TransportFailure)
     -> [UInt8]
   {
     switch self {
@@ -206,7 +214,8 @@ enum ReceivePackChannel {
         }
       }.untilFlush()
     case .http(let session, let url):
-      let stream = HTTPStream(session: session, url: url, service: "git-receive-pack", listing: false)
+      let stream = HTTPStream(
+        session: session, url: url, service: "git-receive-pack", listing: false)
       defer { stream.finish() }
       try withRawBytes(request) { (bytes) throws(TransportFailure) in try stream.write(bytes) }
       return try PktReader { (buffer, size) throws(TransportFailure) in
@@ -218,7 +227,9 @@ enum ReceivePackChannel {
   /// Tells receive-pack there is nothing to do (a flush), where a connection stays open.
   func finishWithoutRequest() throws(TransportFailure) {
     if case .ssh(let connection) = self {
-      try? withRawBytes(Array("0000".utf8)) { (bytes) throws(SSHError) in try connection.write(bytes) }
+      try? withRawBytes(Array("0000".utf8)) { (bytes) throws(SSHError) in
+        try connection.write(bytes)
+      }
     }
   }
 
@@ -248,7 +259,8 @@ final class PktReader {
       if n == 0 { ended = true }
       buffer += UnsafeRawBufferPointer(start: chunk, count: n)
       guard buffer.count <= Self.limit else {
-        throw TransportFailure("the server sent more than \(Self.limit >> 20) MiB where a short answer was expected")
+        throw TransportFailure(
+          "the server sent more than \(Self.limit >> 20) MiB where a short answer was expected")
       }
     }
     return buffer.count - position >= count
@@ -261,7 +273,9 @@ final class PktReader {
       guard try fill(4) else {
         throw TransportFailure("the server's answer ended early (\(buffer.count - start) bytes)")
       }
-      guard let length = Int(String(decoding: buffer[position..<position + 4], as: UTF8.self), radix: 16),
+      guard
+        let length = Int(
+          String(decoding: buffer[position..<position + 4], as: UTF8.self), radix: 16),
         length == 0 || (4...65520).contains(length)
       else { throw TransportFailure("the server's answer is not git's protocol") }
       if length == 0 {
@@ -330,8 +344,9 @@ struct ReceivePackAdvertisement {
   /// A side-band answer taken apart: band 1 (the report, itself pkt-lines), the server's
   /// messages (band 2, its hooks' output: git shows them as `remote: ...`), and a fatal error
   /// (band 3).
-  static func demultiplex(_ answer: [UInt8]) -> (report: [UInt8], messages: [String], fatal: String?)
-  {
+  static func demultiplex(_ answer: [UInt8]) -> (
+    report: [UInt8], messages: [String], fatal: String?
+  ) {
     var report: [UInt8] = []
     var messages = ""
     var fatal: String?
@@ -341,7 +356,9 @@ struct ReceivePackAdvertisement {
       switch band {
       case 1: report += body
       case 2: messages += String(decoding: body, as: UTF8.self)
-      case 3: fatal = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      case 3:
+        fatal = String(decoding: body, as: UTF8.self).trimmingCharacters(
+          in: .whitespacesAndNewlines)
       default: continue
       }
     }
@@ -357,7 +374,9 @@ struct ReceivePackAdvertisement {
     var out: [[UInt8]] = []
     var i = 0
     while i + 4 <= bytes.count {
-      guard let length = Int(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else { break }
+      guard let length = Int(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else {
+        break
+      }
       if length == 0 {
         i += 4
         continue
@@ -376,7 +395,9 @@ struct ReceivePackAdvertisement {
 
   /// The server's refusal of `ref` in its report, nil when it took the push; throws when the
   /// pack was not unpacked.
-  static func refusal(in answer: [UInt8], for ref: String, reports: Bool) throws(TransportFailure) -> String? {
+  static func refusal(in answer: [UInt8], for ref: String, reports: Bool) throws(TransportFailure)
+    -> String?
+  {
     guard reports else { return nil }
     let lines = Self.lines(answer).map {
       String(decoding: $0.filter { $0 >= 0x20 || $0 == 9 }, as: UTF8.self)
@@ -385,7 +406,8 @@ struct ReceivePackAdvertisement {
       throw TransportFailure("the server did not report on the push")
     }
     guard unpack == "unpack ok" else {
-      throw TransportFailure("the server could not store the pack: \(unpack.dropFirst(7).prefix(200))")
+      throw TransportFailure(
+        "the server could not store the pack: \(unpack.dropFirst(7).prefix(200))")
     }
     if lines.contains("ok \(ref)") { return nil }
     if let ng = lines.first(where: { $0.hasPrefix("ng \(ref) ") }) {

@@ -17,22 +17,27 @@ struct TLSSettings: Equatable {
   static func current(
     _ repository: Repository?, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> TLSSettings {
-    read(config: { key in
-      if let repository { return repository.config(key) }
-      return Repository.userConfig(key)
-    }, environment: environment)
+    read(
+      config: { key in
+        if let repository { return repository.config(key) }
+        return Repository.userConfig(key)
+      }, environment: environment)
   }
 
   /// The settings from `config` and the environment.
   static func read(config: (String) -> String?, environment: [String: String]) -> TLSSettings {
     var settings = TLSSettings()
-    settings.caFile = environment["GIT_SSL_CAINFO"].flatMap { $0.isEmpty ? nil : $0 }
+    settings.caFile =
+      environment["GIT_SSL_CAINFO"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config("http.sslCAInfo")
-    settings.caPath = environment["GIT_SSL_CAPATH"].flatMap { $0.isEmpty ? nil : $0 }
+    settings.caPath =
+      environment["GIT_SSL_CAPATH"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config("http.sslCAPath")
-    settings.certFile = environment["GIT_SSL_CERT"].flatMap { $0.isEmpty ? nil : $0 }
+    settings.certFile =
+      environment["GIT_SSL_CERT"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config("http.sslCert")
-    settings.keyFile = environment["GIT_SSL_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+    settings.keyFile =
+      environment["GIT_SSL_KEY"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config("http.sslKey")
     if environment["GIT_SSL_NO_VERIFY"] != nil {
       settings.verify = false

@@ -60,7 +60,8 @@ public indirect enum JSONValue: Sendable, Equatable {
       case "\t": out += "\\t"
       default:
         if scalar.value < 0x20 || scalar.value == 0x7f {
-          out += "\\u" + String(repeatElement("0", count: 4 - String(scalar.value, radix: 16).count))
+          out +=
+            "\\u" + String(repeatElement("0", count: 4 - String(scalar.value, radix: 16).count))
             + String(scalar.value, radix: 16)
         } else {
           out.unicodeScalars.append(scalar)

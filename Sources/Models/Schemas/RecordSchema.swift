@@ -65,7 +65,8 @@ public enum RecordSchema {
 
   /// What an unknown key is: kept, and warned about.
   static let unknownKey = object(
-    ("description",
+    (
+      "description",
       "A key dinger does not know: kept as written when dinger edits the file, and 'dinger check' warns about it (naming the key it is probably a typo of)."
     ))
 
@@ -107,7 +108,9 @@ public enum RecordSchema {
   {
     var members = [JSONValue.Member("description", .string(description)), .init("type", "integer")]
     if let range {
-      members += [.init("minimum", .integer(range.lowerBound)), .init("maximum", .integer(range.upperBound))]
+      members += [
+        .init("minimum", .integer(range.lowerBound)), .init("maximum", .integer(range.upperBound)),
+      ]
     } else if let minimum {
       members.append(.init("minimum", .integer(minimum)))
     }
@@ -146,12 +149,18 @@ public enum RecordSchema {
       }.joined()
     }
     return object(
-      ("description",
-        .string("The scrum's colour in the meeting screen and lists; \(Theme.default.rawValue) when left out.")),
+      (
+        "description",
+        .string(
+          "The scrum's colour in the meeting screen and lists; \(Theme.default.rawValue) when left out."
+        )
+      ),
       ("type", "string"),
       ("enum", .array(themes.map { .string($0.rawValue) })),
-      ("enumDescriptions",
-        .array(themes.map { .string("#\(hex($0)), \($0.hasLightText ? "light" : "dark") text") })),
+      (
+        "enumDescriptions",
+        .array(themes.map { .string("#\(hex($0)), \($0.hasLightText ? "light" : "dark") text") })
+      ),
       ("default", .string(Theme.default.rawValue)))
   }()
 
@@ -160,19 +169,27 @@ public enum RecordSchema {
     Scrum.lengthRange)
 
   static let attendee: JSONValue = object(
-    ("description",
+    (
+      "description",
       "A person who speaks: a plain name, or a mapping with 'name' when it carries more. Names are unique within the scrum, ignoring case ('dinger check' says which repeat)."
     ),
-    ("anyOf",
+    (
+      "anyOf",
       [
         text("The attendee's name.", examples: ["Ada"]),
         nested(
           "An attendee with more than a name.", required: ["name"],
           [
             ("name", text("The attendee's name.")),
-            ("zone", zone("The attendee's own time zone: 'dinger agenda' shows them the meeting at their local time.")),
+            (
+              "zone",
+              zone(
+                "The attendee's own time zone: 'dinger agenda' shows them the meeting at their local time."
+              )
+            ),
           ]),
-      ]))
+      ]
+    ))
 
   static func pattern(_ description: String, _ pattern: String, examples: [String]) -> JSONValue {
     object(
@@ -181,7 +198,9 @@ public enum RecordSchema {
   }
 
   static func zone(_ description: String) -> JSONValue {
-    pattern(description, "^[A-Za-z0-9_+.-]+(/[A-Za-z0-9_+.-]+)*$", examples: ["Europe/Berlin", "America/New_York", "UTC"])
+    pattern(
+      description, "^[A-Za-z0-9_+.-]+(/[A-Za-z0-9_+.-]+)*$",
+      examples: ["Europe/Berlin", "America/New_York", "UTC"])
   }
 
   static let timePattern = "^([01]?[0-9]|2[0-3]):[0-5][0-9]$"
@@ -194,33 +213,57 @@ public enum RecordSchema {
     required: ["at", "days", "zone"],
     [
       ("at", pattern("Start, HH:MM (24-hour), in 'zone'.", timePattern, examples: ["09:30"])),
-      ("days",
+      (
+        "days",
         object(
-          ("description", "Days of the week: 'weekdays', 'daily', 'mon-thu', 'mon, wed, fri', or a list of days."),
-          ("anyOf",
+          (
+            "description",
+            "Days of the week: 'weekdays', 'daily', 'mon-thu', 'mon, wed, fri', or a list of days."
+          ),
+          (
+            "anyOf",
             [
               object(("type", "string"), ("pattern", .string(daysPattern))),
               object(
                 ("type", "array"), ("minItems", 1),
                 ("items", object(("type", "string"), ("pattern", .string(daysPattern))))),
-            ]),
-          ("examples", ["weekdays", "mon, wed, fri"]))),
-      ("every",
+            ]
+          ),
+          ("examples", ["weekdays", "mon, wed, fri"]))
+      ),
+      (
+        "every",
         pattern(
           "Every N weeks, counted from 'from' (which it then needs): '2 weeks'. Left out: every week.",
-          "^\\s*([0-9]{1,2}\\s*(w|wk|wks|weeks?)?|week|weekly|other week|fortnight)\\s*$", examples: ["2 weeks"])),
-      ("zone", zone("The IANA time zone 'at' is in; the meeting stays at that time there across daylight saving changes.")),
+          "^\\s*([0-9]{1,2}\\s*(w|wk|wks|weeks?)?|week|weekly|other week|fortnight)\\s*$",
+          examples: ["2 weeks"])
+      ),
+      (
+        "zone",
+        zone(
+          "The IANA time zone 'at' is in; the meeting stays at that time there across daylight saving changes."
+        )
+      ),
       ("from", pattern("First day, YYYY-MM-DD.", dayPattern, examples: ["2026-12-01"])),
       ("until", pattern("Last day, YYYY-MM-DD.", dayPattern, examples: ["2027-06-30"])),
-      ("skip",
+      (
+        "skip",
         object(
-          ("description", "Days the scrum does not meet though the schedule says so."), ("type", "array"),
-          ("items", pattern("A day off, YYYY-MM-DD.", dayPattern, examples: ["2026-12-24"])))),
-      ("moved",
+          ("description", "Days the scrum does not meet though the schedule says so."),
+          ("type", "array"),
+          ("items", pattern("A day off, YYYY-MM-DD.", dayPattern, examples: ["2026-12-24"])))
+      ),
+      (
+        "moved",
         object(
-          ("description", "Occurrences at another time of the same day: day -> HH:MM."), ("type", "object"),
+          ("description", "Occurrences at another time of the same day: day -> HH:MM."),
+          ("type", "object"),
           ("propertyNames", object(("pattern", .string(dayPattern)))),
-          ("additionalProperties", pattern("The time it happens instead.", timePattern, examples: ["11:00"])))),
+          (
+            "additionalProperties",
+            pattern("The time it happens instead.", timePattern, examples: ["11:00"])
+          ))
+      ),
     ])
 
   static let scrum = record(
@@ -232,10 +275,12 @@ public enum RecordSchema {
       ("theme", theme),
       ("length", length),
       ("schedule", schedule),
-      ("attendees",
+      (
+        "attendees",
         object(
           ("description", "Who speaks, in speaking order; at least one."), ("type", "array"),
-          ("minItems", 1), ("items", attendee))),
+          ("minItems", 1), ("items", attendee))
+      ),
     ])
 
   static let meeting = record(
@@ -244,38 +289,53 @@ public enum RecordSchema {
     required: ["scrum", "date", "length", "duration"],
     [
       ("id", id("Identity, made by dinger.")),
-      ("scrum", id("The id of the scrum this meeting belongs to (the 'id' in scrums/<slug>.yaml).")),
+      (
+        "scrum", id("The id of the scrum this meeting belongs to (the 'id' in scrums/<slug>.yaml).")
+      ),
       ("date", dateTime("When the meeting started, in UTC (ISO 8601).")),
       ("length", length),
       ("duration", integer("How long the meeting actually took, in seconds.", minimum: 0)),
-      ("attendees",
+      (
+        "attendees",
         object(
-          ("description", "Who was expected, as the scrum listed them at the time."), ("type", "array"),
-          ("items", text("An attendee's name.")))),
-      ("speakers",
+          ("description", "Who was expected, as the scrum listed them at the time."),
+          ("type", "array"),
+          ("items", text("An attendee's name.")))
+      ),
+      (
+        "speakers",
         object(
           ("description", "Time per speaker, in speaking order."), ("type", "array"),
-          ("items",
+          (
+            "items",
             nested(
               "How long one person spoke.", required: ["name", "seconds"],
               [
                 ("name", text("The speaker's name.")),
                 ("seconds", integer("Seconds spoken.", minimum: 0)),
-              ])))),
+              ])
+          ))
+      ),
       ("transcript", optionalText("Notes typed after the meeting.")),
-      ("turns",
+      (
+        "turns",
         object(
-          ("description",
-            "What was said, by speaker, as 'dinger meet --transcribe' heard it; in the order spoken."),
+          (
+            "description",
+            "What was said, by speaker, as 'dinger meet --transcribe' heard it; in the order spoken."
+          ),
           ("type", "array"),
-          ("items",
+          (
+            "items",
             nested(
               "One speaker's turn.", required: ["speaker", "start"],
               [
                 ("speaker", text("Who spoke (an attendee's name).")),
                 ("start", integer("Seconds from the start of the meeting.", minimum: 0)),
                 ("text", optionalText("What the recognizer heard (empty when it heard nothing).")),
-              ])))),
+              ])
+          ))
+      ),
     ])
 
   static let library = record(
@@ -285,92 +345,129 @@ public enum RecordSchema {
       ("id", id("Identity, made by dinger. Quiz results point at it.")),
       ("name", text("The library's name.", examples: ["Spanish basics"])),
       ("language", language("The words' language, as a BCP 47 tag.")),
-      ("words",
+      (
+        "words",
         object(
           ("description", "The words; each text once, ignoring case."), ("type", "array"),
-          ("items",
+          (
+            "items",
             nested(
               "A word and what it means.", required: ["text"],
               [
                 ("text", text("The word as written.", examples: ["agua"])),
                 ("phonetic", optionalText("How it sounds, in IPA.")),
-                ("meanings",
+                (
+                  "meanings",
                   object(
                     ("description", "Its meanings."), ("type", "array"),
-                    ("items",
+                    (
+                      "items",
                       nested(
                         "One meaning.", required: ["definition"],
                         [
                           ("partOfSpeech", optionalText("noun, verb, adjective, ...")),
                           ("definition", text("What it means.", examples: ["water"])),
                           ("example", optionalText("A sentence that uses it.")),
-                        ])))),
-              ])))),
+                        ])
+                    ))
+                ),
+              ])
+          ))
+      ),
     ])
 
   static let quiz = record(
-    "dinger quiz result", "One quiz over a word library: quizzes/<library-slug>/<yyyy-mm-dd>-<id8>.yaml.",
+    "dinger quiz result",
+    "One quiz over a word library: quizzes/<library-slug>/<yyyy-mm-dd>-<id8>.yaml.",
     required: ["library", "date", "questions"],
     [
       ("id", id("Identity, made by dinger.")),
       ("library", id("The id of the word library quizzed.")),
       ("date", dateTime("When the quiz started, in UTC (ISO 8601).")),
       ("seconds", integer("Seconds allowed per question.", minimum: 1)),
-      ("questions",
+      (
+        "questions",
         object(
           ("description", "The questions asked, in order; at least one."), ("type", "array"),
           ("minItems", 1),
-          ("items",
+          (
+            "items",
             nested(
               "One question and its answer.", required: ["word", "correct"],
               [
                 ("word", text("The word asked about.")),
-                ("correct", object(("description", "Whether the answer was right."), ("type", "boolean"))),
-              ])))),
+                (
+                  "correct",
+                  object(("description", "Whether the answer was right."), ("type", "boolean"))
+                ),
+              ])
+          ))
+      ),
     ])
 
   static let config = record(
     "dinger data repository settings", ".dinger/config.yaml: the data format and team defaults.",
     required: ["format"],
     [
-      ("format",
+      (
+        "format",
         object(
-          ("description", .string("The data format version; this dinger writes \(RepoConfig.currentFormat).")),
-          ("type", "integer"), ("minimum", 1), ("maximum", .integer(RepoConfig.currentFormat)))),
+          (
+            "description",
+            .string("The data format version; this dinger writes \(RepoConfig.currentFormat).")
+          ),
+          ("type", "integer"), ("minimum", 1), ("maximum", .integer(RepoConfig.currentFormat)))
+      ),
       ("language", language("The team's default language for new word libraries.")),
-      ("meet",
+      (
+        "meet",
         nested(
           "Settings for 'dinger meet'.", required: [],
           [
-            ("sound",
+            (
+              "sound",
               object(
-                ("description",
-                  "Play a ding through the sound server at each speaker change, as --sound does (the terminal bell where no sound server runs)."),
-                ("type", "boolean"))),
-          ])),
-      ("quiz",
+                (
+                  "description",
+                  "Play a ding through the sound server at each speaker change, as --sound does (the terminal bell where no sound server runs)."
+                ),
+                ("type", "boolean"))
+            )
+          ])
+      ),
+      (
+        "quiz",
         nested(
           "Defaults for 'dinger quiz'.", required: [],
           [
             ("questions", integer("Questions per quiz.", 1...100)),
             ("seconds", integer("Seconds per question.", 1...600)),
-          ])),
-      ("dictionary",
+          ])
+      ),
+      (
+        "dictionary",
         nested(
           "Where 'dinger word lookup' and 'word random' ask.", required: [],
           [
-            ("definitions",
+            (
+              "definitions",
               object(
                 ("description", "A Free-Dictionary-API-compatible server."), ("type", "string"),
-                ("format", "uri"), ("examples", ["https://api.dictionaryapi.dev"]))),
-            ("randomWords",
+                ("format", "uri"), ("examples", ["https://api.dictionaryapi.dev"]))
+            ),
+            (
+              "randomWords",
               object(
-                ("description", "A random-word server."), ("type", "string"), ("format", "uri"))),
-            ("timeout",
+                ("description", "A random-word server."), ("type", "string"), ("format", "uri"))
+            ),
+            (
+              "timeout",
               object(
                 ("description", "Seconds to wait for an answer, more than 0 and at most 120."),
-                ("type", "number"), ("exclusiveMinimum", 0), ("maximum", 120))),
-          ])),
+                ("type", "number"), ("exclusiveMinimum", 0), ("maximum", 120))
+            ),
+          ])
+      ),
     ])
 
   static let origin = nested(
@@ -390,8 +487,18 @@ public enum RecordSchema {
       ("file", text("The data file the value belongs in.")),
       ("record", object(("description", "The id of the record in that file."), ("type", "string"))),
       ("field", text("The field, as people read it (attendees[Bob].name).")),
-      ("path", object(("description", "The field as stored."), ("type", "array"), ("items", ["type": "string"]))),
-      ("kind", object(("description", "edit: both changed it; delete: one side removed what the other changed."), ("type", "string"), ("enum", ["edit", "delete"]))),
+      (
+        "path",
+        object(
+          ("description", "The field as stored."), ("type", "array"), ("items", ["type": "string"]))
+      ),
+      (
+        "kind",
+        object(
+          (
+            "description", "edit: both changed it; delete: one side removed what the other changed."
+          ), ("type", "string"), ("enum", ["edit", "delete"]))
+      ),
       ("kept", object(("description", "The value now in the data."))),
       ("kept_from", origin),
       ("other", object(("description", "The value not taken (null when that side deleted it)."))),

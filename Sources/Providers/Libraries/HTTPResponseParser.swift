@@ -31,7 +31,8 @@ struct HTTPResponseParser {
   init(maxBody: Int = 4 * 1024 * 1024) { self.maxBody = maxBody }
 
   /// Takes the next bytes; the answer once it is complete.
-  mutating func feed(_ bytes: ArraySlice<UInt8>) throws(HTTPClient.Failure) -> HTTPClient.Response? {
+  mutating func feed(_ bytes: ArraySlice<UInt8>) throws(HTTPClient.Failure) -> HTTPClient.Response?
+  {
     var rest = bytes
     if body == nil {
       let before = head.count
@@ -178,7 +179,8 @@ struct HTTPResponseParser {
       case 65...70: v = Int(b) - 55
       case 97...102: v = Int(b) - 87
       case 59, 32, 9: return try checked(size, digits)  // ';' extension, or spaces before it
-      default: throw .badResponse("chunk size '\(String(decoding: line.prefix(20), as: UTF8.self))'")
+      default:
+        throw .badResponse("chunk size '\(String(decoding: line.prefix(20), as: UTF8.self))'")
       }
       digits += 1
       guard digits <= 8 else { throw .badResponse("chunk size too large") }

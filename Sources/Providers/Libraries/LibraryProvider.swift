@@ -247,7 +247,8 @@ public struct LibraryProvider: Sendable {
         $0.library.name.lowercased() == library.name.lowercased()
       }) {
         throw StorageError(
-          "there is already a library named '\(same.library.name)' (\(same.path)); pick another name")
+          "there is already a library named '\(same.library.name)' (\(same.path)); pick another name"
+        )
       }
       path = try Slug.uniquePath(
         folder: "libraries", title: library.name, in: snapshot, fallback: "library")
@@ -270,7 +271,8 @@ public struct LibraryProvider: Sendable {
       allowed: withQuizzes
     ) { snapshot in
       guard try snapshot.read(stored.path) != nil else {
-        throw StorageError("library '\(stored.library.name)' (\(stored.path)) was removed meanwhile")
+        throw StorageError(
+          "library '\(stored.library.name)' (\(stored.path)) was removed meanwhile")
       }
       return try quizPaths(of: stored)
     }
@@ -389,7 +391,8 @@ public struct LibraryProvider: Sendable {
       if !errors.isEmpty, file.salvaged != nil {
         try refuseBroken(StoredLibrary(path: stored.path, library: stored.library, broken: errors))
       }
-      throw StorageError("\(stored.path) has errors as committed; run 'dinger check \(stored.path)'")
+      throw StorageError(
+        "\(stored.path) has errors as committed; run 'dinger check \(stored.path)'")
     }
     if let want = stored.library.id, let have = library.id, want != have {
       throw StorageError(

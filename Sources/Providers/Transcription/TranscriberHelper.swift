@@ -19,7 +19,8 @@ public enum TranscriberHelper {
       }
       return path
     }
-    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let me =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     let beside = URL(fileURLWithPath: me).deletingLastPathComponent()
       .appendingPathComponent("dinger-transcribe").path
@@ -76,7 +77,9 @@ final class StderrTail: @unchecked Sendable {
   }
 
   var text: String {
-    lock.withLock { String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+    lock.withLock {
+      String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
   }
 }
 

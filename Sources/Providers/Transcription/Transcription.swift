@@ -1,6 +1,6 @@
 import Foundation
-import Processes
 import Models
+import Processes
 import Speech
 
 /// Speech to text through `dinger-transcribe`: a live meeting heard from the default source,
@@ -27,7 +27,8 @@ public enum Transcription {
     var done = false
     while let message = reader.next() {
       switch message {
-      case .heard(let turn, let text): result.heard[turn, default: ""].append(separator(result.heard[turn]) + text)
+      case .heard(let turn, let text):
+        result.heard[turn, default: ""].append(separator(result.heard[turn]) + text)
       case .note(let text): result.notes.append(text)
       case .error(let text): result.failure = text
       case .done: done = true
@@ -84,12 +85,14 @@ public final class LiveTranscription: @unchecked Sendable {
     let live = LiveTranscription(process: process, input: input, output: output, tail: tail)
     let deadline = Date().addingTimeInterval(timeout)
     live.changed.lock()
-    while !live.lock.withLock({ live.isReady || live.ended }) && live.changed.wait(until: deadline) {}
+    while !live.lock.withLock({ live.isReady || live.ended }) && live.changed.wait(until: deadline)
+    {}
     live.changed.unlock()
     let (ready, failure) = live.lock.withLock { (live.isReady, live.result.failure) }
     if !ready {
       live.stop()
-      throw TranscriberHelper.Missing(description: failure ?? "the transcriber did not start within \(Int(timeout)) s")
+      throw TranscriberHelper.Missing(
+        description: failure ?? "the transcriber did not start within \(Int(timeout)) s")
     }
     return live
   }
@@ -113,7 +116,8 @@ public final class LiveTranscription: @unchecked Sendable {
       stop()
       lock.withLock {
         if result.failure == nil {
-          result.failure = "the transcriber took longer than \(Int(timeout)) s to finish; the text after that is lost"
+          result.failure =
+            "the transcriber took longer than \(Int(timeout)) s to finish; the text after that is lost"
         }
       }
     }
@@ -174,7 +178,9 @@ public enum Chime {
     fallback: @escaping @Sendable () -> Void
   ) {
     Thread {
-      guard let (process, input, _, _) = try? TranscriberHelper.start(["ding"], environment: environment)
+      guard
+        let (process, input, _, _) = try? TranscriberHelper.start(
+          ["ding"], environment: environment)
       else {
         return fallback()
       }

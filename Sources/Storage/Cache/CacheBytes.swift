@@ -139,7 +139,9 @@ struct CacheReader {
   mutating func uuid() throws(Damaged) -> UUID {
     guard end - at >= 16 else { throw Damaged() }
     var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 16])) }
+    withUnsafeMutableBytes(of: &raw) {
+      $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 16]))
+    }
     at += 16
     return UUID(uuid: raw)
   }

@@ -238,7 +238,9 @@ enum CachedRecord {
       var attendees: [Attendee] = []
       let n = try r.count()
       attendees.reserveCapacity(n)
-      for _ in 0..<n { attendees.append(Attendee(name: try r.string(), zone: try r.optionalString())) }
+      for _ in 0..<n {
+        attendees.append(Attendee(name: try r.string(), zone: try r.optionalString()))
+      }
       let schedule = try schedule(&r)
       return .scrum(
         Scrum(
@@ -263,7 +265,8 @@ enum CachedRecord {
       let t = try r.count(each: 10)
       turns.reserveCapacity(t)
       for _ in 0..<t {
-        turns.append(TranscriptTurn(speaker: try r.string(), start: try r.int(), text: try r.string()))
+        turns.append(
+          TranscriptTurn(speaker: try r.string(), start: try r.int(), text: try r.string()))
       }
       return .meeting(
         Meeting(

@@ -36,7 +36,9 @@ extension DataRepository {
       case .success(.known): if let listing = hits[path] { out.append(listing) }
       case .success(.read(let bytes, let stamp)):
         let file = RecordCodec.decode(bytes, path: path, kind: .library)
-        guard case .library(let library)? = file.record, file.diagnostics.isEmpty else { return nil }
+        guard case .library(let library)? = file.record, file.diagnostics.isEmpty else {
+          return nil
+        }
         cache?.remember(
           path, stamp: stamp, record: .library(library),
           places: DataChecker.SlimFile.places(of: file), now: now)

@@ -40,14 +40,18 @@ final class RecordCache {
 
   /// The cached record of `path` and its places, when it was cached with this stamp.
   func entry(_ path: String, stamp: FileStamp) -> (AnyRecord, CachedRecord.Places)? {
-    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in try CachedRecord.decode(&r, path: path) }
+    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in
+      try CachedRecord.decode(&r, path: path)
+    }
   }
 
   /// What `check` needs of `path` (see `CachedRecord.slim`), when it was cached with this stamp.
   func slim(_ path: String, stamp: FileStamp) -> (
     kind: UInt8, id: UUID?, parent: UUID?, places: CachedRecord.Places
   )? {
-    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in try CachedRecord.slim(&r, path: path) }
+    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in
+      try CachedRecord.slim(&r, path: path)
+    }
   }
 
   /// A cached library as listing rows (see `CachedRecord.libraryListing`).
@@ -99,11 +103,14 @@ final class RecordCache {
   func save() {
     for (dir, bucket) in buckets where bucket.changed {
       var w = CacheWriter()
-      w.bytes.reserveCapacity(bucket.data.count + bucket.added.values.reduce(0) { $0 + $1.payload.count + 64 })
+      w.bytes.reserveCapacity(
+        bucket.data.count + bucket.added.values.reduce(0) { $0 + $1.payload.count + 64 })
       w.bytes.append(contentsOf: Self.magic)
       w.u8(CachedRecord.version)
       w.string(dir)
-      var kept = bucket.entries.filter { !bucket.dropped.contains($0.key) && bucket.added[$0.key] == nil }
+      var kept = bucket.entries.filter {
+        !bucket.dropped.contains($0.key) && bucket.added[$0.key] == nil
+      }
       w.varint(kept.count + bucket.added.count)
       for (name, entry) in kept.sorted(by: { $0.key < $1.key }) {
         w.string(name)
@@ -158,7 +165,9 @@ final class RecordCache {
     return b
   }
 
-  static func entries(_ data: [UInt8], dir: String) throws -> [String: (stamp: FileStamp, payload: Range<Int>)] {
+  static func entries(_ data: [UInt8], dir: String) throws -> [String: (
+    stamp: FileStamp, payload: Range<Int>
+  )] {
     try data.withUnsafeBytes { raw throws(CacheReader.Damaged) in
       guard raw.count >= magic.count + 9,
         raw.prefix(magic.count).elementsEqual(magic)
@@ -184,7 +193,8 @@ final class RecordCache {
   }
 
   private func read(_ name: String) -> [UInt8]? {
-    let fd = open(folder.appendingPathComponent(name).path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    let fd = open(
+      folder.appendingPathComponent(name).path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()
@@ -208,7 +218,9 @@ final class RecordCache {
 
   private func write(_ bytes: [UInt8], to name: String) {
     let path = folder.appendingPathComponent(name).path
-    let temp = folder.appendingPathComponent(".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))").path
+    let temp = folder.appendingPathComponent(
+      ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+    ).path
     mkdir(folder.deletingLastPathComponent().path, 0o755)
     mkdir(folder.path, 0o755)
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)

@@ -32,14 +32,17 @@ extension DataRepository {
   public func repair(abandon: Bool) throws -> String {
     let writer = try WriterLock(at: dingerFolder)
     defer { writer.release() }
-    guard let journal = writer.journal() else { return "nothing to repair: no dinger write was interrupted" }
+    guard let journal = writer.journal() else {
+      return "nothing to repair: no dinger write was interrupted"
+    }
     do {
       try finishInterruptedWrite(holding: writer)
       return notes.last ?? "finished dinger's interrupted write"
     } catch {
       guard abandon else {
         throw StorageError(
-          "could not finish dinger's interrupted change: \(error); fix that, or run 'dinger repair --abandon' to give it up")
+          "could not finish dinger's interrupted change: \(error); fix that, or run 'dinger repair --abandon' to give it up"
+        )
       }
       let indexLock = IndexLock.path(in: gitDirectory)
       if let found = FileIdentity.of(indexLock), found == journal.indexLock { unlink(indexLock) }
@@ -52,7 +55,8 @@ extension DataRepository {
         }
       }
       writer.clear()
-      return "gave up dinger's interrupted change (\(error)); 'git status' shows what differs from HEAD"
+      return
+        "gave up dinger's interrupted change (\(error)); 'git status' shows what differs from HEAD"
     }
   }
 
@@ -125,7 +129,8 @@ extension DataRepository {
     try checkOut(files, index: index)
     // A kill while a file was written leaves its temporary file; git does not know it.
     for file in files {
-      for temp in tree.temporaries(of: file.path) where try git.blobID(at: temp, in: commit) == nil {
+      for temp in tree.temporaries(of: file.path) where try git.blobID(at: temp, in: commit) == nil
+      {
         try? tree.remove(temp)
       }
     }
@@ -163,7 +168,8 @@ extension DataRepository {
     }
     // A kill while a file was written leaves its temporary file; git does not know it.
     for file in try git.filesChanged(from: head, to: commit) {
-      for temp in tree.temporaries(of: file.path) where try git.blobID(at: temp, in: commit) == nil {
+      for temp in tree.temporaries(of: file.path) where try git.blobID(at: temp, in: commit) == nil
+      {
         try? tree.remove(temp)
       }
     }
@@ -171,10 +177,10 @@ extension DataRepository {
       let subject =
         (try? git.commitInfo(commit).message.split(separator: "\n").first.map(String.init)) ?? nil
       notes.append(
-        "dinger's interrupted change '\(subject ?? commit.short)' was not committed; its files are back as committed")
+        "dinger's interrupted change '\(subject ?? commit.short)' was not committed; its files are back as committed"
+      )
     }
   }
-
 
   /// A file's first bytes (at most 128), nil when it does not exist.
   static func smallFile(_ path: String) -> [UInt8]? {

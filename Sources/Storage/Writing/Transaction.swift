@@ -91,7 +91,9 @@ extension DataRepository {
       return Plan(
         commit: commit,
         files: files.map {
-          Plan.File(path: $0.path, blob: $0.theirs, mode: $0.theirs == nil ? regularFileMode : $0.theirsMode)
+          Plan.File(
+            path: $0.path, blob: $0.theirs, mode: $0.theirs == nil ? regularFileMode : $0.theirsMode
+          )
         },
         reflog: "dinger sync: fast-forward", subject: "fast-forward to \(commit.short)",
         rebuildWhenMoved: false)
@@ -133,7 +135,8 @@ extension DataRepository {
       try finishInterruptedWrite(holding: writer)
     } catch {
       throw StorageError(
-        "could not finish dinger's interrupted change (\(error)); nothing new was written. 'dinger repair' tries again and says more; 'dinger repair --abandon' gives the interrupted change up")
+        "could not finish dinger's interrupted change (\(error)); nothing new was written. 'dinger repair' tries again and says more; 'dinger repair --abandon' gives the interrupted change up"
+      )
     }
     // NB: the journal exists before the temporary lock file does, so a kill at any instant
     // leaves a journal that sends the next command to clean up.
@@ -181,8 +184,9 @@ extension DataRepository {
         throw error
       }
       do {
-        _ = try LockWait.retrying(lockFile: gitDirectory.appendingPathComponent(branch + ".lock").path)
-        { () throws -> Bool? in
+        _ = try LockWait.retrying(
+          lockFile: gitDirectory.appendingPathComponent(branch + ".lock").path
+        ) { () throws -> Bool? in
           do {
             try git.moveBranch(branch, to: plan.commit, from: head, reflog: plan.reflog)
             return true
@@ -348,8 +352,9 @@ extension DataRepository {
       read: { path in try head.flatMap { try git.file(path, in: $0) } },
       names: { folder in
         var names = Set(try head.map { try git.names(in: folder, of: $0) } ?? [])
-        let onDisk = (try? FileManager.default.contentsOfDirectory(
-          atPath: tree.root.appendingPathComponent(folder).path)) ?? []
+        let onDisk =
+          (try? FileManager.default.contentsOfDirectory(
+            atPath: tree.root.appendingPathComponent(folder).path)) ?? []
         names.formUnion(onDisk)
         return names
       })

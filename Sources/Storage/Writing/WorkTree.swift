@@ -146,7 +146,9 @@ public struct WorkTree: Sendable {
         let stamp = FileStamp(st)
         if known(path, stamp) { return .known(stamp) }
       }
-      guard let (bytes, stamp) = try readFile(in: dir, name: name, path: path) else { return .missing }
+      guard let (bytes, stamp) = try readFile(in: dir, name: name, path: path) else {
+        return .missing
+      }
       return .read(bytes, stamp)
     }.map { $0.map { $0 ?? .missing } }
   }
@@ -247,7 +249,8 @@ public struct WorkTree: Sendable {
       guard !bytes.contains(0) else { throw .badName(path) }
       var made: Int32 = -1
       for _ in 0..<8 {
-        temp = ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
+        temp =
+          ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
         made = String(decoding: bytes, as: UTF8.self).withCString { symlinkat($0, dir, temp) }
         if made == 0 || errno != EEXIST { break }
       }
@@ -259,7 +262,8 @@ public struct WorkTree: Sendable {
     }
     var fd: Int32 = -1
     for _ in 0..<8 {
-      temp = ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
+      temp =
+        ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).dinger-tmp"
       // NB: an executable as git makes one: 0777 less the umask (0666 for a plain file).
       fd = openat(
         dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,

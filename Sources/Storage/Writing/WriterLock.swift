@@ -41,7 +41,8 @@ final class WriterLock {
     guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
       close(fd)
       throw StorageError(
-        "dinger's writer lock \(path) is not a regular file; remove it (rm '\(path)') and run this again")
+        "dinger's writer lock \(path) is not a regular file; remove it (rm '\(path)') and run this again"
+      )
     }
     while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
       if errno == EINTR { continue }

@@ -81,7 +81,9 @@ struct SpokenMeeting {
   }
 
   /// The turns of the meeting `dinger history S --json` shows first.
-  static func turns(_ box: Sandbox, scrum: String) throws -> [(speaker: String, start: Int, text: String)] {
+  static func turns(_ box: Sandbox, scrum: String) throws -> [(
+    speaker: String, start: Int, text: String
+  )] {
     let r = try box.dinger("history", scrum, "--json")
     let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
     let meetings = json?["meetings"] as? [[String: Any]] ?? []

@@ -82,7 +82,10 @@ import Testing
 
     // The same recording, transcribed afterwards with the turns given, gives the same turns.
     let r = try box.dinger(
-      ["meet", "team", "--record", "--audio", spoken.wav.path, "--duration", "\(Int(spoken.length))s"]
+      [
+        "meet", "team", "--record", "--audio", spoken.wav.path, "--duration",
+        "\(Int(spoken.length))s",
+      ]
         + zip(SpokenMeeting.script, spoken.starts).flatMap { ["--turn", "\($0.name)=\($1)"] })
     #expect(r.status == 0, "\(r.stderr)")
     let recorded = try SpokenMeeting.turns(box, scrum: "team").filter { _ in true }
@@ -106,20 +109,29 @@ import Testing
     var r = try box.dinger("meet", "team", "--record", "--audio", spoken.wav.path)
     #expect(r.status != 0)
     #expect(r.stderr.contains("--audio needs --turn NAME=SECONDS"), "\(r.stderr)")
-    r = try box.dinger("meet", "team", "--record", "--audio", spoken.wav.path, "--turn", "Bo=5", "--turn", "Ana=1")
+    r = try box.dinger(
+      "meet", "team", "--record", "--audio", spoken.wav.path, "--turn", "Bo=5", "--turn", "Ana=1")
     #expect(r.stderr.contains("give turns in the order spoken"), "\(r.stderr)")
-    r = try box.dinger("meet", "team", "--record", "--audio", box.home.url.appendingPathComponent("none.wav").path, "--turn", "Ana=0")
+    r = try box.dinger(
+      "meet", "team", "--record", "--audio", box.home.url.appendingPathComponent("none.wav").path,
+      "--turn", "Ana=0")
     #expect(r.status != 0 && r.stderr.contains("can't read the recording"), "\(r.stderr)")
     try Data("not a wav".utf8).write(to: box.home.url.appendingPathComponent("bad.wav"))
-    r = try box.dinger("meet", "team", "--record", "--audio", box.home.url.appendingPathComponent("bad.wav").path, "--turn", "Ana=0")
-    #expect(r.status != 0 && r.stderr.contains("not a WAV file") && r.stderr.contains("nothing was recorded"), "\(r.stderr)")
+    r = try box.dinger(
+      "meet", "team", "--record", "--audio", box.home.url.appendingPathComponent("bad.wav").path,
+      "--turn", "Ana=0")
+    #expect(
+      r.status != 0 && r.stderr.contains("not a WAV file")
+        && r.stderr.contains("nothing was recorded"), "\(r.stderr)")
     #expect(try box.git("ls-files", "history") == "")
     r = try box.dinger("meet", "team", "--record", "--audio", spoken.wav.path, "--turn", "Ana=0")
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("(\(Int(spoken.length.rounded())) s, 3 attendees)"), "\(r.stdout)")
     let turns = try SpokenMeeting.turns(box, scrum: "team")
     #expect(turns.map(\.speaker) == ["Ana"])
-    #expect(SpokenMeeting.errorRate(said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "") <= 0.5)
+    #expect(
+      SpokenMeeting.errorRate(said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "")
+        <= 0.5)
   }
 
   @Test func aDiscardedMeetingStopsTheTranscriberAndRecordsNothing() throws {
@@ -134,16 +146,20 @@ import Testing
     #expect(tmux.wait(for: "meeting discarded; nothing recorded"), "\(tmux.screen())")
     #expect(try box.head() == head)
     Thread.sleep(forTimeInterval: 0.5)
-    let left = try ProcessRunner.run("/usr/bin/pgrep", ["-a", "-f", "dinger-transcribe listen.*\(marker)"])
+    let left = try ProcessRunner.run(
+      "/usr/bin/pgrep", ["-a", "-f", "dinger-transcribe listen.*\(marker)"])
     #expect(left.stdout.isEmpty, "a transcriber was left running: \(left.stdout)")
   }
 
   @Test func withoutASoundServerTheMeetingRunsAndSaysWhy() throws {
     let box = try Sandbox()
-    box.extraEnvironment = ["PULSE_SERVER": "unix:" + box.home.url.appendingPathComponent("nothing").path]
+    box.extraEnvironment = [
+      "PULSE_SERVER": "unix:" + box.home.url.appendingPathComponent("nothing").path
+    ]
     try team(box)
     let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
-    #expect(tmux.wait(for: "Transcription off: can't record from the sound server"), "\(tmux.screen())")
+    #expect(
+      tmux.wait(for: "Transcription off: can't record from the sound server"), "\(tmux.screen())")
     tmux.keys("n")
     #expect(tmux.wait(for: "Speaker 2 of 3: Bo"), "\(tmux.screen())")
     end(tmux, exit)
@@ -156,7 +172,9 @@ import Testing
 
   @Test func withoutTheSpeechModelTheMeetingRunsAndSaysHowToInstallIt() throws {
     let box = try Sandbox()
-    box.extraEnvironment = ["DINGER_SPEECH_MODEL": box.home.url.appendingPathComponent("no-model").path]
+    box.extraEnvironment = [
+      "DINGER_SPEECH_MODEL": box.home.url.appendingPathComponent("no-model").path
+    ]
     try team(box)
     let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
     #expect(tmux.wait(for: "Transcription off: no speech model at"), "\(tmux.screen())")
@@ -175,7 +193,8 @@ import Testing
     Thread.sleep(forTimeInterval: 0.5)
     tmux.keys("n")
     #expect(tmux.wait(for: "Speaker 2 of 4: Bo"), "\(tmux.screen())")
-    let killed = try ProcessRunner.run("/usr/bin/pkill", ["-KILL", "-f", "dinger-transcribe listen.*\(marker)"])
+    let killed = try ProcessRunner.run(
+      "/usr/bin/pkill", ["-KILL", "-f", "dinger-transcribe listen.*\(marker)"])
     #expect(killed.status == 0)
     #expect(tmux.wait(for: "stopped: the transcriber was stopped (signal 9)"), "\(tmux.screen())")
     tmux.keys("n")
@@ -183,10 +202,12 @@ import Testing
     end(tmux, exit)
     let text = try meetingFile(box)
     #expect(text.contains("Transcription stopped at 0:"), "\(text)")
-    #expect(text.contains("the transcriber was stopped (signal 9). The text heard before that is kept."))
+    #expect(
+      text.contains("the transcriber was stopped (signal 9). The text heard before that is kept."))
     let turns = try SpokenMeeting.turns(box, scrum: "team")
     #expect(turns.first?.speaker == "Ana")
-    let rate = SpokenMeeting.errorRate(said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "")
+    let rate = SpokenMeeting.errorRate(
+      said: SpokenMeeting.script[0].text, heard: turns.first?.text ?? "")
     #expect(rate <= 0.5, "heard '\(turns.first?.text ?? "")'")
   }
 }
@@ -199,12 +220,16 @@ import Testing
     let box = try Sandbox()
     box.extraEnvironment = pulse.environment
     #expect(try box.dinger("init").status == 0)
-    #expect(try box.dinger("scrum", "new", "Team", "--attendee", "Ana", "--attendee", "Bo").status == 0)
+    #expect(
+      try box.dinger("scrum", "new", "Team", "--attendee", "Ana", "--attendee", "Bo").status == 0)
     // What the sink plays, recorded from its monitor.
     let heard = box.home.url.appendingPathComponent("heard.raw")
     let recorder = try ProcessRunner.start(
       "/bin/sh",
-      ["-c", "PULSE_SERVER='\(pulse.address)' exec parec --format=s16le --rate=16000 --channels=1 -d virt.monitor > '\(heard.path)'"])
+      [
+        "-c",
+        "PULSE_SERVER='\(pulse.address)' exec parec --format=s16le --rate=16000 --channels=1 -d virt.monitor > '\(heard.path)'",
+      ])
     defer { ProcessRunner.stop(recorder) }
     let (tmux, exit) = try Tmux.start(box, "meet", "team", "--sound")
     #expect(tmux.wait(for: "Speaker 1 of 2: Ana"), "\(tmux.screen())")

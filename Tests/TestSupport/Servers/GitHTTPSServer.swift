@@ -160,7 +160,8 @@ public final class GitHTTPSServer: @unchecked Sendable {
 
         """
       for module in [
-        "mpm_prefork", "authz_core", "authz_user", "authn_core", "authn_file", "auth_basic", "alias",
+        "mpm_prefork", "authz_core", "authz_user", "authn_core", "authn_file", "auth_basic",
+        "alias",
         "cgi", "env",
       ] + (tls ? ["ssl"] : []) {
         config += "LoadModule \(module)_module \(modules)/mod_\(module).so\n"

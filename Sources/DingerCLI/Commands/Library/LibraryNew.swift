@@ -8,7 +8,7 @@ extension LibraryCommand {
   /// `dinger library new`.
   struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "new",
+      commandName: "new",
       abstract: "Add an empty library.",
       discussion: """
         Examples:

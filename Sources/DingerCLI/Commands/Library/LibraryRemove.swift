@@ -13,7 +13,8 @@ extension LibraryCommand {
       discussion:
         "Examples:\n  dinger library rm spanish-basics\n  dinger undo        brings it back")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
+    @Argument(help: "The library: slug, name or id prefix.", completion: Completions.libraries)
+    var library: String
     @Flag(help: "Remove its quiz results too.") var withQuizzes = false
 
     func run() throws {

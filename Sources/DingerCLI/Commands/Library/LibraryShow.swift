@@ -8,14 +8,15 @@ extension LibraryCommand {
   /// `dinger library show`.
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "show",
+      commandName: "show",
       abstract: "Show a library and all its words.",
       discussion:
         "Examples:\n  dinger library show spanish-basics\n  dinger library show \"Spanish basics\" --json"
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
+    @Argument(help: "The library: slug, name or id prefix.", completion: Completions.libraries)
+    var library: String
 
     func run() throws {
       try reporting {

@@ -8,7 +8,7 @@ extension WordCommand {
   /// `dinger word add`.
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "add",
+      commandName: "add",
       abstract: "Add a word, or a meaning to a word the library has.",
       discussion: """
         A word is one per library, whatever its case or accent composition: adding it again with \
@@ -20,7 +20,8 @@ extension WordCommand {
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The word.", completion: Completions.words) var text: String
-    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
+    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries)
+    var library: String
     @OptionGroup var meaning: MeaningOptions
     @Option(help: "Pronunciation, e.g. /ˈola/.") var phonetic: String?
     @Option(help: "The word's language; must be the library's (a check against mix-ups).")

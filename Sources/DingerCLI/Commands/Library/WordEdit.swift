@@ -8,7 +8,7 @@ extension WordCommand {
   /// `dinger word edit`.
   struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "edit",
+      commandName: "edit",
       abstract: "Change a word: its text, phonetic, or one meaning's fields.",
       discussion: """
         Examples:
@@ -19,7 +19,8 @@ extension WordCommand {
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The word.", completion: Completions.words) var text: String
-    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
+    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries)
+    var library: String
     @Option(name: .customLong("text"), help: "New text for the word.") var newText: String?
     @Option(help: "New pronunciation ('' removes it).") var phonetic: String?
     @Option(
@@ -42,34 +43,34 @@ extension WordCommand {
 
     /// The options applied to the word as committed at the moment of the change.
     private func edit(_ word: inout Word) throws {
-        if let newText { word.text = newText }
-        if let phonetic { word.phonetic = phonetic.trimmed.isEmpty ? nil : phonetic }
-        if fields.definition != nil || fields.pos != nil || fields.example != nil {
-          guard (1...word.meanings.count + 1).contains(meaning) else {
-            throw CLIError(
-              "'\(word.text)' has \(Style.plural(word.meanings.count, "meaning")); --meaning must be 1 to \(word.meanings.count + 1)"
-            )
-          }
-          if meaning == word.meanings.count + 1 {
-            guard let definition = fields.definition else {
-              throw CLIError("a new meaning needs --definition")
-            }
-            word.meanings.append(Meaning(definition: definition))
-          }
-          var m = word.meanings[meaning - 1]
-          if let d = fields.definition { m.definition = d }
-          if let p = fields.pos { m.partOfSpeech = p.trimmed.isEmpty ? nil : p }
-          if let e = fields.example { m.example = e.trimmed.isEmpty ? nil : e }
-          word.meanings[meaning - 1] = m
+      if let newText { word.text = newText }
+      if let phonetic { word.phonetic = phonetic.trimmed.isEmpty ? nil : phonetic }
+      if fields.definition != nil || fields.pos != nil || fields.example != nil {
+        guard (1...word.meanings.count + 1).contains(meaning) else {
+          throw CLIError(
+            "'\(word.text)' has \(Style.plural(word.meanings.count, "meaning")); --meaning must be 1 to \(word.meanings.count + 1)"
+          )
         }
-        if let removeMeaning {
-          guard word.meanings.indices.contains(removeMeaning - 1) else {
-            throw CLIError(
-              "'\(word.text)' has \(Style.plural(word.meanings.count, "meaning")); there is no meaning \(removeMeaning)"
-            )
+        if meaning == word.meanings.count + 1 {
+          guard let definition = fields.definition else {
+            throw CLIError("a new meaning needs --definition")
           }
-          word.meanings.remove(at: removeMeaning - 1)
+          word.meanings.append(Meaning(definition: definition))
         }
+        var m = word.meanings[meaning - 1]
+        if let d = fields.definition { m.definition = d }
+        if let p = fields.pos { m.partOfSpeech = p.trimmed.isEmpty ? nil : p }
+        if let e = fields.example { m.example = e.trimmed.isEmpty ? nil : e }
+        word.meanings[meaning - 1] = m
+      }
+      if let removeMeaning {
+        guard word.meanings.indices.contains(removeMeaning - 1) else {
+          throw CLIError(
+            "'\(word.text)' has \(Style.plural(word.meanings.count, "meaning")); there is no meaning \(removeMeaning)"
+          )
+        }
+        word.meanings.remove(at: removeMeaning - 1)
+      }
     }
   }
 }

@@ -8,7 +8,7 @@ extension WordCommand {
   /// `dinger word list`.
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "list",
+      commandName: "list",
       abstract: "List words with their first definition.",
       discussion: """
         Examples:

@@ -52,7 +52,8 @@ extension WordCommand {
     @Argument(help: "The word.") var text: String
     @Option(help: "Language code (default: the repository's).") var language: String?
     @Flag(help: "Add what the dictionary says to a library (with --library).") var save = false
-    @Option(help: "The library --save adds to.", completion: Completions.libraries) var library: String?
+    @Option(help: "The library --save adds to.", completion: Completions.libraries) var library:
+      String?
 
     func validate() throws {
       if save && library == nil { throw ValidationError("--save needs --library NAME") }

@@ -12,7 +12,8 @@ extension WordCommand {
       discussion: "Examples:\n  dinger word rm hola --library spanish-basics\n  dinger undo")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The word.", completion: Completions.words) var text: String
-    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries) var library: String
+    @Option(help: "The library: slug, name or id prefix.", completion: Completions.libraries)
+    var library: String
 
     func run() throws {
       try reporting {

@@ -8,7 +8,7 @@ extension WordCommand {
   /// `dinger word show`.
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "show",
+      commandName: "show",
       abstract: "Show a word's meanings (from every library that has it, or one).",
       discussion:
         "Examples:\n  dinger word show hola\n  dinger word show hola --library spanish-basics --json"

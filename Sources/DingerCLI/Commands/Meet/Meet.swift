@@ -60,7 +60,9 @@ struct Meet: AsyncParsableCommand {
   var record = false
 
   @Option(
-    help: "When it started: 2026-11-21T09:00 (local time) or with a zone, 2026-11-21T09:00:00Z (default: now).")
+    help:
+      "When it started: 2026-11-21T09:00 (local time) or with a zone, 2026-11-21T09:00:00Z (default: now)."
+  )
   var date: String?
 
   @Option(help: "How long it took: 12m, 90s, 1h, 10:30 or minutes (default: the planned length).")
@@ -90,7 +92,8 @@ struct Meet: AsyncParsableCommand {
 
   @Option(
     name: .customLong("turn"),
-    help: "With --audio: NAME=SECONDS, when a speaker began in the recording; one per turn, in order.")
+    help:
+      "With --audio: NAME=SECONDS, when a speaker began in the recording; one per turn, in order.")
   var turns: [String] = []
 
   func validate() throws {
@@ -107,13 +110,15 @@ struct Meet: AsyncParsableCommand {
     }
     if transcribe && record {
       throw ValidationError(
-        "--transcribe hears a meeting as it runs; to transcribe a recording use --record --audio FILE.wav")
+        "--transcribe hears a meeting as it runs; to transcribe a recording use --record --audio FILE.wav"
+      )
     }
     if audio != nil && !record { throw ValidationError("--audio goes with --record") }
     if !turns.isEmpty && audio == nil { throw ValidationError("--turn goes with --audio") }
     if audio != nil && turns.isEmpty {
       throw ValidationError(
-        "--audio needs --turn NAME=SECONDS for each speaker's start, in order (e.g. --turn Ana=0 --turn Bo=95)")
+        "--audio needs --turn NAME=SECONDS for each speaker's start, in order (e.g. --turn Ana=0 --turn Bo=95)"
+      )
     }
     _ = try parsedTurns()
     if let duration, Self.seconds(duration) == nil {
@@ -158,14 +163,16 @@ struct Meet: AsyncParsableCommand {
       // NB: a bare number is seconds here (a recording's offsets); 1:35 and 2m also work.
       let value = text.lastIndex(of: "=").map { String(text[text.index(after: $0)...]) } ?? ""
       guard let eq = text.lastIndex(of: "="),
-        let start = Double(value).flatMap({ $0.isFinite ? $0 : nil }) ?? Self.seconds(value).map(Double.init),
+        let start = Double(value).flatMap({ $0.isFinite ? $0 : nil })
+          ?? Self.seconds(value).map(Double.init),
         start >= 0, !text[..<eq].trimmingCharacters(in: .whitespaces).isEmpty
       else {
         throw ValidationError("--turn must look like NAME=SECONDS (Ana=0, Bo=95), found '\(text)'")
       }
       if let last = out.last, start < last.start {
         throw ValidationError(
-          "--turn \(text) starts before the turn given before it (\(last.name) at \(Int(last.start)) s); give turns in the order spoken")
+          "--turn \(text) starts before the turn given before it (\(last.name) at \(Int(last.start)) s); give turns in the order spoken"
+        )
       }
       out.append((String(text[..<eq]).trimmingCharacters(in: .whitespaces), start))
     }
@@ -184,7 +191,8 @@ struct Meet: AsyncParsableCommand {
       throw CLIError("can't transcribe '\(audio)': \(failure); nothing was recorded")
     }
     meeting.turns = given.enumerated().map { i, turn in
-      TranscriptTurn(speaker: turn.name, start: Int(turn.start.rounded()), text: result.heard[i] ?? "")
+      TranscriptTurn(
+        speaker: turn.name, start: Int(turn.start.rounded()), text: result.heard[i] ?? "")
     }
     meeting.speakers = Self.speakerTimes(meeting.turns, duration: meeting.duration)
   }

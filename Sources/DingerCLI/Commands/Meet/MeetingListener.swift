@@ -91,7 +91,9 @@ final class MeetingListener: @unchecked Sendable {
       }
       guard let failure = off ?? result.failure else { return (made, nil) }
       let at = MeetingScreen.clock(stoppedAt ?? elapsed)
-      return (made, "Transcription stopped at \(at): \(failure). The text heard before that is kept.")
+      return (
+        made, "Transcription stopped at \(at): \(failure). The text heard before that is kept."
+      )
     }
   }
 }

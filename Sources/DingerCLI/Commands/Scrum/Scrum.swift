@@ -15,7 +15,9 @@ struct ScrumCommand: ParsableCommand {
         dinger scrum edit design-review --length 15
         dinger scrum attendee add design-review Bob
       """,
-    subcommands: [List.self, Show.self, New.self, Edit.self, Remove.self, Rename.self, AttendeeCommand.self])
+    subcommands: [
+      List.self, Show.self, New.self, Edit.self, Remove.self, Rename.self, AttendeeCommand.self,
+    ])
 }
 
 /// Options that name a scrum's theme, length and title, shared by `new` and `edit`.

@@ -19,12 +19,14 @@ extension ScrumCommand {
     /// `dinger scrum attendee add S NAME...`.
     struct Add: ParsableCommand {
       static let configuration = CommandConfiguration(
-    commandName: "add",
+        commandName: "add",
         abstract: "Add attendees (at the end, in order).")
 
       @OptionGroup var global: GlobalOptions
-      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums) var scrum: String
-      @Argument(help: "Names to add (several in one with commas: \"Ada, Bob\").") var names: [String]
+      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
+      var scrum: String
+      @Argument(help: "Names to add (several in one with commas: \"Ada, Bob\").") var names:
+        [String]
 
       func validate() throws {
         if names.isEmpty { throw ValidationError("give at least one name to add") }
@@ -52,7 +54,8 @@ extension ScrumCommand {
         commandName: "rm", abstract: "Remove attendees (a scrum keeps at least one).")
 
       @OptionGroup var global: GlobalOptions
-      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums) var scrum: String
+      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
+      var scrum: String
       @Argument(help: "Names to remove (any case).") var names: [String]
 
       func validate() throws {

@@ -8,7 +8,7 @@ extension ScrumCommand {
   /// `dinger scrum edit S [--title --theme --length]`, or `$EDITOR` on the file.
   struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "edit",
+      commandName: "edit",
       abstract: "Change a scrum's title, theme, length or schedule, or edit its file in $EDITOR.",
       discussion: """
         With no options, opens the scrum's file in $VISUAL or $EDITOR (else vi). When you save \
@@ -85,7 +85,8 @@ extension ScrumCommand {
           return try provider.replace(stored, with: edited, original: original)
         } catch let conflict as EditConflict {
           let saved = try Editor.keep(edited, name: stored.slug, root: root)
-          let fields = conflict.fields.isEmpty ? "" : " (\(conflict.fields.joined(separator: ", ")))"
+          let fields =
+            conflict.fields.isEmpty ? "" : " (\(conflict.fields.joined(separator: ", ")))"
           throw CLIError(
             "\(stored.path) was changed by someone else while you edited it, in the same places\(fields); nothing was written, and your text is kept in \(saved.path): run 'dinger scrum edit \(stored.slug)' and copy your changes over"
           )
@@ -105,7 +106,8 @@ extension ScrumCommand {
       }
       Terminal.output(result.subject + "\n")
       for warning in result.warnings { Terminal.error("warning: \(warning)\n") }
-      for issue in result.stored.scrum.schedule?.validate(at: []) ?? [] where issue.severity == .warning {
+      for issue in result.stored.scrum.schedule?.validate(at: []) ?? []
+      where issue.severity == .warning {
         Terminal.error("warning: \(issue.message)\n")
       }
     }

@@ -8,7 +8,7 @@ extension ScrumCommand {
   /// `dinger scrum list`.
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "list",
+      commandName: "list",
       abstract: "List the scrums: title, theme, length, attendees, file.",
       discussion: """
         Examples:

@@ -8,7 +8,7 @@ extension ScrumCommand {
   /// `dinger scrum new TITLE`.
   struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "new",
+      commandName: "new",
       abstract: "Add a scrum (one commit).",
       discussion: """
         Without --theme the scrum gets the first theme no scrum uses yet; without --length, 5 \
@@ -32,7 +32,8 @@ extension ScrumCommand {
 
     @Option(
       name: .customLong("attendee"),
-      help: "An attendee; repeat for each, in speaking order (or several with commas: \"Ada, Bob\").")
+      help:
+        "An attendee; repeat for each, in speaking order (or several with commas: \"Ada, Bob\").")
     var attendees: [String] = []
 
     func validate() throws {
@@ -80,7 +81,8 @@ extension ScrumCommand {
     ) throws {
       let added = try Editor.editUntilValid(
         template, name: "new-scrum", repository: repository,
-        instead: "'dinger scrum new TITLE --attendee NAME ...'", emptyMessage: "the file was left empty; no scrum added",
+        instead: "'dinger scrum new TITLE --attendee NAME ...'",
+        emptyMessage: "the file was left empty; no scrum added",
         errorsMessage: "the new scrum has errors; nothing was added"
       ) { try provider.add(text: TemplateText.withoutInstructions($0, template: template)) }
       if let added { Terminal.output("\(added.subject) (\(added.stored.path))\n") }

@@ -7,7 +7,7 @@ extension ScrumCommand {
   /// `dinger scrum show S`.
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "show",
+      commandName: "show",
       abstract: "Show one scrum.",
       discussion: """
         Examples:

@@ -43,7 +43,8 @@ struct Clone: ParsableCommand {
       progress.finish()
       for warning in warnings { Terminal.error("warning: \(warning)\n") }
       Terminal.output(
-        "cloned \(SyncProvider.redacted(url)) into \(target.path)\nnext: cd \(name) && dinger scrum list\n")
+        "cloned \(SyncProvider.redacted(url)) into \(target.path)\nnext: cd \(name) && dinger scrum list\n"
+      )
     }
   }
 }

@@ -23,7 +23,7 @@ struct RemoteCommand: ParsableCommand {
 
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-    commandName: "add",
+      commandName: "add",
       abstract: "Add a remote.",
       discussion: "Example:\n  dinger remote add origin https://example.com/team/scrums.git")
     @OptionGroup var global: GlobalOptions
@@ -56,7 +56,9 @@ struct RemoteCommand: ParsableCommand {
             let name: String
             let url: String
           }
-          Terminal.output(try JSONView.render("remotes", remotes.map { Item(name: $0.name, url: SecretRedaction.scrub($0.url)) }))
+          Terminal.output(
+            try JSONView.render(
+              "remotes", remotes.map { Item(name: $0.name, url: SecretRedaction.scrub($0.url)) }))
           return
         }
         if remotes.isEmpty {
@@ -87,4 +89,3 @@ struct RemoteCommand: ParsableCommand {
     }
   }
 }
-
