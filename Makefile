@@ -12,7 +12,7 @@ DEMO_DIR ?= /tmp/dinger-demo
 # Swift runtime on the machine. The binary is larger (about 85 MB, mostly ICU's data).
 RELEASE_FLAGS ?= -Xswiftc -static-stdlib -Xlinker -no-pie
 
-.PHONY: all deps build release test torture fuzz demo bench bench-quick install install-files format lint clean
+.PHONY: all deps build release test torture fuzz demo bench bench-quick install install-files format lint package-check clean
 
 all: build
 
@@ -73,8 +73,11 @@ release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger-transcribe
 
-## test: every test (unit, provider and end-to-end against the built binary).
-test: deps
+## test: the gates, then every test (unit, provider and end-to-end against the built binary).
+## The gates: swift-format's lint with the checked-in .swift-format (zero findings; `make format`
+## fixes most), and a release build of the whole package that fails on an import a target does
+## not declare in Package.swift.
+test: deps lint package-check
 	$(SWIFT) build --build-tests
 	@# The install test uses the man page generator beside the debug binary.
 	$(SWIFT) build --product generate-manual
@@ -85,7 +88,7 @@ test: deps
 ## kills of folder fetches with a plain-git teammate (make test runs 8).
 torture: deps
 	$(SWIFT) build --build-tests
-	DINGER_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests'
+	DINGER_TEST_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests'
 
 ## fuzz: every parser of untrusted bytes under libFuzzer + ASan (FUZZ_SECONDS each, default 60;
 ## FUZZ_HARNESSES to pick: yaml merge index pack http json speech cache tzif). Crashes go to .build-fuzz/crashes/.
@@ -136,7 +139,12 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+## package-check: every target of the package in release mode, each import checked against the
+## target's declared dependencies.
+package-check: deps
+	$(SWIFT) build -c release --explicit-target-dependency-import-check=error
 
 clean:
 	rm -rf .build

@@ -14,7 +14,7 @@ failed=0
 for h in $harnesses; do
   mkdir -p ".build-fuzz/corpus/$h"
   log=".build-fuzz/$h.log"
-  DINGER_FUZZ=$h "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  DINGER_TEST_FUZZ=$h "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
     -artifact_prefix=".build-fuzz/crashes/$h-" ".build-fuzz/corpus/$h" "Fuzz/seeds/$h" >"$log" 2>&1
   status=$?
   runs=$(grep -oE 'Done [0-9]+ runs' "$log" | grep -oE '[0-9]+' || echo "?")

@@ -1,5 +1,5 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
-// harness is chosen by DINGER_FUZZ (yaml, merge, index, pack, http, json, speech, cache, tzif). Built only with
+// harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, http, json, speech, cache, tzif). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -18,7 +18,7 @@
   @testable import YAML
 
   /// The harness this process runs.
-  let harness = ProcessInfo.processInfo.environment["DINGER_FUZZ"] ?? "yaml"
+  let harness = ProcessInfo.processInfo.environment["DINGER_TEST_FUZZ"] ?? "yaml"
 
   @_cdecl("LLVMFuzzerTestOneInput")
   public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -34,7 +34,7 @@
     case "cache": Harness.cache(bytes)
     case "tzif": Harness.tzif(bytes)
     default:
-      fatalError("DINGER_FUZZ must be yaml, merge, index, pack, http, json, speech, cache or tzif")
+      fatalError("DINGER_TEST_FUZZ must be yaml, merge, index, pack, http, json, speech, cache or tzif")
     }
     return 0
   }

@@ -65,6 +65,27 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
   }
 
+  /// Every `DINGER_*` variable the code, the tests or the scripts read is in
+  /// docs/environment.md.
+  @Test func everyEnvironmentVariableIsDocumented() throws {
+    let root = Self.sources.deletingLastPathComponent()
+    let page = try String(
+      contentsOf: root.appendingPathComponent("docs/environment.md"), encoding: .utf8)
+    let pattern = try Regex(#"DINGER_[A-Z][A-Z_]*[A-Z]"#)
+    var found = Set<String>()
+    for folder in ["Sources", "Tests", "scripts"] {
+      let base = root.appendingPathComponent(folder)
+      for case let file as String in FileManager.default.enumerator(atPath: base.path) ?? .init()
+      where file.hasSuffix(".swift") || file.hasSuffix(".sh") || file.hasSuffix(".py") {
+        let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+        for m in text.matches(of: pattern) { found.insert(String(text[m.range])) }
+      }
+    }
+    #expect(found.count > 10)
+    let missing = found.filter { !page.contains($0) && $0 != "DINGER_TEST_" }.sorted()
+    #expect(missing.isEmpty, "not in docs/environment.md: \(missing)")
+  }
+
   @Test func everyTargetImportsOnlyWhatItsLayerMay() throws {
     var checked = 0
     for (target, allowed) in Self.allowed {

@@ -108,7 +108,7 @@ func sharedScrumRepository() throws -> Sandbox {
   /// the next command after each kill succeeds and leaves the repository clean.
   @Test func randomKillsLoseNothingAcknowledged() throws {
     let box = try initialized()
-    let kills = Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 100
+    let kills = Int(ProcessInfo.processInfo.environment["DINGER_TEST_TORTURE_KILLS"] ?? "") ?? 100
     var acknowledged: [String] = []
     var killedCount = 0
     var instants: [UInt32] = []

@@ -103,9 +103,9 @@ import Testing
       "\(killed.status) \(killed.stderr)")
     // Kills at random instants, each printed so a failure can be replayed.
     var instants: [Int] = []
-    // NB: `make torture` runs 300 (DINGER_TORTURE_KILLS); `make test` a few.
+    // NB: `make torture` runs 300 (DINGER_TEST_TORTURE_KILLS); `make test` a few.
     let kills = min(
-      300, Int(ProcessInfo.processInfo.environment["DINGER_TORTURE_KILLS"] ?? "") ?? 8)
+      300, Int(ProcessInfo.processInfo.environment["DINGER_TEST_TORTURE_KILLS"] ?? "") ?? 8)
     for _ in 0..<kills {
       let ms = Int.random(in: 0...120)
       instants.append(ms)

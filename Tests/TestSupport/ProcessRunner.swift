@@ -244,9 +244,9 @@ struct SpawnError: Error, CustomStringConvertible {
   init(_ d: String) { description = d }
 }
 
-/// The `dinger` binary built next to the tests (or `$DINGER_BIN`).
+/// The `dinger` binary built next to the tests (or `$DINGER_TEST_BIN`).
 public var dingerBinary: String {
-  if let bin = ProcessInfo.processInfo.environment["DINGER_BIN"] { return bin }
+  if let bin = ProcessInfo.processInfo.environment["DINGER_TEST_BIN"] { return bin }
   // The test bundle lives in the build folder, next to the executable.
   let bundle = Bundle.main.bundleURL
   for dir in [bundle, bundle.deletingLastPathComponent()] {
