@@ -110,7 +110,8 @@ let package = Package(
     .testTarget(
       name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "Models", "TestSupport"],
+      name: "ProvidersTests",
+      dependencies: ["Providers", "Models", "Storage", "Sync", "YAML", "Git", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "DingerCLITests", dependencies: ["TestSupport"], exclude: ["Fixtures"],

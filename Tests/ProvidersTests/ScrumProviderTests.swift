@@ -4,29 +4,39 @@ import Providers
 import Storage
 import Testing
 
-/// ScrumProvider's rules against the in-memory store: no git needed.
+/// ScrumProvider's rules, each test run twice: against the in-memory store and against a real
+/// git repository (`.live`), as git-bug runs one suite against every backend.
 @Suite struct ScrumProviderTests {
-  let store = InMemoryStore(files: [
+  static let files = [
     "scrums/design.yaml":
       "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\ntheme: yellow\nlength: 10\nattendees: [Ada, Grace]\n",
     "scrums/broken.yaml": "title: [\n",
     "history/design/2026-11-20-aaaaaaaa.yaml":
       "scrum: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ndate: 2026-11-20\nlength: 10\nduration: 600\nattendees: [Ada]\n",
-  ])
-  var provider: ScrumProvider { .inMemory(store) }
+  ]
 
-  @Test func listKeepsGoodScrumsAndReportsBrokenFiles() throws {
+  @Test(arguments: Backend.allCases) func listKeepsGoodScrumsAndReportsBrokenFiles(
+    _ backend: Backend
+  ) throws {
+    let (provider, world) = try backend.world(Self.files)
+    defer { withExtendedLifetime(world) {} }
     let (scrums, problems) = try provider.list()
     #expect(scrums.map(\.slug) == ["design"])
     #expect(problems.map(\.file) == ["scrums/broken.yaml"])
   }
 
-  @Test(arguments: ["design", "DESIGN", "0f6d1a52", "0f6d"])
-  func findBySlugTitleOrIdPrefix(query: String) throws {
+  @Test(arguments: Backend.allCases, ["design", "DESIGN", "0f6d1a52", "0f6d"])
+  func findBySlugTitleOrIdPrefix(_ backend: Backend, query: String) throws {
+    let (provider, world) = try backend.world(Self.files)
+    defer { withExtendedLifetime(world) {} }
     #expect(try provider.find(query).slug == "design")
   }
 
-  @Test func findSuggestsAndExplainsBrokenFiles() {
+  @Test(arguments: Backend.allCases) func findSuggestsAndExplainsBrokenFiles(_ backend: Backend)
+    throws
+  {
+    let (provider, world) = try backend.world(Self.files)
+    defer { withExtendedLifetime(world) {} }
     #expect(
       throws: StorageError("no scrum 'desgn'; did you mean 'Design'?", kind: .notFound("desgn"))
     ) {
@@ -39,7 +49,10 @@ import Testing
     }
   }
 
-  @Test func addPicksAnUnusedThemeAndAFreeFileName() throws {
+  @Test(arguments: Backend.allCases) func addPicksAnUnusedThemeAndAFreeFileName(_ backend: Backend)
+    throws
+  {
+    let (provider, store) = try backend.world(Self.files)
     // A title that makes a taken file name ("design") gets the next free one.
     let result = try provider.add(
       Scrum(title: "Design!", length: 5, attendees: [Attendee(name: "Bob")]))
@@ -48,10 +61,13 @@ import Testing
     #expect(result.subject == "Add scrum Design!")
     #expect(store.text("scrums/design-2.yaml")?.contains("theme: bubblegum\n") == true)
     let change = try #require(store.changes.last)
-    #expect(change.trailers.map(\.key) == ["Dinger-Action", "Dinger-Record"])
+    #expect(change.trailerKeys == ["Dinger-Action", "Dinger-Record"])
   }
 
-  @Test func updateDescribesTheChangeAndNothingMeansNoCommit() throws {
+  @Test(arguments: Backend.allCases) func updateDescribesTheChangeAndNothingMeansNoCommit(
+    _ backend: Backend
+  ) throws {
+    let (provider, store) = try backend.world(Self.files)
     let stored = try provider.find("design")
     #expect(
       try provider.update(stored) { new in
@@ -66,7 +82,11 @@ import Testing
   /// An update is an operation on the scrum as it is when the change is made, not a copy read
   /// earlier: a change made in between (by another process) stays, and the subject tells only
   /// what this change did.
-  @Test func anUpdateAppliesToTheScrumAsItIsNotAsItWasRead() throws {
+  @Test(arguments: Backend.allCases) func anUpdateAppliesToTheScrumAsItIsNotAsItWasRead(
+    _ backend: Backend
+  ) throws {
+    let (provider, world) = try backend.world(Self.files)
+    defer { withExtendedLifetime(world) {} }
     let stale = try provider.find("design")
     _ = try provider.update(try provider.find("design")) {
       $0.attendees.append(Attendee(name: "Ann"))
@@ -80,7 +100,8 @@ import Testing
 
   /// A second scrum with one title (in any case) is refused before anything is written: the
   /// two could not be told apart by name afterwards.
-  @Test func sameTitleTwiceIsRefused() throws {
+  @Test(arguments: Backend.allCases) func sameTitleTwiceIsRefused(_ backend: Backend) throws {
+    let (provider, store) = try backend.world(Self.files)
     let a = try provider.add(Scrum(title: "Retro", length: 5, attendees: [Attendee(name: "A")]))
     #expect(a.stored.path == "scrums/retro.yaml")
     let before = store.changes.count
@@ -91,7 +112,9 @@ import Testing
   }
 
   /// A name no scrum answers to is an error callers can tell apart by its kind.
-  @Test func notFoundIsAKindNotAPhrase() {
+  @Test(arguments: Backend.allCases) func notFoundIsAKindNotAPhrase(_ backend: Backend) throws {
+    let (provider, world) = try backend.world(Self.files)
+    defer { withExtendedLifetime(world) {} }
     do {
       _ = try provider.find("nosuch")
       Issue.record("found a scrum that does not exist")
@@ -102,14 +125,20 @@ import Testing
     }
   }
 
-  @Test func invalidScrumsAreRefusedBeforeAnythingIsWritten() {
+  @Test(arguments: Backend.allCases) func invalidScrumsAreRefusedBeforeAnythingIsWritten(
+    _ backend: Backend
+  ) throws {
+    let (provider, store) = try backend.world(Self.files)
     #expect(throws: StorageError("'length' must be from 1 to 600 minutes, found 0")) {
       try provider.add(Scrum(title: "X", length: 0, attendees: [Attendee(name: "A")]))
     }
     #expect(store.changes.isEmpty)
   }
 
-  @Test func removeRefusesWhileMeetingsExistThenTakesThemAlong() throws {
+  @Test(arguments: Backend.allCases) func removeRefusesWhileMeetingsExistThenTakesThemAlong(
+    _ backend: Backend
+  ) throws {
+    let (provider, store) = try backend.world(Self.files)
     let stored = try provider.find("design")
     #expect(
       throws: StorageError(
@@ -121,12 +150,15 @@ import Testing
     #expect(result.subject == "Remove scrum Design and its 1 meeting")
     #expect(store.paths == ["scrums/broken.yaml"])
     #expect(
-      try UndoProvider.inMemory(store).undo().subject
+      try store.undo()
         == "Undo \"Remove scrum Design and its 1 meeting\"")
     #expect(store.paths.count == 3)
   }
 
-  @Test func handWrittenTextIsKeptAndGetsAnId() throws {
+  @Test(arguments: Backend.allCases) func handWrittenTextIsKeptAndGetsAnId(_ backend: Backend)
+    throws
+  {
+    let (provider, store) = try backend.world(Self.files)
     let text = "# our retro\ntitle: Retro   # every other Friday\nlength: 30\nattendees:\n  - Ada\n"
     guard case .success(let result) = try provider.add(text: text) else {
       Issue.record("the text did not decode")
