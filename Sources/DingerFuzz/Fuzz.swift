@@ -34,7 +34,8 @@
     case "cache": Harness.cache(bytes)
     case "tzif": Harness.tzif(bytes)
     default:
-      fatalError("DINGER_TEST_FUZZ must be yaml, merge, index, pack, http, json, speech, cache or tzif")
+      fatalError(
+        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, http, json, speech, cache or tzif")
     }
     return 0
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Every problem found while decoding one record, not just the first.
 public struct RecordDecodingErrors: Error, Sendable {
@@ -27,17 +28,16 @@ public struct UnknownKey: Hashable, Sendable {
 
 /// Collects unknown-key warnings while records decode; pass one in the decoder's `userInfo`
 /// under `.unknownKeys`.
-public final class UnknownKeyCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var found: [UnknownKey] = []
+public final class UnknownKeyCollector: Sendable {
+  private let found = Mutex<[UnknownKey]>([])
 
   /// An empty collector.
   public init() {}
 
   /// What was found so far.
-  public var keys: [UnknownKey] { lock.withLock { found } }
+  public var keys: [UnknownKey] { found.withLock { $0 } }
 
-  func add(_ key: UnknownKey) { lock.withLock { found.append(key) } }
+  func add(_ key: UnknownKey) { found.withLock { $0.append(key) } }
 }
 
 extension CodingUserInfoKey {

@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import Models
+import Synchronization
 import YAML
 
 /// The record changes of the first-parent history, kept in `.git/dinger/activity-v3.tsv` so
@@ -144,12 +145,11 @@ public enum ActivityIndex {
   }
 
   /// Per-worker results, each slot written by one worker.
-  private final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<[ActivityEntry], any Error>]
-    init(count: Int) { slots = Array(repeating: .success([]), count: count) }
-    func set(_ i: Int, _ r: Result<[ActivityEntry], any Error>) { lock.withLock { slots[i] = r } }
-    var all: [Result<[ActivityEntry], any Error>] { lock.withLock { slots } }
+  private final class Results: Sendable {
+    private let slots: Mutex<[Result<[ActivityEntry], any Error>]>
+    init(count: Int) { slots = Mutex(Array(repeating: .success([]), count: count)) }
+    func set(_ i: Int, _ r: Result<[ActivityEntry], any Error>) { slots.withLock { $0[i] = r } }
+    var all: [Result<[ActivityEntry], any Error>] { slots.withLock { $0 } }
   }
 
   static func describe(_ info: Repository.CommitInfo, walker: ChangeWalker)

@@ -3,6 +3,7 @@ import Components
 import Foundation
 import Models
 import Providers
+import Synchronization
 
 /// `dinger quiz`: the vocabulary quiz in the terminal.
 struct Quiz: AsyncParsableCommand {
@@ -191,9 +192,8 @@ struct Quiz: AsyncParsableCommand {
 }
 
 /// A line of text set from any thread.
-final class SharedText: @unchecked Sendable {
-  private let lock = NSLock()
-  private var text: String?
-  var value: String? { lock.withLock { text } }
-  func set(_ s: String) { lock.withLock { text = s } }
+final class SharedText: Sendable {
+  private let text = Mutex<String?>(nil)
+  var value: String? { text.withLock { $0 } }
+  func set(_ s: String) { text.withLock { $0 = s } }
 }

@@ -3,6 +3,7 @@ import Components
 import Foundation
 import Models
 import Providers
+import Synchronization
 
 extension Meet {
   /// The full-screen timer, then notes, then the commit.
@@ -179,10 +180,9 @@ enum NotesInterrupt {
 }
 
 /// A flag set from any thread.
-final class SharedFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  var isSet: Bool { lock.withLock { value } }
-  func set() { lock.withLock { value = true } }
-  func toggle() { lock.withLock { value.toggle() } }
+final class SharedFlag: Sendable {
+  private let value = Mutex(false)
+  var isSet: Bool { value.withLock { $0 } }
+  func set() { value.withLock { $0 = true } }
+  func toggle() { value.withLock { $0.toggle() } }
 }

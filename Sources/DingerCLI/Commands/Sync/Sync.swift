@@ -3,6 +3,7 @@ import Components
 import Foundation
 import Models
 import Providers
+import Synchronization
 
 /// `dinger sync`: fetch, merge record by record, push.
 struct SyncCommand: ParsableCommand {
@@ -58,37 +59,45 @@ struct SyncCommand: ParsableCommand {
 
 /// Transfer progress on stderr, only when stderr is a terminal, as git shows it: one line per
 /// stage (counting, compressing, writing; receiving, resolving), updated in place.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
   private let enabled = isatty(2) == 1
-  private var shown = false
-  private var stage: SyncProgress.Stage?
-  private var last = ""
+  /// What is on the line: progress may come from libgit2's threads.
+  private struct State {
+    var shown = false
+    var stage: SyncProgress.Stage?
+    var last = ""
+  }
+  private let state = Mutex(State())
 
   func show(_ p: SyncProgress) {
     guard enabled, p.total > 0 || p.stage == .counting else { return }
-    if let stage, stage != p.stage, shown { Terminal.status("\n") }
-    stage = p.stage
-    var text = "\r\(p.stage.rawValue): "
-    if p.stage == .sending, p.total > 0 {
-      text += "\(p.done * 100 / p.total)% (\(p.done / 1024)/\(p.total / 1024) KiB)"
-    } else if p.total > 0 {
-      text += "\(p.done * 100 / p.total)% (\(p.done)/\(p.total))"
-    } else {
-      text += "\(p.done)"
+    state.withLock { state in
+      if let stage = state.stage, stage != p.stage, state.shown { Terminal.status("\n") }
+      state.stage = p.stage
+      var text = "\r\(p.stage.rawValue): "
+      if p.stage == .sending, p.total > 0 {
+        text += "\(p.done * 100 / p.total)% (\(p.done / 1024)/\(p.total / 1024) KiB)"
+      } else if p.total > 0 {
+        text += "\(p.done * 100 / p.total)% (\(p.done)/\(p.total))"
+      } else {
+        text += "\(p.done)"
+      }
+      // NB: written when the percentage (or, counting, the thousand) moves, not per object.
+      let key = p.total > 0 ? "\(p.stage)\(p.done * 100 / p.total)" : "\(p.stage)\(p.done / 1000)"
+      guard key != state.last else { return }
+      state.last = key
+      if p.bytes > 0, p.stage != .sending { text += ", \(p.bytes / 1024) KiB" }
+      state.shown = true
+      Terminal.status(text)
     }
-    // NB: written when the percentage (or, counting, the thousand) moves, not per object.
-    let key = p.total > 0 ? "\(p.stage)\(p.done * 100 / p.total)" : "\(p.stage)\(p.done / 1000)"
-    guard key != last else { return }
-    last = key
-    if p.bytes > 0, p.stage != .sending { text += ", \(p.bytes / 1024) KiB" }
-    shown = true
-    Terminal.status(text)
   }
 
   /// Ends the line (once), so that what follows starts on a line of its own.
   func finish() {
-    if shown { Terminal.status("\n") }
-    shown = false
-    stage = nil
+    state.withLock { state in
+      if state.shown { Terminal.status("\n") }
+      state.shown = false
+      state.stage = nil
+    }
   }
 }
