@@ -39,8 +39,10 @@ let package = Package(
     // Audio without C: WAV files, the ding, the level meter, pronunciations, the helper's lines.
     .target(name: "Speech", swiftSettings: strict),
     .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
+    // The one HTTP stack: libcurl (loaded on first use) for git's http remotes and look-ups.
+    .target(name: "HTTP", dependencies: ["CCurl"], swiftSettings: strict),
     .target(
-      name: "Git", dependencies: ["CGit2", "CZlib", "CCurl", "Processes"], swiftSettings: strict),
+      name: "Git", dependencies: ["CGit2", "CZlib", "HTTP", "Processes"], swiftSettings: strict),
     // Time zones (the system's tzdata), schedule occurrences, iCalendar.
     .target(name: "Schedules", dependencies: ["Models"], swiftSettings: strict),
     .target(
@@ -53,7 +55,7 @@ let package = Package(
     .target(
       name: "Providers",
       dependencies: [
-        "Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes", "Schedules",
+        "Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes", "Schedules", "HTTP",
       ],
       swiftSettings: strict),
     .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
@@ -107,6 +109,7 @@ let package = Package(
       name: "SchedulesTests", dependencies: ["Schedules", "Models"], swiftSettings: strict),
     .testTarget(name: "ProcessesTests", dependencies: ["Processes"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
     .testTarget(
       name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(

@@ -1,5 +1,5 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
-// harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, http, json, speech, cache, tzif). Built only with
+// harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, json, speech, cache, tzif). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -28,14 +28,13 @@
     case "merge": Harness.merge(bytes)
     case "index": Harness.index(bytes)
     case "pack": Harness.pack(bytes)
-    case "http": Harness.http(bytes)
     case "json": Harness.json(bytes)
     case "speech": Harness.speech(bytes)
     case "cache": Harness.cache(bytes)
     case "tzif": Harness.tzif(bytes)
     default:
       fatalError(
-        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, http, json, speech, cache or tzif")
+        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, json, speech, cache or tzif")
     }
     return 0
   }
@@ -209,22 +208,6 @@
         return inflated.withUnsafeBytes { Delta.apply($0, to: baseBytes) }
       }
       for offset in offsets { _ = object(at: offset, depth: 0) }
-    }
-
-    /// An HTTP answer, fed in pieces whose sizes the input's first byte sets.
-    static func http(_ bytes: [UInt8]) {
-      guard let first = bytes.first else { return }
-      let step = Int(first % 16) + 1
-      var parser = HTTPResponseParser(maxBody: 1 << 16)
-      var at = 1
-      while at < bytes.count {
-        let end = min(at + step, bytes.count)
-        do {
-          if try parser.feed(bytes[at..<end]) != nil { return }
-        } catch { return }
-        at = end
-      }
-      _ = try? parser.finish()
     }
 
     /// A dictionary service's JSON answer.

@@ -1,5 +1,6 @@
 internal import CGit2
 import Foundation
+import HTTP
 import Processes
 
 /// The callbacks of one fetch, push or clone: progress, credentials (ssh-agent and key files for

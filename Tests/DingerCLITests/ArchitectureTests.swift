@@ -13,13 +13,15 @@ import Testing
     "Models": ["Foundation"],
     "Processes": ["Glibc"],
     "YAML": ["Foundation", "CYAML"],
-    "Git": ["Foundation", "CGit2", "CZlib", "CCurl", "Processes"],
+    "HTTP": ["Foundation", "CCurl"],
+    "Git": ["Foundation", "CGit2", "CZlib", "HTTP", "Processes"],
     "Schedules": ["Foundation", "Models", "Synchronization"],
     "Storage": ["Foundation", "Models", "YAML", "Git", "Schedules"],
     "Sync": ["Foundation", "Models", "YAML", "Git", "Storage", "Processes"],
     "Speech": ["Foundation"],
     "Providers": [
       "Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech", "Processes", "Schedules",
+      "HTTP",
     ],
     // The helper program: the audio and speech libraries, and nothing of dinger's data.
     "DingerTranscribe": ["Foundation", "Speech", "CSphinx", "CPulse"],

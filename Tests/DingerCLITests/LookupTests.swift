@@ -128,7 +128,7 @@ import Testing
     }
 
     var url: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
-    /// The certificate to trust (curl reads CURL_CA_BUNDLE).
+    /// The certificate to trust (look-ups take git's GIT_SSL_CAINFO).
     var caFile: String { folder.path("cert.pem") }
 
     deinit { ProcessRunner.stop(pid) }
@@ -281,8 +281,9 @@ import Testing
     let server = try FixtureServer()
     let box = try repository(endpoint: server.url)
     let cases: [(word: String, reason: String)] = [
-      ("negchunk", "chunk size '-1'"), ("hugechunk", "chunk size too large"),
-      ("badchunk", "chunk size 'zz'"), ("endless", "the answer is over 4 MiB"),
+      // NB: libcurl's words for a broken chunked body.
+      ("negchunk", "chunked-encoding"), ("hugechunk", "the answer was not HTTP"),
+      ("badchunk", "chunked-encoding"), ("endless", "the answer is over 4 MiB"),
       ("endlesschunks", "the answer is over 4 MiB"), ("drip", "no answer within 1 s"),
     ]
     for (word, reason) in cases {
@@ -299,7 +300,7 @@ import Testing
   func nonASCIIWordsAreRequestedAsTheyAre(tls: Bool) throws {
     let server = try FixtureServer(tls: tls)
     let box = try repository(endpoint: server.url)
-    let r = try box.dinger(["word", "lookup", "café"], env: ["CURL_CA_BUNDLE": server.caFile])
+    let r = try box.dinger(["word", "lookup", "café"], env: ["GIT_SSL_CAINFO": server.caFile])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.hasPrefix("café  /həˈləʊ/\n"), "\(r.stdout)")
   }

@@ -1,5 +1,6 @@
 internal import CGit2
 import Foundation
+import HTTP
 
 /// What the requests of one transfer share: the settings, the address after the first request's
 /// redirect, the credentials that worked, the verdict on the certificate, and the transfer's

@@ -1,5 +1,6 @@
 internal import CGit2
 import Foundation
+import HTTP
 
 /// http and https remotes through libcurl, as git does, instead of libgit2 1.5's own client:
 /// git's TLS settings, IP-address hosts (their certificates' IP SANs are checked), proxies,

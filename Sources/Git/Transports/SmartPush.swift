@@ -1,5 +1,6 @@
 internal import CGit2
 import Foundation
+import HTTP
 
 /// Pushing over ssh and http(s) with dinger's own client for git's receive-pack protocol
 /// (gitprotocol-pack(5)), as the local-folder push does: only the subtrees each new commit

@@ -5,18 +5,24 @@ import Foundation
 /// low-speed limit (`GIT_HTTP_LOW_SPEED_LIMIT` / `http.lowSpeedLimit` bytes a second over
 /// `GIT_HTTP_LOW_SPEED_TIME` / `http.lowSpeedTime` seconds). git waits forever by default;
 /// dinger gives up on a server that has sent less than a byte a second for 60 seconds.
-struct HTTPSettings: Equatable {
-  var tls = TLSSettings()
-  var proxy: String?
-  var lowSpeedLimit = 1
-  var lowSpeedTime = 60
+public struct HTTPSettings: Equatable, Sendable {
+  public var tls = TLSSettings()
+  public var proxy: String?
+  public var lowSpeedLimit = 1
+  public var lowSpeedTime = 60
   /// `http.extraHeader`: a header sent with every request (how CI systems pass a token).
-  var extraHeaders: [String] = []
+  public var extraHeaders: [String] = []
+  /// A deadline for the whole request, in seconds (a look-up's); nil: none, only the
+  /// low-speed limit (a transfer's).
+  public var totalTimeout: Double?
+
+  /// The defaults.
+  public init() {}
 
   /// The settings from `config` (a repository's, or the user's) and the environment. With
   /// `url`, git's URL-scoped settings come first: `http.<url>.<key>` for the longest `<url>`
   /// that is a prefix of the remote's address (scheme and host, then path by whole segments).
-  static func read(
+  public static func read(
     config unscoped: @escaping (String) -> String?, url: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> HTTPSettings {
@@ -56,7 +62,7 @@ struct HTTPSettings: Equatable {
 extension HTTPSettings {
   /// The `<url>`s of `http.<url>.*` that apply to `url`, longest first: the address without
   /// its user and password, cut at each `/` of its path (with and without the slash).
-  static func scopes(of url: String) -> [String] {
+  public static func scopes(of url: String) -> [String] {
     guard var parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host
     else { return [] }
     parts.user = nil
@@ -84,33 +90,50 @@ extension HTTPSettings {
 }
 
 /// One request of the smart http protocol.
-struct HTTPRequest {
-  var url: String
-  var settings: HTTPSettings
+public struct HTTPRequest {
+  public var url: String
+  public var settings: HTTPSettings
   /// `Accept:` (the result type the protocol expects).
-  var accept: String?
+  public var accept: String?
   /// A POST's body and its type; nil for a GET.
-  var body: (bytes: UnsafeBufferPointer<UInt8>, contentType: String)?
-  var credentials: (String, String)?
+  public var body: (bytes: UnsafeBufferPointer<UInt8>, contentType: String)?
+  public var credentials: (String, String)?
   /// The user accepted a certificate that failed the check (the certificate callback said so).
-  var skipVerification = false
+  public var skipVerification = false
+
+  /// A request.
+  public init(
+    url: String, settings: HTTPSettings, accept: String? = nil,
+    body: (bytes: UnsafeBufferPointer<UInt8>, contentType: String)? = nil,
+    credentials: (String, String)? = nil, skipVerification: Bool = false
+  ) {
+    self.url = url
+    self.settings = settings
+    self.accept = accept
+    self.body = body
+    self.credentials = credentials
+    self.skipVerification = skipVerification
+  }
 }
 
 /// Why an http exchange failed.
-enum HTTPFailure: Error, Equatable {
+public enum HTTPFailure: Error, Equatable, Sendable {
   case noCurl(String)
+  /// Nothing answers at the address, or the host is unknown.
+  case unreachable(String)
   case local(String)
   case network(String)
   case certificate(String)
   case timedOut(String, seconds: Int)
   case cancelled
 
-  var message: String {
+  public var message: String {
     switch self {
     case .noCurl(let why):
       return
         "http and https remotes need libcurl, which could not be loaded (\(why)); install it: sudo apt-get install libcurl4"
     case .local(let why): return why
+    case .unreachable(let why): return why
     case .network(let why): return why
     case .certificate(let why): return why
     case .timedOut(let why, let seconds):

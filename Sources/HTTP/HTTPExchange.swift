@@ -9,18 +9,18 @@ import Foundation
 ///
 /// A server that sends nothing for the low-speed time, or cannot be reached within it, ends the
 /// exchange with an error instead of a wait that never ends.
-final class HTTPExchange: @unchecked Sendable {
+public final class HTTPExchange: @unchecked Sendable {
   /// How the server answered, once it has.
-  struct Answer {
+  public struct Answer {
     /// The HTTP status (0 when no answer came).
-    var status: Int
-    var contentType: String?
+    public var status: Int
+    public var contentType: String?
     /// Where a redirect points (never followed by curl: the transport checks it first).
-    var location: String?
+    public var location: String?
     /// curl's error, when the exchange failed below HTTP.
-    var failure: HTTPFailure?
+    public var failure: HTTPFailure?
     /// The first bytes of a body that was not passed on (an error page).
-    var errorBody: String
+    public var errorBody: String
   }
 
   private let api: UnsafePointer<dinger_curl_api>
@@ -36,7 +36,7 @@ final class HTTPExchange: @unchecked Sendable {
   private let request: HTTPRequest
 
   /// Starts `request`: its answer comes from `answered()`, its body from `read(into:size:)`.
-  init(_ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil) throws(HTTPFailure) {
+  public init(_ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil) throws(HTTPFailure) {
     guard let api = HTTPExchange.api else {
       // NB: dlerror() is NULL when nothing failed in dlopen itself (a missing symbol, say).
       throw HTTPFailure.noCurl(
@@ -65,7 +65,7 @@ final class HTTPExchange: @unchecked Sendable {
   }()
 
   /// Waits until the server has answered (the body is starting) or the exchange has ended.
-  func answered() -> Answer {
+  public func answered() -> Answer {
     condition.lock()
     defer { condition.unlock() }
     while answer == nil { condition.wait() }
@@ -73,7 +73,7 @@ final class HTTPExchange: @unchecked Sendable {
   }
 
   /// Up to `size` bytes of the body; 0 at its end. Throws when the transfer failed midway.
-  func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(HTTPFailure) -> Int {
+  public func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(HTTPFailure) -> Int {
     while true {
       let n = Glibc.read(readFD, buffer, size)
       if n > 0 { return n }
@@ -89,7 +89,7 @@ final class HTTPExchange: @unchecked Sendable {
   }
 
   /// Stops the transfer (within about a second) and waits for its thread to end.
-  func cancel() {
+  public func cancel() {
     condition.lock()
     // NB: a reader that stopped at the end of what it wanted (a listing's flush) is usually at
     // the end of the answer too: a moment for curl to finish lets its connection be kept for
@@ -190,7 +190,12 @@ final class HTTPExchange: @unchecked Sendable {
     text(CURLOPT_USERAGENT, "git/2.0 (dinger; libgit2 1.5)")
     _ = dinger_curl_set_pointer(api, curl, CURLOPT_ERRORBUFFER, errorBuffer)
     number(CURLOPT_NOSIGNAL, 1)
-    number(CURLOPT_CONNECTTIMEOUT, settings.lowSpeedTime)
+    if let total = settings.totalTimeout {
+      number(CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000)))
+      number(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(total * 1000)))
+    } else {
+      number(CURLOPT_CONNECTTIMEOUT, settings.lowSpeedTime)
+    }
     number(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
     number(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
     text(CURLOPT_ACCEPT_ENCODING, "")
@@ -248,6 +253,8 @@ final class HTTPExchange: @unchecked Sendable {
       return .certificate(detail)
     case CURLE_OPERATION_TIMEDOUT:
       return .timedOut(detail, seconds: settings.lowSpeedTime)
+    case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+      return .unreachable(detail)
     case CURLE_WRITE_ERROR, CURLE_ABORTED_BY_CALLBACK:
       return .cancelled
     default:

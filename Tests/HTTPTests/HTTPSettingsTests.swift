@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Git
+@testable import HTTP
 
 /// git's http settings as git reads them: URL-scoped ones first, the extra header, client
 /// certificates.
