@@ -114,7 +114,10 @@ let package = Package(
       name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
     .testTarget(
       name: "ProvidersTests",
-      dependencies: ["Providers", "Models", "Storage", "Sync", "YAML", "Git", "TestSupport"],
+      dependencies: [
+        "Providers", "Models", "Storage", "Sync", "YAML", "Git", "TestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "DingerCLITests", dependencies: ["TestSupport"], exclude: ["Fixtures"],

@@ -192,6 +192,14 @@ struct Quiz: AsyncParsableCommand {
 }
 
 /// A line of text set from any thread.
+/// A flag set from any thread.
+final class SharedFlag: Sendable {
+  private let value = Mutex(false)
+  var isSet: Bool { value.withLock { $0 } }
+  func set() { value.withLock { $0 = true } }
+  func toggle() { value.withLock { $0.toggle() } }
+}
+
 final class SharedText: Sendable {
   private let text = Mutex<String?>(nil)
   var value: String? { text.withLock { $0 } }

@@ -30,90 +30,41 @@ extension Meet {
     let started = Date()
     let terminal = RawTerminal()
     defer { terminal.restore() }
-    let over = SharedFlag()
-    let help = SharedFlag()
-    let ding: @Sendable () -> Void = {
-      if sound { Chime.play { terminal.bell() } } else { terminal.bell() }
-    }
-    let session = MeetingSession(startTimer) { event, _ in
-      ding()
-      if event == .finished { over.set() }
-    }
-    let draw: @Sendable (MeetingTimer) -> Void = { timer in
-      let (width, height) = terminal.size
-      Terminal.control(
-        MeetingScreen(
-          timer: timer, title: stored.scrum.title, theme: stored.scrum.effectiveTheme, width: width,
-          height: height, color: Terminal.colorOnStdout, showHelp: help.isSet,
-          listening: listener.status(timer)
-        ).render())
-    }
+    let frontend = TerminalMeetingFrontend(
+      terminal: terminal, listener: listener, sound: sound, title: stored.scrum.title,
+      theme: stored.scrum.effectiveTheme)
     // NB: DINGER_TEST_SECOND_MS makes a second shorter, for the terminal tests only.
     let second =
       ProcessInfo.processInfo.environment["DINGER_TEST_SECOND_MS"].flatMap { Int($0) }
       .map { Duration.milliseconds(max(1, $0)) } ?? .seconds(1)
-    let ticking = Task { await session.run(clock: ContinuousClock(), second: second) }
-    // Redraws five times a second: the clock, and a resized window.
-    let drawing = Task {
-      while !Task.isCancelled {
-        let timer = await session.timer
-        listener.follow(timer)
-        draw(timer)
-        if timer.isFinished { over.set() }
-        try? await Task.sleep(for: .milliseconds(200))
+    let outcome = try await MeetingRunner(
+      scrum: stored, meetings: MeetingProvider.live(repository: repository)
+    ).run(
+      startTimer, frontend: frontend, clock: ContinuousClock(), started: started, second: second,
+      dingOnChange: sound
+    ) { timer in
+      if listener.isOn { Terminal.status("finishing the transcript...\r") }
+      let (turns, note) = listener.finish(elapsed: timer.elapsed)
+      if listener.isOn { Terminal.status("\u{1B}[K") }
+      if let note { Terminal.error("note: \(note)\n") }
+      // NB: the meeting is saved whatever happens to its notes (Ctrl-C, a failed editor, an
+      // unreadable file): they are extra, the meeting is not.
+      var transcript: String?
+      do {
+        transcript = try notes(repository: repository)
+      } catch {
+        Terminal.error("\nnote: \(error); the meeting is saved without notes\n")
       }
+      if let note { transcript = (transcript.map { $0 + "\n" } ?? "") + "(\(note))\n" }
+      return MeetingRunner.WrapUp(transcript: transcript, turns: turns)
     }
-    for await pressed in terminal.keys(stop: { over.isSet }) {
-      // NB: arrow keys and other sequences do nothing; Esc alone asks to end (MeetingKeys).
-      let current = await session.timer
-      guard let action = MeetingKeys.action(pressed, in: current) else { continue }
-      if action == .toggleHelp {
-        help.toggle()
-      } else {
-        await session.update { MeetingKeys.apply(action, to: &$0) }
-      }
-      let timer = await session.timer
-      // A speaker change by hand dings too with --sound (the timer's own come as events).
-      let moved = timer.current != current.current
-      listener.follow(timer)
-      if moved && sound && !timer.isFinished { ding() }
-      draw(timer)
-      if timer.isFinished { over.set() }
-    }
-    ticking.cancel()
-    drawing.cancel()
-    terminal.restore()
-    // NB: keys pressed while the meeting ended are not the notes' first words.
-    tcflush(0, TCIFLUSH)
-    let timer = await session.timer
-    guard case .finished(saved: true) = timer.phase else {
+    switch outcome {
+    case .discarded:
       listener.cancel()
       Terminal.output("meeting discarded; nothing recorded\n")
-      return
+    case .recorded(let saved, let subject):
+      Terminal.output("\(subject) (\(saved.path))\n")
     }
-    listener.follow(timer)
-    if listener.isOn { Terminal.status("finishing the transcript...\r") }
-    let (turns, note) = listener.finish(elapsed: timer.elapsed)
-    if listener.isOn { Terminal.status("\u{1B}[K") }
-    if let note { Terminal.error("note: \(note)\n") }
-    // NB: the meeting is saved whatever happens to its notes (Ctrl-C, a failed editor, an
-    // unreadable file): they are extra, the meeting is not.
-    let transcript: String?
-    do {
-      transcript = try notes(repository: repository)
-    } catch {
-      Terminal.error("\nnote: \(error); the meeting is saved without notes\n")
-      transcript = nil
-    }
-    let meeting = Meeting(
-      scrum: stored.scrum.id ?? UUID(), date: started, length: stored.scrum.length,
-      duration: timer.elapsed, attendees: stored.scrum.attendees.map(\.name),
-      speakers: timer.speakerTimes,
-      transcript: note.map { (transcript.map { $0 + "\n" } ?? "") + "(\($0))\n" } ?? transcript,
-      turns: turns)
-    let (saved, subject) = try MeetingProvider.live(repository: repository).record(
-      meeting, of: stored)
-    Terminal.output("\(subject) (\(saved.path))\n")
   }
 
   /// The meeting's notes: from --notes-file, from $EDITOR with --edit-notes, else typed.
@@ -179,10 +130,45 @@ enum NotesInterrupt {
   }
 }
 
-/// A flag set from any thread.
-final class SharedFlag: Sendable {
-  private let value = Mutex(false)
-  var isSet: Bool { value.withLock { $0 } }
-  func set() { value.withLock { $0 = true } }
-  func toggle() { value.withLock { $0.toggle() } }
+/// The terminal as the meeting's frontend: keys in, the full-screen timer out, the bell (or the
+/// ding through the sound server with --sound), the transcriber told of speaker changes.
+struct TerminalMeetingFrontend: MeetingFrontend {
+  let terminal: RawTerminal
+  let listener: MeetingListener
+  let sound: Bool
+  let title: String
+  let theme: Theme
+
+  func inputs(stop: @escaping @Sendable () -> Bool) -> AsyncStream<Key> {
+    terminal.keys(stop: stop)
+  }
+
+  func control(_ key: Key, _ timer: MeetingTimer) -> MeetingControl? {
+    // NB: arrow keys and other sequences do nothing; Esc alone asks to end (MeetingKeys).
+    guard let action = MeetingKeys.action(key, in: timer) else { return nil }
+    if action == .toggleHelp { return .toggleHelp }
+    return .timer { MeetingKeys.apply(action, to: &$0) }
+  }
+
+  func show(_ timer: MeetingTimer, help: Bool) {
+    let (width, height) = terminal.size
+    Terminal.control(
+      MeetingScreen(
+        timer: timer, title: title, theme: theme, width: width, height: height,
+        color: Terminal.colorOnStdout, showHelp: help, listening: listener.status(timer)
+      ).render())
+  }
+
+  func ding() {
+    let terminal = self.terminal
+    if sound { Chime.play { terminal.bell() } } else { terminal.bell() }
+  }
+
+  func speakerChanged(_ timer: MeetingTimer) { listener.follow(timer) }
+
+  func close() {
+    terminal.restore()
+    // NB: keys pressed while the meeting ended are not the notes' first words.
+    tcflush(0, TCIFLUSH)
+  }
 }
