@@ -100,7 +100,6 @@ public struct Workspace: Sendable {
   }
 
   /// An ISO 8601 date as record files hold them (`2026-11-19T09:00:00Z`, `2026-11-19`).
-  public static func parseDate(_ text: String) -> Date? { ISODate.parse(text) }
 }
 
 extension ScrumProvider {

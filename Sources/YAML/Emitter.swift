@@ -1,6 +1,8 @@
-/// Writes encoded values as YAML text. Our own emitter rather than libyaml's: libyaml cannot indent
-/// block sequences inside mappings or choose flow style per path, and the format in DESIGN.md does
-/// both. Every output is checked against libyaml (our parser) and PyYAML in the tests.
+/// Writes encoded values as YAML text. Our own emitter rather than libyaml's: libyaml can pick
+/// flow style per node, but it never indents a block sequence inside a mapping (`key:\n- a`),
+/// and its quoting follows YAML 1.1 rules only in part, where DESIGN.md's format indents lists
+/// and quotes every scalar a YAML 1.1 reader would take for another type (`'09:30'`,
+/// `'2026-12-24'`). Every output is checked against libyaml (our parser) and PyYAML in the tests.
 struct Emitter {
   let flowPaths: Set<String>
   var out = ""

@@ -91,74 +91,18 @@ struct Quiz: AsyncParsableCommand {
   private func play(_ state: QuizState, _ stored: StoredLibrary, _ provider: LibraryProvider)
     async throws
   {
-    let started = Date()
     let terminal = RawTerminal()
     defer { terminal.restore() }
-    let over = SharedFlag()
-    let feedback = SharedText()
-    let session = QuizSession(state) { event, state in
-      let asked = state.questions[state.current - 1]
-      switch event {
-      case .answered(correct: true): feedback.set("right: \(asked.word)")
-      case .answered(correct: false), .timedOut:
-        terminal.bell()
-        let how = event == .timedOut ? "time's up" : "wrong"
-        feedback.set("\(how): \(asked.word) means \"\(asked.choices[asked.answer])\"")
-      }
-      if state.isFinished { over.set() }
-    }
-    let draw: @Sendable (QuizState) -> Void = { state in
-      Terminal.control(
-        QuizScreen(
-          state: state, title: stored.library.name, width: terminal.size.width,
-          color: Terminal.colorOnStdout, feedback: feedback.value
-        ).render())
-    }
-    let ticking = Task { await session.run(clock: ContinuousClock()) }
-    let drawing = Task {
-      while !Task.isCancelled {
-        let state = await session.state
-        draw(state)
-        if state.isFinished { over.set() }
-        try? await Task.sleep(for: .milliseconds(200))
-      }
-    }
-    var quit = false
-    var asking = false
-    for await pressed in terminal.keys(stop: { over.isSet }) {
-      // NB: arrow keys and other sequences do nothing (they ended the quiz); leaving a quiz
-      // with answers asks first (QuizKeys).
-      let answered = await session.state.current
-      guard let action = QuizKeys.action(pressed, answered: answered, asking: asking) else {
-        continue
-      }
-      switch action {
-      case .answer(let choice): await session.answer(choice)
-      case .askToQuit:
-        asking = true
-        feedback.set(QuizKeys.leaveQuestion)
-      case .quit: quit = true
-      case .stay:
-        asking = false
-        feedback.set("")
-      }
-      if quit { break }
-      draw(await session.state)
-    }
-    ticking.cancel()
-    drawing.cancel()
-    terminal.restore()
-    let final = await session.state
-    guard !quit, final.isFinished else {
+    let outcome = try await QuizRunner(library: stored, libraries: provider).run(
+      state, frontend: TerminalQuizFrontend(terminal: terminal, title: stored.library.name),
+      clock: ContinuousClock(), started: Date())
+    switch outcome {
+    case .leftEarly:
       Terminal.output("quiz ended early; nothing recorded\n")
-      return
+    case .recorded(let final, let path, let subject):
+      Terminal.output(QuizReport.result(final, color: Terminal.colorOnStdout))
+      Terminal.output("\(subject) (\(path))\n")
     }
-    Terminal.output(QuizReport.result(final, color: Terminal.colorOnStdout))
-    let result = QuizResult(
-      library: stored.library.id ?? UUID(), date: started, seconds: final.seconds,
-      questions: final.answers)
-    let (path, subject) = try provider.record(result, on: try provider.find(stored.slug))
-    Terminal.output("\(subject) (\(path))\n")
   }
 
   private func showStats(_ provider: LibraryProvider) throws {
@@ -191,17 +135,44 @@ struct Quiz: AsyncParsableCommand {
   }
 }
 
-/// A line of text set from any thread.
-/// A flag set from any thread.
-final class SharedFlag: Sendable {
-  private let value = Mutex(false)
-  var isSet: Bool { value.withLock { $0 } }
-  func set() { value.withLock { $0 = true } }
-  func toggle() { value.withLock { $0.toggle() } }
-}
+/// The terminal as the quiz's frontend: keys (QuizKeys) in, the quiz screen out, the bell.
+struct TerminalQuizFrontend: QuizFrontend {
+  let terminal: RawTerminal
+  let title: String
 
-final class SharedText: Sendable {
-  private let text = Mutex<String?>(nil)
-  var value: String? { text.withLock { $0 } }
-  func set(_ s: String) { text.withLock { $0 = s } }
+  func inputs(stop: @escaping @Sendable () -> Bool) -> AsyncStream<Key> {
+    terminal.keys(stop: stop)
+  }
+
+  func control(_ key: Key, answered: Int, asking: Bool) -> QuizControl? {
+    // NB: arrow keys and other sequences do nothing (they ended the quiz); leaving a quiz
+    // with answers asks first (QuizKeys).
+    switch QuizKeys.action(key, answered: answered, asking: asking) {
+    case .answer(let choice): return .answer(choice)
+    case .askToQuit: return .askToQuit
+    case .quit: return .quit
+    case .stay: return .stay
+    case nil: return nil
+    }
+  }
+
+  func show(_ state: QuizState, feedback: QuizFeedback) {
+    let line: String? =
+      switch feedback {
+      case .none: nil
+      case .right(let word): "right: \(word)"
+      case .wrong(let word, let meaning, let timedOut):
+        "\(timedOut ? "time's up" : "wrong"): \(word) means \"\(meaning)\""
+      case .askingToLeave: QuizKeys.leaveQuestion
+      }
+    Terminal.control(
+      QuizScreen(
+        state: state, title: title, width: terminal.size.width, color: Terminal.colorOnStdout,
+        feedback: line
+      ).render())
+  }
+
+  func bell() { terminal.bell() }
+
+  func close() { terminal.restore() }
 }
