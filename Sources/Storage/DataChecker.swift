@@ -10,7 +10,9 @@ public enum DataChecker {
   public static func check(
     files: [(path: String, bytes: [UInt8])], problems: [Diagnostic] = [], only: Set<String>? = nil
   ) -> CheckReport {
-    judge(files.map { ($0.path, Input.bytes($0.bytes)) }, problems: problems, only: only)
+    var inputs = files.map { (path: $0.path, input: Input.bytes($0.bytes)) }
+    inputs.sort { $0.path < $1.path }
+    return judge(&inputs, problems: problems, only: only)
   }
 
   /// Checks every record file of a data directory, through the record cache when the directory
@@ -33,36 +35,44 @@ public enum DataChecker {
     only: Set<String>?, now: Int64 = FileStamp.now()
   ) -> (report: CheckReport, fromCache: Int) {
     let (paths, problems) = directory.recordFilePaths()
-    var known: [String: SlimFile] = [:]
+    // NB: one array of inputs, each file's bytes or slim form held once and let go of as soon
+    // as it is judged (three copies of it made `check` take 426 MB over 130,000 meetings).
+    var inputs: [(path: String, input: Input)] = []
+    inputs.reserveCapacity(paths.count)
     let read = WorkTree(root: directory.root).read(paths) { path, stamp in
       guard let cache, let kind = RecordLayout.kind(ofPath: path),
         let kept = cache.slim(path, stamp: stamp),
         kept.kind == [RecordKind.scrum: 1, .meeting: 2, .library: 3][kind]
       else { return false }
-      known[path] = SlimFile(
-        path: path, kind: kind, id: kept.id, parent: kept.parent, places: kept.places)
+      inputs.append(
+        (
+          path,
+          .slim(
+            SlimFile(path: path, kind: kind, id: kept.id, parent: kept.parent, places: kept.places))
+        ))
       return true
     }
-    var inputs: [(String, Input)] = []
     var unreadable: [Diagnostic] = []
-    inputs.reserveCapacity(paths.count)
     for (path, result) in zip(paths, read) {
       switch result {
-      case .success(.known): if let slim = known[path] { inputs.append((path, .slim(slim))) }
+      case .success(.known): continue
       case .success(.read(let bytes, let stamp)): inputs.append((path, .stamped(bytes, stamp)))
       case .success(.missing): continue
       case .failure(let error):
         unreadable.append(Diagnostic(.error, file: path, message: DataDirectory.unreadable(error)))
       }
     }
-    Trace.mark("checking \(paths.count) files, \(known.count) of them from the record cache")
+    let fromCache = inputs.count { if case .slim = $0.input { true } else { false } }
+    Trace.mark("checking \(paths.count) files, \(fromCache) of them from the record cache")
     defer { cache?.save() }
-    let report = judge(inputs, problems: problems + unreadable + extra, only: only) { file, stamp in
+    inputs.sort { $0.path < $1.path }
+    let report = judge(&inputs, problems: problems + unreadable + extra, only: only) {
+      file, stamp in
       guard let cache, let record = file.record, file.diagnostics.isEmpty else { return }
       cache.remember(
         file.path, stamp: stamp, record: record, places: SlimFile.places(of: file), now: now)
     }
-    return (report, known.count)
+    return (report, fromCache)
   }
 
   /// A file to judge: its bytes, its bytes and stamp (to cache what it gives), or what the
@@ -73,16 +83,21 @@ public enum DataChecker {
     case slim(SlimFile)
   }
 
+  /// Judges `inputs` (sorted by path), taking each out of the array as it goes.
   private static func judge(
-    _ inputs: [(path: String, input: Input)], problems: [Diagnostic], only: Set<String>?,
+    _ inputs: inout [(path: String, input: Input)], problems: [Diagnostic], only: Set<String>?,
     clean: (DecodedFile, FileStamp) -> Void = { _, _ in }
   ) -> CheckReport {
     // NB: each file is decoded, judged on its own, and kept only as what the cross-file pass
     // needs (its ids and the places of its `id:` and parent keys): holding every file's nodes
     // and source until the end took 715 MB over 130,000 meetings.
     var slim: [SlimFile] = []
+    slim.reserveCapacity(inputs.count)
     var diagnostics: [Diagnostic] = problems
-    for (path, input) in inputs.sorted(by: { $0.path < $1.path }) {
+    for i in inputs.indices {
+      let path = inputs[i].path
+      let input = inputs[i].input
+      inputs[i].input = .bytes([])
       if let kind = RecordLayout.kind(ofPath: path) {
         switch input {
         case .slim(let kept): slim.append(kept)
@@ -99,6 +114,7 @@ public enum DataChecker {
             message: "dinger reads only '.yaml' files; rename this one to end in '.yaml'"))
       }
     }
+    inputs = []
     let index = CrossIndex(slim)
     for file in slim { diagnostics += crossFile(file, index) }
     if let only { diagnostics = diagnostics.filter { only.contains($0.file) } }
