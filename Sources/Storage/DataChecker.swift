@@ -12,7 +12,10 @@ public enum DataChecker {
   ) -> CheckReport {
     var inputs = files.map { (path: $0.path, input: Input.bytes($0.bytes)) }
     inputs.sort { $0.path < $1.path }
-    return judge(&inputs, problems: problems, only: only)
+    let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+    return judge(&inputs, problems: problems, only: only) { path, line in
+      byPath[path].flatMap { sourceLine(line, of: $0) }
+    }
   }
 
   /// Checks every record file of a data directory, through the record cache when the directory
@@ -66,8 +69,16 @@ public enum DataChecker {
     Trace.mark("checking \(paths.count) files, \(fromCache) of them from the record cache")
     defer { cache?.save() }
     inputs.sort { $0.path < $1.path }
-    let report = judge(&inputs, problems: problems + unreadable + extra, only: only) {
-      file, stamp in
+    let tree = WorkTree(root: directory.root)
+    let report = judge(
+      &inputs, problems: problems + unreadable + extra, only: only,
+      lineOf: { path, line in
+        // NB: a finding's line is read again only when there is a finding to show.
+        let reads = tree.read([path], unless: { _, _ in false })
+        guard case .read(let bytes, _)? = try? reads.first?.get() else { return nil }
+        return sourceLine(line, of: bytes)
+      }
+    ) { file, stamp in
       guard let cache, let record = file.record, file.diagnostics.isEmpty else { return }
       cache.remember(
         file.path, stamp: stamp, record: record, places: SlimFile.places(of: file), now: now)
@@ -86,7 +97,7 @@ public enum DataChecker {
   /// Judges `inputs` (sorted by path), taking each out of the array as it goes.
   private static func judge(
     _ inputs: inout [(path: String, input: Input)], problems: [Diagnostic], only: Set<String>?,
-    clean: (DecodedFile, FileStamp) -> Void = { _, _ in }
+    lineOf: (String, Int) -> String?, clean: (DecodedFile, FileStamp) -> Void = { _, _ in }
   ) -> CheckReport {
     // NB: each file is decoded, judged on its own, and kept only as what the cross-file pass
     // needs (its ids and the places of its `id:` and parent keys): holding every file's nodes
@@ -116,7 +127,7 @@ public enum DataChecker {
     }
     inputs = []
     let index = CrossIndex(slim)
-    for file in slim { diagnostics += crossFile(file, index) }
+    for file in slim { diagnostics += crossFile(file, index, lineOf) }
     if let only { diagnostics = diagnostics.filter { only.contains($0.file) } }
     diagnostics.sort { $0.file < $1.file }
     let count = only.map { o in slim.filter { o.contains($0.path) }.count } ?? slim.count
@@ -133,15 +144,36 @@ public enum DataChecker {
     var ownerKeys: [String] = []
     /// A meeting's scrum or a quiz's library, and the key that names it.
     var parent: (id: UUID, key: String, kind: RecordKind, folder: String)?
-    /// Where `id:` and the parent key are, for findings (a diagnostic with an empty message).
-    var idPlace: Diagnostic?
-    var parentPlace: Diagnostic?
+    /// Where `id:` and the parent key are, for findings.
+    var idPlace: Place?
+    var parentPlace: Place?
+
+    /// A place in the file, kept small (a whole `Diagnostic` per place was most of what a
+    /// clean file cost `check` over 130,000 meetings): made into a finding only when there is one.
+    struct Place {
+      var line: Int32
+      var column: Int32
+      var key: String
+
+      init?(_ d: Diagnostic?) {
+        guard let d, let line = d.line, let column = d.column else { return nil }
+        (self.line, self.column, key) = (Int32(line), Int32(column), d.path)
+      }
+
+      func diagnostic(file: String, sourceLine: String?) -> Diagnostic {
+        Diagnostic(
+          .error, file: file, line: Int(line), column: Int(column), path: key, message: "",
+          sourceLine: sourceLine)
+      }
+    }
 
     init(_ file: DecodedFile) {
       path = file.path
       kind = file.kind
       id = file.record?.id
-      if file.record != nil, id != nil { idPlace = file.diagnostic(.error, at: [.key("id")], "") }
+      if file.record != nil, id != nil {
+        idPlace = Place(file.diagnostic(.error, at: [.key("id")], ""))
+      }
       if kind == .scrum || kind == .library {
         ownerKeys = [
           file.record?.id?.uuidString.lowercased(), file.root?["id"]?.scalarText?.lowercased(),
@@ -153,14 +185,16 @@ public enum DataChecker {
       case .quiz(let quiz)?: parent = (quiz.library, "library", .library, "quizzes")
       default: break
       }
-      if let parent { parentPlace = file.diagnostic(.error, at: [.key(parent.key)], "") }
+      if let parent { parentPlace = Place(file.diagnostic(.error, at: [.key(parent.key)], "")) }
     }
 
     /// What the cache keeps of a clean file for this pass: the places of `id:` and of the
     /// parent key.
     static func places(of file: DecodedFile) -> CachedRecord.Places {
       let slim = SlimFile(file)
-      return CachedRecord.Places(id: slim.idPlace, parent: slim.parentPlace)
+      return CachedRecord.Places(
+        id: slim.idPlace.map { _ in file.diagnostic(.error, at: [.key("id")], "") },
+        parent: slim.parent.map { file.diagnostic(.error, at: [.key($0.key)], "") })
     }
 
     /// A clean file as the cache kept it (a clean file's id is its id as written, so it is the
@@ -173,12 +207,16 @@ public enum DataChecker {
         ownerKeys = id.map { [$0.uuidString.lowercased()] } ?? []
       }
       if kind == .meeting, let parent { self.parent = (parent, "scrum", .scrum, "history") }
-      idPlace = places.id
-      parentPlace = places.parent
+      idPlace = Place(places.id)
+      parentPlace = Place(places.parent)
     }
 
-    func finding(_ place: Diagnostic?, _ severity: Severity, _ message: String) -> Diagnostic {
-      var d = place ?? Diagnostic(.error, file: path, message: "")
+    func finding(
+      _ place: Place?, _ severity: Severity, _ message: String, _ lineOf: (String, Int) -> String?
+    ) -> Diagnostic {
+      var d =
+        place.map { $0.diagnostic(file: path, sourceLine: lineOf(path, Int($0.line))) }
+        ?? Diagnostic(.error, file: path, message: "")
       d.severity = severity
       d.message = message
       return d
@@ -209,14 +247,32 @@ public enum DataChecker {
     }
   }
 
-  private static func crossFile(_ file: SlimFile, _ index: CrossIndex) -> [Diagnostic] {
+  /// Line `line` (1-based) of `bytes`, without its line end.
+  static func sourceLine(_ line: Int, of bytes: [UInt8]) -> String? {
+    var n = 1
+    var start = 0
+    for (i, b) in bytes.enumerated() where b == 10 {
+      if n == line { return text(bytes[start..<i]) }
+      n += 1
+      start = i + 1
+    }
+    return n == line && start < bytes.count ? text(bytes[start...]) : nil
+  }
+
+  private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+    String(decoding: bytes.last == 13 ? bytes.dropLast() : bytes, as: UTF8.self)
+  }
+
+  private static func crossFile(
+    _ file: SlimFile, _ index: CrossIndex, _ lineOf: (String, Int) -> String?
+  ) -> [Diagnostic] {
     var found: [Diagnostic] = []
     if let id = file.id, let first = index.firstPathByID[id], first < file.path {
       found.append(
         file.finding(
           file.idPlace, .error,
-          "id \(id.uuidString.lowercased()) is also used by \(first); each record needs its own id (delete this 'id' line and dinger adds a new one)"
-        ))
+          "id \(id.uuidString.lowercased()) is also used by \(first); each record needs its own id (delete this 'id' line and dinger adds a new one)",
+          lineOf))
     }
     guard let parent = file.parent else { return found }
     let idText = parent.id.uuidString.lowercased()
@@ -224,8 +280,8 @@ public enum DataChecker {
       found.append(
         file.finding(
           file.parentPlace, .error,
-          "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files"
-        ))
+          "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files",
+          lineOf))
       return found
     }
     let slug = RecordLayout.slug(ofPath: ownerPath)
@@ -234,8 +290,8 @@ public enum DataChecker {
     found.append(
       file.finding(
         file.parentPlace, .warning,
-        "this belongs to \(ownerPath) but is filed under \(parent.folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(parent.folder)/\(slug)/\(name)"
-      ))
+        "this belongs to \(ownerPath) but is filed under \(parent.folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(parent.folder)/\(slug)/\(name)",
+        lineOf))
     return found
   }
 }
