@@ -43,6 +43,12 @@ enum ScaleBench {
       print("  \(size) meetings:")
       // The cold log first, from no index.
       try? FileManager.default.removeItem(at: repo.appendingPathComponent(".git/dinger"))
+      // The whole repository's `log -n 20` on a first run (no index), then a scrum's.
+      let firstLog = try Shell.time("'\(dinger)' log -n 20 >/dev/null", in: repo, env: env)
+      let gitTwenty = try Shell.time("git log -n 20 --name-status >/dev/null", in: repo, env: env)
+      report(
+        "log -n 20 first run / git log -n 20", size, firstLog, gitTwenty, target: 2, into: &ratios)
+      try? FileManager.default.removeItem(at: repo.appendingPathComponent(".git/dinger"))
       let cold = try Shell.time("'\(dinger)' log \(scrum) >/dev/null", in: repo, env: env)
       let gitLog = try Shell.time(
         "git log --format=%H -- history/\(scrum) scrums/\(scrum).yaml >/dev/null", in: repo,

@@ -6,11 +6,12 @@ import Storage
 public struct LogProvider: Sendable {
   /// What the log needs.
   public struct Dependencies: Sendable {
-    /// The record changes a filter wants, oldest first.
-    public var entries: @Sendable (ActivityFilter) throws -> [ActivityEntry]
+    /// The record changes a filter wants, oldest first; with a count, only that many of the
+    /// newest (so `log -n 20` reads 20 lines of the index, not all of them).
+    public var entries: @Sendable (ActivityFilter, Int?) throws -> [ActivityEntry]
 
     /// Creates dependencies.
-    public init(entries: @escaping @Sendable (ActivityFilter) throws -> [ActivityEntry]) {
+    public init(entries: @escaping @Sendable (ActivityFilter, Int?) throws -> [ActivityEntry]) {
       self.entries = entries
     }
   }
@@ -23,12 +24,19 @@ public struct LogProvider: Sendable {
 
   /// The log of a git-backed data repository.
   public static func live(repository: DataRepository) -> LogProvider {
-    LogProvider(Dependencies { try ActivityIndex.entries(repository, matching: $0) })
+    LogProvider(
+      Dependencies { filter, newest in
+        try ActivityIndex.entries(repository, matching: filter, newest: newest)
+      })
   }
 
   /// A log of given entries.
   public static func inMemory(_ entries: [ActivityEntry]) -> LogProvider {
-    LogProvider(Dependencies { filter in entries.filter(filter.matches) })
+    LogProvider(
+      Dependencies { filter, newest in
+        let all = entries.filter(filter.matches)
+        return newest.map { Array(all.suffix($0)) } ?? all
+      })
   }
 
   /// Newest first; only a scrum's own changes and its meetings' when `scrum` is given, only a
@@ -50,7 +58,9 @@ public struct LogProvider: Sendable {
       } else {
         .all
       }
-    var out = try dependencies.entries(filter).reversed().filter { entry in
+    // NB: without --since, the newest `limit` are all that is read.
+    var out = try dependencies.entries(filter, since == nil ? limit : nil).reversed().filter {
+      entry in
       guard let since else { return true }
       return Double(entry.time) >= since.timeIntervalSince1970
     }
