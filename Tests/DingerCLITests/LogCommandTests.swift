@@ -354,3 +354,35 @@ import Testing
     #expect(lines[2].hasSuffix("Design: added scrum"), "\(lines)")
   }
 }
+
+/// `log -n N` before the activity index exists (a first run after a clone) describes only the
+/// newest commits, and gives exactly what it gives once the index is built.
+@Suite struct LogNewestTests {
+  @Test func theNewestWithoutAnIndexAreTheNewestWithOne() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    for n in 1...6 {
+      #expect(try box.dinger("scrum", "edit", "design", "--length", "\(n + 5)").status == 0)
+    }
+    // A merge with a side branch whose commits came in through it.
+    try box.git("checkout", "-q", "-b", "side")
+    #expect(try box.dinger("scrum", "new", "Ops", "--attendee", "Bo").status == 0)
+    #expect(try box.dinger("scrum", "edit", "ops", "--length", "9").status == 0)
+    try box.git("checkout", "-q", "main")
+    #expect(try box.dinger("scrum", "edit", "design", "--title", "Design Sync").status == 0)
+    try box.git("merge", "-q", "--no-edit", "side")
+    #expect(try box.dinger("meet", "design", "--record", "--duration", "5m").status == 0)
+    for n in [1, 3, 5, 12, 40] {
+      try? FileManager.default.removeItem(at: box.data.appendingPathComponent(".git/dinger"))
+      let first = try box.dinger("log", "-n", "\(n)", "--json")
+      #expect(first.status == 0, "\(first.stderr)")
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: box.data.appendingPathComponent(".git/dinger/activity-v3.tsv").path))
+      #expect(try box.dinger("log", "--json").status == 0)  // builds the index
+      let indexed = try box.dinger("log", "-n", "\(n)", "--json")
+      #expect(first.stdout == indexed.stdout, "-n \(n)")
+    }
+  }
+}
