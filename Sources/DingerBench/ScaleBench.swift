@@ -30,9 +30,11 @@ enum ScaleBench {
         ),
         // NB: each clone goes to a fresh folder beside the repository, removed first.
         (
-          "clone file:// / git clone file://",
+          // NB: against `git clone PATH`, the same work (dinger links packs for file:// as a
+          // path clone does; `git clone file://` repacks, not a fair baseline).
+          "clone file:// / git clone PATH",
           "rm -rf ../clone-d && '\(dinger)' clone file://\(repo.path) ../clone-d >/dev/null",
-          "rm -rf ../clone-g && git clone -q file://\(repo.path) ../clone-g"
+          "rm -rf ../clone-g && git clone -q \(repo.path) ../clone-g"
         ),
         (
           "clone PATH / git clone PATH",
