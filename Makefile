@@ -18,7 +18,7 @@ all: build
 
 ## deps: install libgit2-dev, libyaml-dev, zlib1g-dev, libcurl4-openssl-dev (http(s) remotes; dinger
 ## loads libcurl only when it talks to one) and pkg-config when pkg-config cannot find them,
-## tmux, vim and nano (the terminal tests: the meeting timer, real editors), curl and openssl (https look-ups, their test),
+## tmux, vim and nano (the terminal tests: the meeting timer, real editors), openssl (the https look-up test's certificate),
 ## libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (dinger-transcribe, the transcription
 ## helper) and pulseaudio pulseaudio-utils flite (its tests and the demo's recording)
 ## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
@@ -29,10 +29,10 @@ deps:
 	  echo "installing libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config; \
 	fi
-	@if ! command -v tmux >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1 \
+	@if ! command -v tmux >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1 \
 	  || ! command -v vim >/dev/null 2>&1 || ! command -v nano >/dev/null 2>&1 || ! command -v less >/dev/null 2>&1; then \
-	  echo "installing tmux vim nano less curl openssl (the terminal tests drive real editors; https look-ups and their test)"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux vim nano less curl openssl; \
+	  echo "installing tmux vim nano less openssl (the terminal tests drive real editors; the https look-up test makes a certificate)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux vim nano less openssl; \
 	fi
 	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh-keygen >/dev/null 2>&1 || [ ! -x /usr/sbin/apache2 ]; then \
 	  echo "installing openssh-server openssh-client apache2 (the sync tests run their own sshd and apache with git-http-backend on 127.0.0.1)"; \
