@@ -206,6 +206,22 @@ struct ReportTests {
     #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(text)")
   }
 
+  /// A range and a scrum named: only those meetings, only that scrum, no libraries.
+  @Test func sinceUntilAndOneScrum() throws {
+    let box = try Self.team()
+    let r = try box.dinger(
+      ["stats", "design", "--since", "2026-11-10", "--until", "2026-11-17", "--json"],
+      env: ["DINGER_TEST_NOW": Self.now, "TZ": "UTC"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    let scrums = json["scrums"] as! [[String: Any]]
+    #expect(scrums.map { $0["title"] as? String } == ["Design"])
+    #expect(scrums[0]["meetings"] as? Int == 6)  // the 10th, 11th, 12th, 13th, 16th and 17th
+    #expect((json["libraries"] as? [Any])?.isEmpty ?? true)
+    let bad = try box.dinger("report", "--since", "someday")
+    #expect(bad.status != 0 && bad.stderr.contains("--since"), "\(bad.stderr)")
+  }
+
   static func minutes(_ m: Double) -> String {
     m == m.rounded() ? "\(Int(m))" : String(format: "%.1f", m)
   }

@@ -303,3 +303,52 @@ extension ScheduleCommandTests {
     #expect(listed.contains("10:00") && listed.contains("11:00"), "\(listed)")
   }
 }
+
+/// The rest of the schedule's edges: unskip, removing the end, a calendar of a scrum without a
+/// schedule, and `meet` asking on a real terminal (tmux) which of two due stand-ups to run.
+@Suite struct ScheduleEdgeTests {
+  @Test func unskipAndUntilNone() throws {
+    let box = try ScheduleCommandTests.scheduled()
+    var r = try box.dinger(
+      "scrum", "edit", "design", "--skip", "2026-12-24", "--until", "2027-06-30")
+    #expect(
+      r.stdout
+        == "Design: schedule weekdays 09:30 Europe/Berlin from 2026-11-30 until 2027-06-30; skip 2026-12-24\n",
+      "\(r.stdout)\(r.stderr)")
+    r = try box.dinger("scrum", "edit", "design", "--unskip", "2026-12-24", "--until", "none")
+    #expect(
+      r.stdout
+        == "Design: schedule weekdays 09:30 Europe/Berlin from 2026-11-30; unskip 2026-12-24\n",
+      "\(r.stdout)\(r.stderr)")
+    let text = try box.read("scrums/design.yaml")
+    #expect(!text.contains("until") && !text.contains("2026-12-24"), "\(text)")
+    let head = try box.head()
+    r = try box.dinger("scrum", "edit", "design", "--unskip", "2026-12-25")
+    #expect(
+      r.status != 0 && r.stderr.contains("--unskip 2026-12-25: that day is not skipped"),
+      "\(r.stderr)")
+    #expect(try box.head() == head)
+  }
+
+  @Test func aCalendarOfAScrumWithoutScheduleSaysHowToGiveOne() throws {
+    let box = try ScheduleCommandTests.scheduled()
+    try expectOK(box.dinger("scrum", "new", "Retro", "--attendee", "Ann"))
+    let r = try box.dinger("calendar", "retro")
+    #expect(r.status != 0)
+    #expect(r.stderr.contains("scrum 'Retro' has no schedule"), "\(r.stderr)")
+    #expect(r.stderr.contains("dinger scrum edit retro --at 09:30"))
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test func meetOnATerminalAsksWhichOfTwoDue() throws {
+    let box = try ScheduleCommandTests.scheduled()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-12-01T08:22:00Z"
+    box.extraEnvironment["TZ"] = "Europe/Berlin"
+    let (tmux, exit) = try Tmux.start(box, "meet", "--record")
+    #expect(tmux.wait(for: "which one? [1-2]"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("1) Design") && tmux.screen().contains("2) Ops"))
+    tmux.keys("2", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(try box.git("log", "-1", "--format=%s").hasPrefix("Record meeting of Ops"))
+  }
+}
