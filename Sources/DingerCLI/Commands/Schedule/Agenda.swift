@@ -4,16 +4,6 @@ import Foundation
 import Models
 import Providers
 
-/// The clock commands read: the real one, or `DINGER_TEST_NOW` (an ISO 8601 instant) in tests.
-func currentDate() -> Date {
-  if let fixed = ProcessInfo.processInfo.environment["DINGER_TEST_NOW"],
-    let date = DateExpression.parse(fixed)
-  {
-    return date
-  }
-  return Date()
-}
-
 /// `dinger agenda`: the coming stand-ups.
 struct Agenda: ParsableCommand {
   static let configuration = CommandConfiguration(
