@@ -74,8 +74,6 @@ func warnUnreadable(_ problems: [Diagnostic], noun: String) {
   )
 }
 
-/// A date a person typed (see `DateExpression`): ISO dates and times, `yesterday`,
-/// `2 days ago`, `last monday`...; a day without a time is local midnight.
 /// The clock commands read: the real one, or `DINGER_TEST_NOW` (an ISO 8601 instant) in tests.
 func currentDate() -> Date {
   if let fixed = ProcessInfo.processInfo.environment["DINGER_TEST_NOW"],
@@ -86,6 +84,8 @@ func currentDate() -> Date {
   return Date()
 }
 
+/// A date a person typed (see `DateExpression`): ISO dates and times, `yesterday`,
+/// `2 days ago`, `last monday`...; a day without a time is local midnight.
 func userDate(_ text: String) -> Date? { DateExpression.parse(text) }
 
 /// The end of the span an `--until` names: a whole day for a day, else the instant.
