@@ -33,38 +33,44 @@ let package = Package(
       name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
 
     // Core
-    .target(name: "Models", swiftSettings: strict),
+    // What full Foundation gave on top of FoundationEssentials (string trimming and search,
+    // printf numbers, locks, threads), on the standard library: dinger links no ICU.
+    .target(name: "Base", swiftSettings: strict),
+    .target(name: "Models", dependencies: ["Base"], swiftSettings: strict),
     // The one way to start another program (editor, pager, ssh, helpers): no dinger types.
-    .target(name: "Processes", swiftSettings: strict),
+    .target(name: "Processes", dependencies: ["Base"], swiftSettings: strict),
     // Audio without C: WAV files, the ding, the level meter, pronunciations, the helper's lines.
-    .target(name: "Speech", swiftSettings: strict),
-    .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strict),
+    .target(name: "Speech", dependencies: ["Base"], swiftSettings: strict),
+    .target(name: "YAML", dependencies: ["Base", "CYAML"], swiftSettings: strict),
     // The one HTTP stack: libcurl (loaded on first use) for git's http remotes and look-ups.
-    .target(name: "HTTP", dependencies: ["CCurl"], swiftSettings: strict),
+    .target(name: "HTTP", dependencies: ["Base", "CCurl"], swiftSettings: strict),
     .target(
-      name: "Git", dependencies: ["CGit2", "CZlib", "HTTP", "Processes"], swiftSettings: strict),
+      name: "Git", dependencies: ["Base", "CGit2", "CZlib", "HTTP", "Processes"],
+      swiftSettings: strict),
     // Time zones (the system's tzdata), schedule occurrences, iCalendar.
-    .target(name: "Schedules", dependencies: ["Models"], swiftSettings: strict),
+    .target(name: "Schedules", dependencies: ["Base", "Models"], swiftSettings: strict),
     .target(
-      name: "Storage", dependencies: ["Models", "YAML", "Git", "Schedules"], swiftSettings: strict),
+      name: "Storage", dependencies: ["Base", "Models", "YAML", "Git", "Schedules"],
+      swiftSettings: strict),
     .target(
-      name: "Sync", dependencies: ["Models", "YAML", "Git", "Storage", "Processes"],
+      name: "Sync", dependencies: ["Base", "Models", "YAML", "Git", "Storage", "Processes"],
       swiftSettings: strict),
 
     // Providers and components
     .target(
       name: "Providers",
       dependencies: [
-        "Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes", "Schedules", "HTTP",
+        "Base", "Models", "Storage", "Sync", "YAML", "Git", "Speech", "Processes", "Schedules",
+        "HTTP",
       ],
       swiftSettings: strict),
-    .target(name: "Components", dependencies: ["Models"], swiftSettings: strict),
+    .target(name: "Components", dependencies: ["Base", "Models"], swiftSettings: strict),
 
     // Modules: the executable
     .executableTarget(
       name: "DingerCLI",
       dependencies: [
-        "Models", "Providers", "Components", "Processes",
+        "Base", "Models", "Providers", "Components", "Processes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -106,12 +112,14 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "SpeechTests", dependencies: ["Speech"], swiftSettings: strict),
     .testTarget(
-      name: "SchedulesTests", dependencies: ["Schedules", "Models"], swiftSettings: strict),
+      name: "SchedulesTests", dependencies: ["Schedules", "Models", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(name: "ProcessesTests", dependencies: ["Processes"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
     .testTarget(
-      name: "ComponentsTests", dependencies: ["Components", "Models"], swiftSettings: strict),
+      name: "ComponentsTests", dependencies: ["Components", "Models", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "ProvidersTests",
       dependencies: [

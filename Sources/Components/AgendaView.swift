@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger agenda`: the coming stand-ups by day, in the viewer's zone.
@@ -39,9 +41,9 @@ public struct AgendaView {
         out += Style.bold(Self.dayHeading(day, today: today), color: color) + "\n"
       }
       var line = "  \(item.localStart)-\(item.localEnd)  "
-      line += item.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0)
+      line += item.title.padded(to: titleWidth)
       let state = status(item)
-      line += "  " + state.padding(toLength: 16, withPad: " ", startingAt: 0)
+      line += "  " + state.padded(to: 16)
       var notes: [String] = []
       if item.zone != viewerZone { notes.append("\(item.zoneTime) \(item.zone)") }
       if item.moved { notes.append("moved") }

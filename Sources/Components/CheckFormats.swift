@@ -22,13 +22,13 @@ public struct GitHubAnnotationsView {
 
   /// A message, escaped as GitHub's runner reads it.
   static func data(_ s: String) -> String {
-    s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-      .replacingOccurrences(of: "\n", with: "%0A")
+    s.replacingText("%", with: "%25").replacingText("\r", with: "%0D")
+      .replacingText("\n", with: "%0A")
   }
 
   /// A property value: also without ':' and ','.
   static func property(_ s: String) -> String {
-    data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    data(s).replacingText(":", with: "%3A").replacingText(",", with: "%2C")
   }
 }
 

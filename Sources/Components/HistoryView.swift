@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger history`: one line per meeting, newest first.
@@ -8,14 +10,14 @@ public struct HistoryView {
   /// Rows: the meeting, its scrum's title, and a short id.
   public var rows: [(meeting: Meeting, title: String, id: String)]
   /// The zone times are shown in (the user's; files keep UTC).
-  public var timeZone: TimeZone
+  public var timeZone: any WallClockZone
   /// Scheduled stand-ups nothing was recorded for (and not skipped): when, and the scrum.
   public var missed: [(start: Date, title: String)]
 
   /// Creates a view.
   public init(
     rows: [(meeting: Meeting, title: String, id: String)],
-    timeZone: TimeZone = TimeZone(identifier: "UTC")!, missed: [(start: Date, title: String)] = []
+    timeZone: any WallClockZone = FixedZone.utc, missed: [(start: Date, title: String)] = []
   ) {
     (self.rows, self.timeZone, self.missed) = (rows, timeZone, missed)
   }
@@ -32,7 +34,7 @@ public struct HistoryView {
         gaps.removeFirst()
         let when = Self.dateText(gap.start, in: timeZone)
         out +=
-          "--------  \(when)  \(gap.title.padding(toLength: width, withPad: " ", startingAt: 0))  missed: scheduled, nothing recorded\n"
+          "--------  \(when)  \(gap.title.padded(to: width))  missed: scheduled, nothing recorded\n"
       }
       return out
     }
@@ -46,21 +48,19 @@ public struct HistoryView {
     // NB: a meeting under a minute says its seconds ("0 of 10 min" read as nothing).
     let actual =
       meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60)"
-    let minutes = "\(actual) of \(meeting.length) min".padding(
-      toLength: 14, withPad: " ", startingAt: 0)
-    let people = Style.plural(meeting.attendees.count, "attendee").padding(
-      toLength: 12, withPad: " ", startingAt: 0)
+    let minutes = "\(actual) of \(meeting.length) min".padded(to: 14)
+    let people = Style.plural(meeting.attendees.count, "attendee").padded(to: 12)
     let note = meeting.transcript?.split(separator: "\n").first.map { "  " + $0.prefix(60) } ?? ""
     return
-      "\(id)  \(date)  \(title.padding(toLength: width, withPad: " ", startingAt: 0))  \(minutes) \(people)\(note)"
+      "\(id)  \(date)  \(title.padded(to: width))  \(minutes) \(people)\(note)"
       .trimmingTrailingSpaces() + "\n"
   }
 
   /// `2026-11-21 10:00 CET`: the time in `zone`, labelled with the zone unless it is UTC then.
-  public static func dateText(_ date: Date, in zone: TimeZone) -> String {
+  public static func dateText(_ date: Date, in zone: any WallClockZone) -> String {
     // NB: civil date from the day count (Hinnant's algorithm), not a Calendar per row: a
     // history of 2,600 meetings spent a fifth of its time making calendars.
-    let local = Int((date.timeIntervalSince1970).rounded(.down)) + zone.secondsFromGMT(for: date)
+    let local = Int((date.timeIntervalSince1970).rounded(.down)) + zone.offset(at: date)
     var days = local / 86_400
     var seconds = local % 86_400
     if seconds < 0 {
@@ -80,8 +80,8 @@ public struct HistoryView {
     let text =
       "\(year)-\(two(month))-\(two(day)) \(two(seconds / 3600)):\(two(seconds % 3600 / 60))"
     // NB: UTC (the files' own zone, and many servers') goes unlabelled.
-    return zone.secondsFromGMT(for: date) == 0
-      ? text : text + " " + (zone.abbreviation(for: date) ?? zone.identifier)
+    return zone.offset(at: date) == 0
+      ? text : text + " " + zone.abbreviation(at: Int64(date.timeIntervalSince1970.rounded(.down)))
   }
 }
 
@@ -92,11 +92,11 @@ public struct MeetingDetailView {
 
   /// Creates a view.
   /// The zone the time is shown in.
-  public var timeZone: TimeZone
+  public var timeZone: any WallClockZone
 
   public init(
     meeting: Meeting, title: String, path: String,
-    timeZone: TimeZone = TimeZone(identifier: "UTC")!
+    timeZone: any WallClockZone = FixedZone.utc
   ) {
     (self.meeting, self.title, self.path, self.timeZone) = (meeting, title, path, timeZone)
   }
@@ -110,10 +110,10 @@ public struct MeetingDetailView {
     out += "  attendees  \(meeting.attendees.joined(separator: ", "))\n"
     for s in meeting.speakers {
       out +=
-        "  \(s.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.seconds / 60):\(String(format: "%02d", s.seconds % 60))\n"
+        "  \(s.name.padded(to: 20)) \(s.seconds / 60):\(String(cFormat: "%02d", s.seconds % 60))\n"
     }
     out += "  file       \(path)\n"
-    if let t = meeting.transcript?.trimmingCharacters(in: .newlines), !t.isEmpty {
+    if let t = meeting.transcript?.trimming(\.isLineEnd), !t.isEmpty {
       out +=
         "\n"
         + t.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(

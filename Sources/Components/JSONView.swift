@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Renders any encodable state as stable, pretty JSON for `--json`.
 public enum JSONView {

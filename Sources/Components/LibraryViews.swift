@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger library list`: one line a library.
@@ -18,11 +20,10 @@ public struct LibraryListView {
     let slugWidth = min(30, rows.map(\.slug.count).max() ?? 0)
     return rows.map { slug, library, broken in
       var line =
-        library.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
-        + library.language.padding(toLength: 6, withPad: " ", startingAt: 0) + " "
-        + Style.plural(library.words.count, "word").padding(
-          toLength: 11, withPad: " ", startingAt: 0)
-        + " " + slug.padding(toLength: slugWidth, withPad: " ", startingAt: 0)
+        library.name.padded(to: nameWidth) + "  "
+        + library.language.padded(to: 6) + " "
+        + Style.plural(library.words.count, "word").padded(to: 11)
+        + " " + slug.padded(to: slugWidth)
       if broken > 0 { line += "  (\(Style.plural(broken, "broken word")); run 'dinger check')" }
       return line.trimmingTrailingSpaces() + "\n"
     }.joined()
@@ -189,7 +190,7 @@ public struct QuizScreen {
     out.append("")
     for (i, choice) in q.choices.enumerated() {
       out.append(
-        String("  \(i + 1)  \(choice.replacingOccurrences(of: "\n", with: " "))".prefix(width)))
+        String("  \(i + 1)  \(choice.replacingText("\n", with: " "))".prefix(width)))
     }
     out.append("")
     if let feedback { out.append(String(feedback.prefix(width))) }
@@ -234,7 +235,7 @@ public enum QuizReport {
         "\(name): \(results.count) quiz\(results.count == 1 ? "" : "zes"), \(right)/\(total) right overall\n"
       for r in results.suffix(20) {
         let percent = r.questions.isEmpty ? 0 : 100 * r.score / r.questions.count
-        let day = String(ISO8601DateFormatter().string(from: r.date).prefix(10))
+        let day = String(r.date.ISO8601Format().prefix(10))
         out +=
           "  \(day)  " + String(repeating: "█", count: percent / 5)
           + String(repeating: "·", count: 20 - percent / 5) + "  \(r.score)/\(r.questions.count)\n"

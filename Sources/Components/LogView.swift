@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger log`: `2026-11-21 09:00  Ada Lovelace  scrums/design.yaml  length 10 -> 15 min`.
@@ -6,14 +8,14 @@ public struct LogView {
   /// The entries, newest first.
   public var entries: [ActivityEntry]
   /// The zone times are shown in.
-  public var timeZone: TimeZone
+  public var timeZone: any WallClockZone
 
   /// What to call a record instead of its path (a scrum's title, a library's name).
   public var titles: [String: String]
 
   /// Creates a view.
   public init(
-    entries: [ActivityEntry], timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+    entries: [ActivityEntry], timeZone: any WallClockZone = FixedZone.utc,
     titles: [String: String] = [:]
   ) {
     (self.entries, self.timeZone, self.titles) = (entries, timeZone, titles)
@@ -55,7 +57,7 @@ public struct LogView {
       let date = HistoryView.dateText(
         Date(timeIntervalSince1970: TimeInterval(e.time)), in: timeZone)
       return
-        "\(e.commit.prefix(7))  \(date)  \(e.author.padding(toLength: authorWidth, withPad: " ", startingAt: 0))  \(line(e))\n"
+        "\(e.commit.prefix(7))  \(date)  \(e.author.padded(to: authorWidth))  \(line(e))\n"
     }.joined()
   }
 }

@@ -56,7 +56,7 @@ public struct MeetingScreen {
   /// The lines, at most `height`, each at most `width` columns (before colour codes).
   public func lines() -> [String] {
     var out: [String] = []
-    let heading = " \(title) ".padding(toLength: width, withPad: " ", startingAt: 0)
+    let heading = " \(title) ".padded(to: width)
     out.append(color ? Style.themed(heading, theme) : String(heading.prefix(width)))
     out.append("")
     out.append(
@@ -102,7 +102,7 @@ public struct MeetingScreen {
       out += [
         ("space, n", "next speaker"), ("p", "pause / resume"), ("q, esc", "end the meeting"),
         ("?", "hide this help"),
-      ].map { fit(" " + $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1) }
+      ].map { fit(" " + $0.0.padded(to: 10) + $0.1) }
     }
     while out.count < height - 1 { out.append("") }
     out = Array(out.prefix(height - 1))

@@ -25,12 +25,12 @@ public struct ScrumListView {
     return rows.map { slug, scrum in
       let theme = scrum.effectiveTheme
       let swatch = color ? Style.swatch(theme) + " " : ""
-      let title = scrum.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0)
-      let name = theme.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
-      let length = "\(scrum.length) min".padding(toLength: 8, withPad: " ", startingAt: 0)
+      let title = scrum.title.padded(to: titleWidth)
+      let name = theme.rawValue.padded(to: 10)
+      let length = "\(scrum.length) min".padded(to: 8)
       let people = Style.plural(scrum.attendees.count, "attendee")
       return
-        "\(swatch)\(title)  \(name) \(length) \(people.padding(toLength: 13, withPad: " ", startingAt: 0)) \(slug.padding(toLength: slugWidth, withPad: " ", startingAt: 0))"
+        "\(swatch)\(title)  \(name) \(length) \(people.padded(to: 13)) \(slug.padded(to: slugWidth))"
         .trimmingTrailingSpaces() + "\n"
     }.joined()
   }

@@ -51,7 +51,7 @@ public enum Printable {
         continue
       }
       if isControl(s) && !(s == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n") {
-        out.append(contentsOf: String(format: "\\x%02x", s.value).unicodeScalars)
+        out.append(contentsOf: String(cFormat: "\\x%02x", s.value).unicodeScalars)
       } else {
         out.append(s)
       }

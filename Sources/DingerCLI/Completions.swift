@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Providers
 
 /// Shell completion of names from the data repository: scrums, libraries, words, meetings.
@@ -39,8 +41,8 @@ enum Completions {
       for line in text.split(separator: "\n") {
         let trimmed = line.drop { $0 == " " || $0 == "-" }
         guard trimmed.hasPrefix("text:") else { continue }
-        let word = trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces)
-          .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        let word = trimmed.dropFirst(5).trimmingSpaces()
+          .trimming { $0 == "\"" || $0 == "'" }
         if !word.isEmpty && word.hasPrefix(prefix) { out.insert(word) }
       }
     }

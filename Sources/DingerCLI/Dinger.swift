@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger`: stand-up meetings, their history and word libraries, as YAML in a git repository.
@@ -54,15 +56,15 @@ struct Dinger: AsyncParsableCommand {
     // time of a command this small went to building it).
     if arguments == ["--version"] {
       Terminal.output(DingerVersion.current + "\n")
-      Foundation.exit(0)
+      Glibc.exit(0)
     }
     if arguments == ["--generate-completion-script", "bash"] {
       Terminal.output(bashCompletion(completionScript(for: .bash)))
-      Foundation.exit(0)
+      Glibc.exit(0)
     }
     if let problem = unknownCommand(arguments) {
       Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + problem + "\n")
-      Foundation.exit(64)
+      Glibc.exit(64)
     }
     // NB: parsed and run here rather than by ArgumentParser's main, so that usage errors read
     // `error: ...` like every other dinger error (ArgumentParser says `Error:`).
@@ -82,7 +84,7 @@ struct Dinger: AsyncParsableCommand {
         let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
         Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + text + "\n")
       }
-      Foundation.exit(code.rawValue)
+      Glibc.exit(code.rawValue)
     }
   }
 
@@ -91,11 +93,11 @@ struct Dinger: AsyncParsableCommand {
   /// name handling is switched on only where files or folders are completed.
   static func bashCompletion(_ script: String) -> String {
     script
-      .replacingOccurrences(
-        of: "complete -o filenames -F _dinger dinger", with: "complete -F _dinger dinger"
+      .replacingText(
+        "complete -o filenames -F _dinger dinger", with: "complete -F _dinger dinger"
       )
-      .replacingOccurrences(
-        of: "__dinger_add_completions() {\n    local completion\n",
+      .replacingText(
+        "__dinger_add_completions() {\n    local completion\n",
         with: """
           __dinger_add_completions() {
               local completion

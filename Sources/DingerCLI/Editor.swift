@@ -1,5 +1,7 @@
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Processes
 import Providers
@@ -24,7 +26,7 @@ enum Editor {
       } catch let failure as Failure {
         throw CLIError("\(failure); nothing changed")
       }
-      guard !written.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      guard !written.trimmed().isEmpty else {
         throw CLIError(emptyMessage)
       }
       switch try attempt(written) {
@@ -53,7 +55,7 @@ enum Editor {
   static func keep(_ text: String, name: String, root: URL) throws -> URL {
     let folder = root.appendingPathComponent(".git/dinger/edits")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+    let stamp = Date().ISO8601Format().replacingText(":", with: "")
     let file = folder.appendingPathComponent("\(name)-\(stamp).yaml")
     try text.write(to: file, atomically: true, encoding: .utf8)
     return file
@@ -89,7 +91,7 @@ enum Editor {
       environment["GIT_EDITOR"], repository?.gitConfig("core.editor"),
       // NB: as git: VISUAL only on a terminal that can show a full-screen editor.
       environment["TERM"] == "dumb" ? nil : environment["VISUAL"], environment["EDITOR"],
-    ].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    ].compactMap { $0 }.first { !$0.trimmingSpaces().isEmpty }
     if let configured { return configured }
     return terminal && environment["TERM"] != "dumb" ? "vi" : nil
   }
@@ -133,7 +135,7 @@ enum Editor {
     }
     guard termination.succeeded else { throw Failure(editor: editor, termination: termination) }
     let edited = try String(contentsOf: file, encoding: .utf8)
-    return edited.components(separatedBy: "\n").filter { !$0.hasPrefix(marker) }.joined(
+    return edited.parts(separatedBy: "\n").filter { !$0.hasPrefix(marker) }.joined(
       separator: "\n")
   }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Processes
 import Providers
@@ -77,7 +79,7 @@ func warnUnreadable(_ problems: [Diagnostic], noun: String) {
 /// The clock commands read: the real one, or `DINGER_TEST_NOW` (an ISO 8601 instant) in tests.
 func currentDate() -> Date {
   if let fixed = ProcessInfo.processInfo.environment["DINGER_TEST_NOW"],
-    let date = DateExpression.parse(fixed)
+    let date = DateExpression.parse(fixed, zone: userZone)
   {
     return date
   }
@@ -86,10 +88,13 @@ func currentDate() -> Date {
 
 /// A date a person typed (see `DateExpression`): ISO dates and times, `yesterday`,
 /// `2 days ago`, `last monday`...; a day without a time is local midnight.
-func userDate(_ text: String) -> Date? { DateExpression.parse(text) }
+func userDate(_ text: String) -> Date? { DateExpression.parse(text, zone: userZone) }
 
 /// The end of the span an `--until` names: a whole day for a day, else the instant.
-func userDateEnd(_ text: String) -> Date? { DateExpression.parseEnd(text) }
+func userDateEnd(_ text: String) -> Date? { DateExpression.parseEnd(text, zone: userZone) }
+
+/// The user's time zone (`$TZ`, else the system's), read once.
+let userZone: any WallClockZone = ViewerClock(now: Date()).zone
 
 /// Fails validation unless each given date option parses as a date (`2026-11-01`).
 func validateDates(_ options: [(name: String, value: String?)]) throws {
@@ -112,7 +117,7 @@ struct OutputOptions: ParsableArguments {
 /// (`--attendee "Katie, Gray, Euna"` is three people); blanks are dropped.
 func splitNames(_ arguments: [String]) -> [String] {
   arguments.flatMap { $0.split(separator: ",", omittingEmptySubsequences: true) }
-    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    .map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
 }
 
 /// A failure to report as `error: message` with exit status 1.
@@ -209,7 +214,7 @@ extension ParsableCommand {
 
   private func fail(_ message: String) -> Never {
     Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + message + "\n")
-    Foundation.exit(1)
+    Glibc.exit(1)
   }
 }
 

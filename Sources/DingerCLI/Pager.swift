@@ -1,5 +1,7 @@
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Processes
 
 /// Long output through a pager on a terminal, as git pages its log: `$DINGER_PAGER`, else
@@ -17,7 +19,7 @@ enum Pager {
     let lessFound = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
       access("\($0)/less", X_OK) == 0
     }
-    guard isatty(1) == 1, !command.trimmingCharacters(in: .whitespaces).isEmpty, command != "cat",
+    guard isatty(1) == 1, !command.trimmingSpaces().isEmpty, command != "cat",
       chosen || lessFound
     else {
       Terminal.output(text)

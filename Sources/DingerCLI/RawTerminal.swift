@@ -1,5 +1,7 @@
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The terminal in full-screen raw mode: alternate screen, no echo, keys one by one; put back
 /// as it was on every way out (normal end, error, Ctrl-C, SIGTERM).
@@ -52,7 +54,7 @@ final class RawTerminal: @unchecked Sendable {
   /// sequences (arrow keys) come whole; Esc alone only when nothing follows it within 40 ms.
   func keys(stop: @escaping @Sendable () -> Bool) -> AsyncStream<Key> {
     AsyncStream { continuation in
-      let thread = Thread {
+      Threads.start {
         var decoder = KeyDecoder()
         var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         while !stop() {
@@ -66,7 +68,6 @@ final class RawTerminal: @unchecked Sendable {
         }
         continuation.finish()
       }
-      thread.start()
     }
   }
 }

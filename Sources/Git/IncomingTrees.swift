@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// What a teammate's commits may hold that dinger must not merge or check out blindly: trees
 /// whose entries are out of git's order or named twice (git fsck's `treeNotSorted` and

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension IndexFile {
   /// The index with the updates applied, built by libgit2 for the indexes `apply` leaves alone

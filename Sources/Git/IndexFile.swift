@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Updates a few entries of git's index file (`.git/index`, versions 2 and 3) directly.
 ///

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `.git/index.lock`, held the way git holds it: created exclusively before anything is read,
 /// the new index written into it, then renamed over `.git/index`. While it exists no `git add`

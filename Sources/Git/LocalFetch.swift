@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // Fetching from a repository in a folder on this machine. libgit2's fetch packs every new object
 // again (it cannot reuse the deltas already in the remote's packs, as git's upload-pack does),

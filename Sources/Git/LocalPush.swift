@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // Pushing to a repository in a folder on this machine (a path or file:// URL) with libgit2's
 // own pieces rather than its push: libgit2's push enumerates objects by walking every tree of
@@ -83,7 +85,7 @@ extension Repository {
     guard let text = try? String(contentsOf: head, encoding: .utf8), text.hasPrefix("ref: ") else {
       return
     }
-    let target = text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)
+    let target = text.dropFirst(5).trimmed()
     guard target != ref, (try? resolve(target)) == .some(nil) else { return }
     _ = git_repository_set_head(raw, ref)
   }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Reads a file dinger keeps or git left on disk (`.git/dinger/*`, git's own files) as
 /// untrusted: only a regular file (a FIFO there would hang the command; a link is not

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A named remote of a repository.
 public struct RemoteInfo: Sendable, Equatable {
@@ -46,7 +48,7 @@ public enum PushOutcome: Sendable, Equatable {
     // NB: what the remote's hooks said comes after the reason, a `remote: ` line each.
     var said = ""
     var reason = reason
-    if let split = reason.range(of: "\nremote: ") {
+    if let split = reason.firstRange(ofText: "\nremote: ") {
       said = String(reason[split.lowerBound...])
       reason = String(reason[..<split.lowerBound])
     }
@@ -369,7 +371,7 @@ public enum RemoteURL {
   /// for another host (git's CVE-2020-5260). Also refuses one whose host or path starts with
   /// `-`, which ssh would take for an option (git's CVE-2017-1000117).
   public static func check(_ url: String) throws(GitError) {
-    let decoded = url.removingPercentEncoding ?? url
+    let decoded = url.percentDecoded ?? url
     for text in [url, decoded]
     where text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
       throw refused(url, "holds a line break or NUL once decoded")

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A git repository opened through libgit2. Owns its handle and frees it.
 public final class Repository: @unchecked Sendable {
@@ -8,7 +10,7 @@ public final class Repository: @unchecked Sendable {
   private var handle: OpaquePointer?
   /// For a repository opened later: its working tree and `.git` folder.
   private let deferred: (root: URL, gitDirectory: URL)?
-  private let opening = NSLock()
+  private let opening = Lock()
 
   init(_ raw: OpaquePointer) {
     self.handle = raw
@@ -38,7 +40,7 @@ public final class Repository: @unchecked Sendable {
       // NB: as git's die(): `openLater` checked what could be checked without libgit2, so this
       // is a repository libgit2 refuses (an unknown format, a damaged config); no command can
       // go on without it.
-      FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+      StandardError.write("error: \(error.description)\n")
       exit(128)
     }
   }
@@ -61,7 +63,7 @@ public final class Repository: @unchecked Sendable {
       guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.count < 4096,
         text.hasPrefix("gitdir: ")
       else { return try open(url) }
-      let path = text.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines)
+      let path = text.dropFirst(8).trimmed()
       gitDirectory =
         path.hasPrefix("/")
         ? URL(fileURLWithPath: path) : url.appendingPathComponent(path).standardizedFileURL
@@ -298,7 +300,11 @@ public final class Repository: @unchecked Sendable {
       if key == "user.email", let email = environment["EMAIL"], !email.isEmpty { return email }
       return nil
     }
-    let offset = TimeZone.current.secondsFromGMT(for: now) / 60
+    // NB: libc's zone (TZ, else /etc/localtime), as git's own commits.
+    var clock = time_t(now.timeIntervalSince1970.rounded(.down))
+    var fields = tm()
+    localtime_r(&clock, &fields)
+    let offset = fields.tm_gmtoff / 60
     let when = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
     guard let authorName = value("GIT_AUTHOR_NAME", "user.name"),
       let authorEmail = value("GIT_AUTHOR_EMAIL", "user.email"),

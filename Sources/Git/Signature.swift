@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Who made a commit, and when.
 public struct Signature: Sendable, Equatable {

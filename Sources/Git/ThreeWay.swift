@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One file as three versions: the common ancestor's, ours and theirs (nil where absent).
 public struct ThreeWayFile: Sendable, Equatable {

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTP
 import Processes
 
@@ -168,7 +170,9 @@ public final class TransferSession: @unchecked Sendable {
   ) -> [String: String]? {
     // NB: nothing that could end a line reaches the helper: it would read it as another field.
     guard (try? RemoteURL.check(url)) != nil,
-      !extra.values.contains(where: { $0.contains("\n") || $0.contains("\0") || $0.contains("\r") }
+      !extra.values.contains(where: {
+        $0.containsText("\n") || $0.containsText("\0") || $0.containsText("\r")
+      }
       ),
       let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host,
       !host.isEmpty

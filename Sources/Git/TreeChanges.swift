@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A file a commit changed: its blob before (nil when added) and after (nil when removed).
 public struct ChangedFile: Sendable, Equatable {

@@ -1,5 +1,7 @@
+import Base
 internal import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One http request of the smart protocol, made by libcurl on a thread of its own: the response
 /// body flows through a pipe to whoever reads it, so a large pack is never held in memory and a
@@ -24,7 +26,7 @@ public final class HTTPExchange: @unchecked Sendable {
   }
 
   private let api: UnsafePointer<dinger_curl_api>
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var answer: Answer?
   private var finished = false
   private var cancelled = false
@@ -49,9 +51,7 @@ public final class HTTPExchange: @unchecked Sendable {
     guard pipe(&fds) == 0 else { throw HTTPFailure.local(String(cString: strerror(errno))) }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     (readFD, writeFD) = (fds[0], fds[1])
-    let thread = Thread { [self] in perform() }
-    thread.name = "dinger-http"
-    thread.start()
+    Threads.start { [self] in perform() }
   }
 
   deinit {
@@ -139,7 +139,7 @@ public final class HTTPExchange: @unchecked Sendable {
   /// One idle handle kept between requests: its connection cache lets the next request to
   /// the same server reuse the connection (TCP and TLS set up once per transfer, as git does).
   nonisolated(unsafe) private static var idle: UnsafeMutableRawPointer?
-  private static let idleLock = NSLock()
+  private static let idleLock = Lock()
 
   private func takeHandle() -> UnsafeMutableRawPointer? {
     if api.pointee.easy_reset != nil,

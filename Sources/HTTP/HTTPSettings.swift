@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// git's settings for http and https remotes, read as git reads them: TLS (`TLSSettings`), the
 /// proxy (`http.proxy`; curl reads `http_proxy`, `https_proxy` and `no_proxy` itself), and the
@@ -37,8 +39,8 @@ public struct HTTPSettings: Equatable, Sendable {
       return unscoped(key)
     }
     var settings = HTTPSettings()
-    if let header = config("http.extraHeader"), !header.isEmpty, !header.contains("\n"),
-      !header.contains("\r")
+    if let header = config("http.extraHeader"), !header.isEmpty, !header.containsText("\n"),
+      !header.containsText("\r")
     {
       settings.extraHeaders = [header]
     }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// git's TLS settings for https remotes, read as git reads them: `GIT_SSL_CAINFO` over
 /// `http.sslCAInfo`, `GIT_SSL_CAPATH` over `http.sslCAPath` (where the trusted certificate

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// A date a person typed on the command line, read as git's approxidate reads the common forms:
 /// ISO dates and times (`2026-11-19`, `2026-11-19 09:30`, `2026-11-19T09:30:00+01:00`), `now`,
@@ -7,37 +9,43 @@ import Foundation
 /// local midnight, and a time without a zone is local time: the zone is the user's, as in git.
 public enum DateExpression {
   /// The instant `text` names, or nil when it is not a date.
-  public static func parse(_ text: String, now: Date = Date(), zone: TimeZone = .current) -> Date? {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    if let absolute = absolute(trimmed, calendar: calendar) { return absolute }
-    let words = trimmed.lowercased().replacingOccurrences(of: ".", with: " ")
+  public static func parse(_ text: String, now: Date = Date(), zone: any WallClockZone) -> Date? {
+    let trimmed = text.trimmingSpaces()
+    if let (date, explicit) = absolute(trimmed) { return explicit ? date : zone.instant(date) }
+    let words = trimmed.lowercased().replacingText(".", with: " ")
       .split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-    return relative(words, now: now, calendar: calendar)
+    return relative(words, now: now, zone: zone)
   }
 
   /// The end of what `text` names, for `--until`: a day without a time (`2026-11-19`, `today`,
   /// `yesterday`, `monday`) means its last second; anything else the instant itself.
-  public static func parseEnd(_ text: String, now: Date = Date(), zone: TimeZone = .current)
+  public static func parseEnd(_ text: String, now: Date = Date(), zone: any WallClockZone)
     -> Date?
   {
     guard let start = parse(text, now: now, zone: zone) else { return nil }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let lowered = text.trimmingSpaces().lowercased()
     let isDay =
-      (lowered.count == 10 && absolute(lowered, calendar: calendar) != nil)
+      (lowered.count == 10 && absolute(lowered) != nil)
       || ["today", "yesterday"].contains(lowered)
       || weekday(lowered.hasPrefix("last ") ? String(lowered.dropFirst(5)) : lowered) != nil
     guard isDay else { return start }
-    let day = calendar.startOfDay(for: start)
-    return calendar.date(byAdding: .day, value: 1, to: day)!.addingTimeInterval(-1)
+    let day = utc.startOfDay(for: zone.wallClock(start))
+    return zone.instant(utc.date(byAdding: .day, value: 1, to: day)!).addingTimeInterval(-1)
   }
+
+  /// The calendar all arithmetic uses: on wall-clock times (see `WallClockZone.wallClock`),
+  /// so it needs no zone of its own.
+  static let utc: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+    return calendar
+  }()
 
   // MARK: - Absolute forms
 
-  static func absolute(_ text: String, calendar: Calendar) -> Date? {
+  /// The date in `text` and whether it named its zone (then it is an instant; else a
+  /// wall-clock time).
+  static func absolute(_ text: String) -> (Date, explicit: Bool)? {
     let chars = Array(text.utf8)
     func number(_ range: Range<Int>) -> Int? {
       guard range.upperBound <= chars.count, range.allSatisfy({ (48...57).contains(chars[$0]) })
@@ -67,27 +75,28 @@ public enum DateExpression {
         }
       }
     }
-    var calendar = calendar
+    var offset: Int?
     if !rest.isEmpty {
       let zone = String(decoding: rest, as: UTF8.self)
       if zone == "Z" || zone == "z" {
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        offset = 0
       } else {
         let z = Array(zone.utf8)
         guard z.count == 6, z[0] == 43 || z[0] == 45, z[3] == 58,
           let h = Int(String(decoding: z[1..<3], as: UTF8.self)),
-          let m = Int(String(decoding: z[4..<6], as: UTF8.self)),
-          let offset = TimeZone(secondsFromGMT: (z[0] == 45 ? -1 : 1) * (h * 3600 + m * 60))
+          let m = Int(String(decoding: z[4..<6], as: UTF8.self)), h <= 23, m <= 59
         else { return nil }
-        calendar.timeZone = offset
+        offset = (z[0] == 45 ? -1 : 1) * (h * 3600 + m * 60)
       }
     }
+    let calendar = utc
     guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(parts.hour!),
       (0...59).contains(parts.minute!), (0...60).contains(parts.second!),
       let date = calendar.date(from: parts),
       calendar.component(.day, from: date) == day
     else { return nil }
-    return date
+    guard let offset else { return (date, false) }
+    return (date.addingTimeInterval(Double(-offset)), true)
   }
 
   // MARK: - Relative forms
@@ -118,11 +127,34 @@ public enum DateExpression {
     "eight": 8, "nine": 9, "ten": 10,
   ]
 
-  static func relative(_ words: [String], now: Date, calendar: Calendar) -> Date? {
+  /// Wall-clock arithmetic in `zone`; the result is an instant.
+  static func relative(_ words: [String], now instant: Date, zone: any WallClockZone) -> Date? {
+    guard let wall = relativeWallClock(words, now: instant, zone: zone) else { return nil }
+    return wall.isInstant ? wall.date : zone.instant(wall.date)
+  }
+
+  static func relativeWallClock(_ words: [String], now instant: Date, zone: any WallClockZone)
+    -> (date: Date, isInstant: Bool)?
+  {
+    let calendar = utc
+    let now = zone.wallClock(instant)
+    // NB: seconds, minutes and hours ago count real time (across a clock change); days and
+    // longer count days on the wall clock, as a person does.
+    if words.count == 3, words[2] == "ago", let unit = unit(words[1]),
+      [.second, .minute, .hour].contains(unit), let n = Int(words[0]) ?? numbers[words[0]],
+      n >= 0, n <= 100_000
+    {
+      return calendar.date(byAdding: unit, value: -n, to: instant).map { ($0, true) }
+    }
+    if words == ["now"] { return (instant, true) }
+    guard let date = relativeDay(words, now: now, calendar: calendar) else { return nil }
+    return (date, false)
+  }
+
+  static func relativeDay(_ words: [String], now: Date, calendar: Calendar) -> Date? {
     let today = calendar.startOfDay(for: now)
     let noon = calendar.date(byAdding: .hour, value: 12, to: today)!
     switch words {
-    case ["now"]: return now
     case ["today"], ["midnight"], ["today", "midnight"], ["midnight", "today"]: return today
     case ["yesterday"]: return calendar.date(byAdding: .day, value: -1, to: now)
     case ["yesterday", "noon"], ["noon", "yesterday"]:

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Every problem found while decoding one record, not just the first.

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// A shared word library: `libraries/<slug>.yaml`, its words inside.
 public struct Library: Hashable, Sendable, Codable {
@@ -97,7 +99,7 @@ public struct Word: Hashable, Sendable, Codable {
     let t = text.trimmed
     // NB: ASCII is its own NFC form; Foundation's normalisation was a sixth of `word list`.
     if t.utf8.allSatisfy({ $0 < 0x80 }) { return t.lowercased() }
-    return t.precomposedStringWithCanonicalMapping.lowercased()
+    return t.composed.lowercased()
   }
 
   public init(from decoder: any Decoder) throws {

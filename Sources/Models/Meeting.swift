@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One meeting of a scrum: `history/<scrum-slug>/<yyyy-mm-dd>-<id8>.yaml`.
 public struct Meeting: Hashable, Sendable, Codable {

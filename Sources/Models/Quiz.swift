@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One quiz question: a word and candidate meanings, one of them right.
 public struct QuizQuestion: Sendable, Equatable {

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One quiz taken on a library: `quizzes/<library-slug>/<yyyy-mm-dd>-<id8>.yaml`.
 public struct QuizResult: Hashable, Sendable, Codable {

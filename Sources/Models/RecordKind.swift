@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// The kinds of file in a data repository.
 public enum RecordKind: String, Sendable, Codable, CaseIterable {

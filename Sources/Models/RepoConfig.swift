@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// The data repository's settings: `.dinger/config.yaml`.
 public struct RepoConfig: Hashable, Sendable, Codable {

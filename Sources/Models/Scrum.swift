@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// A recurring stand-up meeting: `scrums/<slug>.yaml`.
 public struct Scrum: Hashable, Sendable, Codable {

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Says in words what changed between two versions of a scrum, for commit subjects.
 public enum ScrumDiff {

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Keeps passwords and tokens written into remote addresses (`https://dan:ghp_x@host/repo`)
 /// out of every message, as git prints such a URL without its credentials: CI logs keep what
@@ -10,7 +12,7 @@ public enum SecretRedaction {
     guard text.contains("://"), text.contains("@") else { return text }
     var out = ""
     var rest = Substring(text)
-    while let scheme = rest.range(of: "://") {
+    while let scheme = rest.firstRange(ofText: "://") {
       out += rest[..<scheme.upperBound]
       rest = rest[scheme.upperBound...]
       // NB: the authority ends at the first '/', whitespace or quote; its userinfo at the last '@'.

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// A record written from a commented template, without the template's instructions: the
 /// comment lines and end-of-line hints it had are removed where they are still exactly as the
@@ -8,21 +10,21 @@ public enum TemplateText {
     var commentLines = Set<String>()
     var hints = Set<String>()
     for line in template.split(separator: "\n", omittingEmptySubsequences: false) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingSpaces()
       if trimmed.hasPrefix("# yaml-language-server:") { continue }
       if trimmed.hasPrefix("#") {
         commentLines.insert(trimmed)
-      } else if let hash = line.range(of: " #") {
-        hints.insert(String(line[hash.upperBound...]).trimmingCharacters(in: .whitespaces))
+      } else if let hash = line.firstRange(ofText: " #") {
+        hints.insert(String(line[hash.upperBound...]).trimmingSpaces())
       }
     }
     var out: [String] = []
     for line in written.split(separator: "\n", omittingEmptySubsequences: false) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingSpaces()
       if trimmed.hasPrefix("#") && commentLines.contains(trimmed) { continue }
       var kept = String(line)
-      if let hash = kept.range(of: " #", options: .backwards),
-        hints.contains(String(kept[hash.upperBound...]).trimmingCharacters(in: .whitespaces))
+      if let hash = kept.lastRange(ofText: " #"),
+        hints.contains(String(kept[hash.upperBound...]).trimmingSpaces())
       {
         kept = String(kept[..<hash.lowerBound])
         while kept.hasSuffix(" ") { kept.removeLast() }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 import Sync
@@ -46,12 +48,12 @@ public struct CheckProvider: Sendable {
   public static func targets(_ paths: [String]) throws -> [Target] {
     var result: [(DataDirectory, [String]?)] = []
     for path in paths {
-      var isDir: ObjCBool = false
+      var isDir = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
         throw StorageError("'\(path)' does not exist")
       }
       let url = URL(fileURLWithPath: path)
-      if isDir.boolValue {
+      if isDir {
         // NB: a folder with none of the layout is a mistake (a CI step pointed at the wrong
         // folder must fail, not pass having checked nothing).
         let layout = [".dinger", "scrums", "history", "libraries", "quizzes"]

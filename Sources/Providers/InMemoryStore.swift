@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 
@@ -6,7 +8,7 @@ import Storage
 /// repository, without git.
 public final class InMemoryStore: @unchecked Sendable {
   // NB: recursive: a change's builder may read the store (`files(of:)`) while it is applied.
-  private let lock = NSRecursiveLock()
+  private let lock = Lock(recursive: true)
   private var texts: [String: [UInt8]]
   private var log: [Change] = []
   private var before: [[String: [UInt8]?]] = []
@@ -88,7 +90,7 @@ public final class InMemoryStore: @unchecked Sendable {
       for (path, bytes) in change.writes { texts[path] = bytes }
       for path in change.removals { texts.removeValue(forKey: path) }
       log.append(change)
-      return String(format: "%040x", log.count)
+      return String(cFormat: "%040x", log.count)
     }
   }
 }

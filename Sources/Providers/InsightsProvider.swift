@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 import YAML
@@ -72,7 +74,7 @@ public struct InsightsProvider: Sendable {
     var added: [String: Int] = [:]
     for entry in try log?.log(library: stored) ?? [] where !entry.path.hasPrefix("quizzes/") {
       let date = Date(timeIntervalSince1970: TimeInterval(entry.time))
-      guard inRange(date), let range = entry.subject.range(of: ": add ") else { continue }
+      guard inRange(date), let range = entry.subject.firstRange(ofText: ": add ") else { continue }
       let words = entry.subject[range.upperBound...].split(separator: ",").count
       added[String(ISODate.format(date).prefix(7)), default: 0] += words
     }

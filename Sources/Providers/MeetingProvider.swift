@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 import YAML
@@ -114,7 +116,7 @@ public struct MeetingProvider: Sendable {
   /// A meeting by a prefix of its id or its file name.
   public func find(_ query: String) throws -> StoredMeeting {
     // NB: the file name `history` prints, with or without `.yaml` or its folders, works too.
-    var q = query.trimmingCharacters(in: .whitespaces).lowercased()
+    var q = query.trimmingSpaces().lowercased()
     if q.hasSuffix(".yaml") { q = String(q.dropLast(5)) }
     let matches = try history().filter {
       let stem = String($0.path.dropLast(5))

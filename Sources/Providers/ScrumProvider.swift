@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 import Sync
@@ -144,7 +146,7 @@ public struct ScrumProvider: Sendable {
   /// its id. The error suggests close matches.
   public func find(_ query: String) throws -> StoredScrum {
     let (scrums, problems) = try list()
-    let q = query.trimmingCharacters(in: .whitespaces)
+    let q = query.trimmingSpaces()
     if let bySlug = scrums.first(where: { $0.slug == q }) { return bySlug }
     let byTitle = scrums.filter { $0.scrum.title.lowercased() == q.lowercased() }
     if byTitle.count == 1 { return byTitle[0] }
@@ -228,13 +230,13 @@ public struct ScrumProvider: Sendable {
     let commit = try dependencies.commit { snapshot in
       // Two scrums with one title could not be told apart by name afterwards: refused, under
       // the lock (a scrum added meanwhile by another process counts).
-      let key = title.trimmingCharacters(in: .whitespaces).lowercased()
+      let key = title.trimmingSpaces().lowercased()
       for name in try snapshot.names("scrums").sorted() where name.hasSuffix(".yaml") {
         guard let bytes = try snapshot.read("scrums/\(name)"),
           Self.mayHaveTitle(key, bytes),
           case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum)
             .record,
-          other.title.trimmingCharacters(in: .whitespaces).lowercased() == key
+          other.title.trimmingSpaces().lowercased() == key
         else { continue }
         throw StorageError(
           "a scrum titled '\(other.title)' already exists (scrums/\(name)); choose another title, or rename that one first: dinger scrum edit \(name.dropLast(5)) --title NEW"
@@ -261,7 +263,7 @@ public struct ScrumProvider: Sendable {
       let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
       if bytes[start..<end].starts(with: prefix) {
         let value = String(decoding: bytes[(start + prefix.count)..<end], as: UTF8.self)
-          .trimmingCharacters(in: .whitespaces)
+          .trimmingSpaces()
         let next = end + 1 < bytes.count ? bytes[end + 1] : 0
         // NB: a continuation (an indented next line), a block scalar, quotes, escapes, tags,
         // anchors and aliases could all spell the title otherwise: those are decoded.
@@ -271,7 +273,7 @@ public struct ScrumProvider: Sendable {
           return true
         }
         // NB: a comment starts at " #"; a '#' inside a word is part of the value (C#).
-        let plain = value.range(of: " #").map { String(value[..<$0.lowerBound]) } ?? value
+        let plain = value.firstRange(ofText: " #").map { String(value[..<$0.lowerBound]) } ?? value
         return plain.lowercased().contains(key) || plain.unicodeScalars.contains { !$0.isASCII }
       }
       start = end + 1
@@ -497,17 +499,17 @@ public struct DiagnosticList: Error, Sendable {
 enum IDLine {
   /// Inserts `id: <uuid>` as the first key: after leading comments, blank lines and a `---`.
   static func insert(_ id: String, into text: String) -> String {
-    var lines = text.components(separatedBy: "\n")
+    var lines = text.parts(separatedBy: "\n")
     var at = 0
     while at < lines.count {
-      let trimmed = lines[at].trimmingCharacters(in: .whitespaces)
+      let trimmed = lines[at].trimmingSpaces()
       if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("%") || trimmed == "---" {
         at += 1
         continue
       }
       break
     }
-    let ending = text.contains("\r\n") ? "\r" : ""
+    let ending = text.containsText("\r\n") ? "\r" : ""
     lines.insert("id: \(id)" + ending, at: min(at, lines.count))
     return lines.joined(separator: "\n")
   }

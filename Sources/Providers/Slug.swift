@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 
@@ -6,11 +8,11 @@ import Storage
 public enum Slug {
   /// `Design Review!` -> `design-review`; accents folded, anything else a dash.
   public static func make(_ title: String) -> String {
-    let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+    let folded = title.withoutMarks
       .lowercased()
     var out = ""
     for scalar in folded.unicodeScalars {
-      if scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar)) {
+      if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
         out.unicodeScalars.append(scalar)
       } else if !out.isEmpty && !out.hasSuffix("-") {
         out += "-"

@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 import Storage
 import Sync
@@ -99,7 +101,7 @@ public struct SyncProvider: Sendable {
   /// A conflict record in the terms the views use.
   static func info(_ r: ConflictRecord) -> ConflictInfo {
     func yaml(_ node: Node?) -> String? {
-      node.map { NodeWriter.text($0).trimmingCharacters(in: .newlines) }
+      node.map { NodeWriter.text($0).trimming(\.isLineEnd) }
     }
     return ConflictInfo(
       id: r.id.uuidString.lowercased(), shortID: r.shortID, file: r.file, record: r.record,
@@ -153,8 +155,8 @@ public struct SyncProvider: Sendable {
       // NB: the transfer's advice speaks of syncing; here nothing exists yet to sync.
       throw StorageError(
         "could not clone \(RemoteURL.redacted(url)): "
-          + error.message.replacingOccurrences(
-            of: "; nothing local changed, run 'dinger sync' again when it is back",
+          + error.message.replacingText(
+            "; nothing local changed, run 'dinger sync' again when it is back",
             with: "; nothing was created, run 'dinger clone' again when it is back"))
     }
     guard FileManager.default.fileExists(atPath: target.appendingPathComponent(".dinger").path)

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Schedules
 
@@ -14,6 +16,9 @@ public struct ViewerClock: Sendable {
     self.now = now
     rules = ZoneDatabase.system.local(environment: environment)
   }
+
+  /// The viewer's zone, for showing times and reading the ones they type.
+  public var zone: any WallClockZone { rules }
 
   /// The zone's name (`Europe/Berlin`; a POSIX `TZ` string as given; `UTC` when unknown).
   public var zoneName: String { rules.name }

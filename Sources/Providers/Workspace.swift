@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 import Storage
 import Sync
@@ -72,8 +74,8 @@ public struct Workspace: Sendable {
     throws -> CheckProvider.Target?
   {
     func existing(_ path: String, from source: String) throws -> DataDirectory {
-      var isDir: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue
+      var isDir = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir
       else {
         throw StorageError("\(source) '\(path)' is not a directory")
       }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// Writes a team's schedules as one iCalendar file (RFC 5545) that calendar apps import or
@@ -168,7 +170,7 @@ public enum ICalendar {
   /// (a teammate's file may hold any) become spaces.
   static func text(_ s: String) -> String {
     var out = ""
-    for u in s.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+    for u in s.replacingText("\r\n", with: "\n").unicodeScalars {
       switch u {
       case "\\": out += "\\\\"
       case ";": out += "\\;"

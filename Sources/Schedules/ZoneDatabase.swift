@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Synchronization
 
@@ -49,7 +51,7 @@ public final class ZoneDatabase: ZoneDirectory {
     let names = self.names()
     let lowered = zone.lowercased()
     if let exact = names.first(where: { $0.lowercased() == lowered }) { return exact }
-    let spaced = lowered.replacingOccurrences(of: " ", with: "_")
+    let spaced = lowered.replacingText(" ", with: "_")
     if let city = names.first(where: { $0.lowercased().hasSuffix("/" + spaced) }) { return city }
     let last = String(spaced.split(separator: "/").last ?? "")
     let byCity = names.filter { $0.contains("/") }.map {
@@ -66,23 +68,27 @@ public final class ZoneDatabase: ZoneDirectory {
     if let names = allNames.withLock({ $0 }) { return names }
     var found: [String] = []
     let skip: Set<String> = ["posix", "right", "posixrules", "localtime", "Factory"]
-    if let walker = FileManager.default.enumerator(atPath: directory) {
-      while let path = walker.nextObject() as? String {
-        if skip.contains(path) {
-          walker.skipDescendants()
-          continue
-        }
-        guard let first = path.unicodeScalars.first, ("A"..."Z").contains(first),
-          !path.hasSuffix(".tab"), !path.hasSuffix(".zi"), Self.isPlainName(path)
+    // NB: a walk of our own; FileManager's enumerator lives in full Foundation (ICU).
+    func walk(_ relative: String, depth: Int) {
+      let full = relative.isEmpty ? directory : directory + "/" + relative
+      guard depth < 4, let names = try? FileManager.default.contentsOfDirectory(atPath: full)
+      else { return }
+      for name in names {
+        let path = relative.isEmpty ? name : relative + "/" + name
+        guard !skip.contains(path), let first = name.unicodeScalars.first,
+          ("A"..."Z").contains(first), !name.hasSuffix(".tab"), !name.hasSuffix(".zi"),
+          Self.isPlainName(path)
         else { continue }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDir),
-          !isDir.boolValue
-        {
+        var info = stat()
+        guard stat(directory + "/" + path, &info) == 0 else { continue }
+        if info.st_mode & S_IFMT == S_IFDIR {
+          walk(path, depth: depth + 1)
+        } else if info.st_mode & S_IFMT == S_IFREG {
           found.append(path)
         }
       }
     }
+    walk("", depth: 0)
     found.sort()
     allNames.withLock { $0 = found }
     return found
@@ -102,14 +108,14 @@ public final class ZoneDatabase: ZoneDirectory {
       return .utc
     }
     if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
-      let range = link.range(of: "zoneinfo/"),
+      let range = link.firstRange(ofText: "zoneinfo/"),
       let rules = rules(String(link[range.upperBound...]))
     {
       return rules
     }
     if let bytes = Self.readBounded("/etc/timezone", limit: 256),
       let rules = rules(
-        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        String(decoding: bytes, as: UTF8.self).trimmed())
     {
       return rules
     }

@@ -254,3 +254,6 @@ extension ZoneRules.LocalType {
     ZoneRules.LocalTypeInfo(offset: offset, isDST: isDST, abbreviation: abbreviation)
   }
 }
+
+/// Dates typed and shown on the command line are read in the user's zone through this.
+extension ZoneRules: WallClockZone {}

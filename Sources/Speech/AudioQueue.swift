@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// What the decoding thread takes, in the order it happened: audio, a new turn, the end.
 public enum Item: Sendable, Equatable {
@@ -10,7 +12,7 @@ public enum Item: Sendable, Equatable {
 /// A queue between capture (and dinger's commands) and the decoder, so that decoding never
 /// holds up capture. Bounded: past a minute of audio behind, audio is dropped (and said).
 public final class ItemQueue: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var items: [Item] = []
   private var head = 0
   private var audioQueued = 0
@@ -51,7 +53,7 @@ public final class ItemQueue: @unchecked Sendable {
 /// of that moment may still wait in the server's buffers, so a turn is placed at the audio
 /// captured by then (what was read, plus what waits), not at the chunk read next.
 public final class TurnMarks: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var read = 0
   private var waiting = 0
   private var pending: [(position: Int, turn: Int)] = []

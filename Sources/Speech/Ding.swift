@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// The ding played at each speaker change: a short bell (two partials, a quick attack and an
 /// exponential decay), made here rather than shipped as a file.

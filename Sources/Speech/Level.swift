@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// How loud a stretch of audio is, as a meter shows it: 0 (silence, -60 dBFS or less) to 100
 /// (full scale).

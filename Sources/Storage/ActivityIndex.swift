@@ -1,5 +1,8 @@
-import Foundation
+import Base
+import Dispatch
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 import Synchronization
 import YAML
@@ -370,10 +373,10 @@ public enum ActivityIndex {
   static func escape(_ s: String) -> String {
     let special = s.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == 9 || $0 == 10 }
     guard special else { return s }
-    return s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-      of: "\t", with: "\\t"
+    return s.replacingText("\\", with: "\\\\").replacingText(
+      "\t", with: "\\t"
     )
-    .replacingOccurrences(of: "\n", with: "\\n")
+    .replacingText("\n", with: "\\n")
   }
 
   static func unescape(_ s: String) -> String {

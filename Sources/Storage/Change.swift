@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 
 /// One change to the data repository: files written and removed, recorded as exactly one commit.
 public struct Change: Sendable, Equatable {
@@ -39,7 +41,9 @@ public struct Change: Sendable, Equatable {
   /// The commit message: subject, body, trailers, git's layout.
   public var message: String {
     var text = subject + "\n"
-    if let body, !body.isEmpty { text += "\n" + body + (body.hasSuffix("\n") ? "" : "\n") }
+    if let body, !body.isEmpty {
+      text += "\n" + body + (body.unicodeScalars.last == "\n" ? "" : "\n")
+    }
     if !trailers.isEmpty {
       text += "\n" + trailers.map { "\($0.key): \($0.value)" }.joined(separator: "\n") + "\n"
     }
@@ -58,8 +62,8 @@ public struct Change: Sendable, Equatable {
 public enum TrailerParser {
   /// The trailers in order; empty when the last paragraph is not all trailers.
   public static func trailers(of message: String) -> [(key: String, value: String)] {
-    let paragraphs = message.trimmingCharacters(in: .whitespacesAndNewlines)
-      .components(separatedBy: "\n\n")
+    let paragraphs = message.trimmed()
+      .parts(separatedBy: "\n\n")
     guard paragraphs.count > 1, let last = paragraphs.last else { return [] }
     var out: [(String, String)] = []
     for line in last.split(separator: "\n") {
@@ -67,7 +71,7 @@ public enum TrailerParser {
       out.append(
         (
           String(line[..<colon]),
-          line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          line[line.index(after: colon)...].trimmingSpaces()
         ))
     }
     return out

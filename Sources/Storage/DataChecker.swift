@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 
 /// Validates record files one by one and against each other: ids used twice, meetings of scrums

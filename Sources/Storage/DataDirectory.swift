@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// A data directory on disk, read as plain files (no git needed).
@@ -13,9 +15,9 @@ public struct DataDirectory: Sendable {
   public static func enclosing(_ start: URL) -> DataDirectory? {
     var dir = start.standardizedFileURL
     while true {
-      var isDir: ObjCBool = false
+      var isDir = false
       let marker = dir.appendingPathComponent(".dinger").path
-      if FileManager.default.fileExists(atPath: marker, isDirectory: &isDir), isDir.boolValue {
+      if FileManager.default.fileExists(atPath: marker, isDirectory: &isDir), isDir {
         return DataDirectory(root: dir)
       }
       let parent = dir.deletingLastPathComponent()
@@ -29,7 +31,7 @@ public struct DataDirectory: Sendable {
     if let found = enclosing(file.deletingLastPathComponent()) { return found }
     let parts = file.standardizedFileURL.pathComponents
     for depth in [2, 3] where parts.count > depth {
-      let root = NSString.path(withComponents: Array(parts.dropLast(depth)))
+      let root = "/" + parts.dropLast(depth).dropFirst().joined(separator: "/")
       let relative = parts.suffix(depth).joined(separator: "/")
       if RecordLayout.kind(ofPath: relative) != nil {
         return DataDirectory(root: URL(fileURLWithPath: root))
@@ -214,7 +216,7 @@ public struct DataDirectory: Sendable {
       if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") {
         out.unicodeScalars.append(Unicode.Scalar(b))
       } else {
-        out += String(format: "\\x%02x", b)
+        out += String(cFormat: "\\x%02x", b)
       }
     }
     return out

@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 
 extension DataRepository {
   /// The git repository underneath, for syncing with remotes.

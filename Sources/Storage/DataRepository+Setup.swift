@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 
 extension DataRepository {
@@ -90,12 +92,14 @@ extension DataRepository {
           // An older scaffold: its line gains the diff driver.
           change.write(
             path,
-            current.replacingOccurrences(
-              of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n"))
+            current.replacingText(
+              "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n"))
           continue
         }
         change.write(
-          path, current.isEmpty || current.hasSuffix("\n") ? current + text : current + "\n" + text)
+          path,
+          current.isEmpty || current.unicodeScalars.last == "\n"
+            ? current + text : current + "\n" + text)
       default:
         if repository.read(path) != nil { continue }
         change.write(path, text)

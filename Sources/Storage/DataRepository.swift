@@ -1,5 +1,8 @@
-import Foundation
+import Base
+import Dispatch
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 import YAML
 
@@ -35,8 +38,8 @@ public final class DataRepository: @unchecked Sendable {
   /// Opens the data repository at `root`: a git working tree with `.dinger/`.
   public static func open(_ root: URL) throws -> DataRepository {
     let root = root.standardizedFileURL
-    var isDir: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue
+    var isDir = false
+    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir
     else {
       throw StorageError(
         "'\(root.path)' does not exist; run 'dinger init \(root.path)' to make a data repository there"
@@ -151,8 +154,8 @@ public enum Trace {
     guard enabled else { return }
     let previous = last  // NB: read first; the static is set lazily on first use
     let now = DispatchTime.now().uptimeNanoseconds
-    FileHandle.standardError.write(
-      Data(String(format: "dinger: %7.1f ms %@\n", Double(now &- previous) / 1e6, what).utf8))
+    StandardError.write(
+      String(cFormat: "dinger: %7.1f ms ", Double(now &- previous) / 1e6) + what + "\n")
     last = now
   }
 }

@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 
 /// A storage failure a person can act on: what went wrong and how to fix it.
 public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable {

@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import YAML
 
 /// The user's own settings, `${XDG_CONFIG_HOME:-~/.config}/dinger/config.yaml`, apart from any
@@ -15,7 +17,9 @@ public struct UserSettings: Decodable, Sendable, Equatable {
   public static func file(environment: [String: String]) -> URL {
     let base =
       environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-      ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+      ?? URL(
+        fileURLWithPath: environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+      )
       .appendingPathComponent(".config")
     return base.appendingPathComponent("dinger/config.yaml")
   }
@@ -40,7 +44,7 @@ public struct UserSettings: Decodable, Sendable, Equatable {
       throw StorageError("\(url.path):\(error)")
     }
     if let path = settings.repository {
-      let home = environment["HOME"] ?? NSHomeDirectory()
+      let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
       if path == "~" {
         settings.repository = home
       } else if path.hasPrefix("~/") {

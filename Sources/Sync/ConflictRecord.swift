@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Storage
 import YAML
@@ -162,8 +164,8 @@ public struct ConflictRecord: Sendable {
     guard let node else { return "(deleted)" }
     if let text = node.scalarText, text.isEmpty { return "(empty)" }
     let text = (node.scalarText ?? NodeWriter.text(node))
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-      .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .trimmed()
+      .split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }
       .joined(separator: " ")
     return text.count > 60 ? String(text.prefix(57)) + "..." : text
   }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import YAML
 
 /// Where a value sits inside a record: mapping keys and list items named by identity
@@ -85,8 +87,8 @@ public enum NodeIdentity {
 
   /// Trimmed, NFC, lowercase: how a person tells two names or words apart.
   static func naturalKey(_ text: String) -> String {
-    let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let t = text.trimmed()
     if t.utf8.allSatisfy({ $0 < 0x80 }) { return t.lowercased() }
-    return t.precomposedStringWithCanonicalMapping.lowercased()
+    return t.composed.lowercased()
   }
 }

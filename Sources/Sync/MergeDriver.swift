@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import Storage
 
 /// `dinger merge-driver %O %A %B %P`: the record merge for teammates who use plain `git pull`.
@@ -112,10 +114,9 @@ public enum GitSetup {
         subject: "Use dinger's record merge and diff for YAML files",
         trailers: [("Dinger-Action", "setup-git")])
       let text =
-        current.contains("*.yaml merge=dinger\n")
-        ? current.replacingOccurrences(
-          of: "*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n")
-        : current + (current.isEmpty || current.hasSuffix("\n") ? "" : "\n")
+        current.containsText("*.yaml merge=dinger\n")
+        ? current.replacingText("*.yaml merge=dinger\n", with: "*.yaml merge=dinger diff=dinger\n")
+        : current + (current.isEmpty || current.unicodeScalars.last == "\n" ? "" : "\n")
           + "*.yaml merge=dinger diff=dinger\n"
       change.write(".gitattributes", text)
       try repository.commit(change)
@@ -126,6 +127,6 @@ public enum GitSetup {
 
   static func shellQuoted(_ s: String) -> String {
     if s.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+".contains($0) }) { return s }
-    return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return "'" + s.replacingText("'", with: "'\\''") + "'"
   }
 }

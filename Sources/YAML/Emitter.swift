@@ -133,7 +133,7 @@ struct Emitter {
   /// back as exactly this string under both YAML 1.1 and 1.2 parsers.
   static func scalar(_ s: String, flow: Bool) -> String {
     if plainAllowed(s, flow: flow) { return s }
-    if singleQuotedAllowed(s) { return "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+    if singleQuotedAllowed(s) { return "'" + s.replacingText("'", with: "''") + "'" }
     return doubleQuoted(s)
   }
 

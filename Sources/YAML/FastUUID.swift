@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Parses the 8-4-4-4-12 hex form of a UUID in either case. Foundation's parser goes through
 /// `sscanf`, which showed up in decode profiles; ids are in every record.

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// ISO 8601 dates as record files write them: `2026-11-21T09:00:00Z`, with optional fraction and
 /// offset, or a plain date (`2026-11-21`, midnight UTC). Hand-parsed: it runs once per meeting.

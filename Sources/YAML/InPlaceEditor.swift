@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Writes a new version of a record into its existing file by editing the original text: only
 /// what changed is touched, so comments, key order, quoting and blank lines survive.
@@ -85,7 +87,7 @@ private struct Editor {
   }
 
   mutating func replace(_ range: Range<Int>, _ text: String) {
-    edits.append((range, text.replacingOccurrences(of: "\n", with: newline)))
+    edits.append((range, text.replacingText("\n", with: newline)))
   }
 
   // MARK: Structure
@@ -110,7 +112,7 @@ private struct Editor {
     case (.mapping(_, .flow), .mapping), (.sequence(_, .flow), .sequence):
       if Self.signature(node) == Self.signature(new) { return true }
       let emitter = Emitter(flowPaths: flowPaths)
-      guard let inline = emitter.inline(new, path: path), !inline.contains("\n") else {
+      guard let inline = emitter.inline(new, path: path), !inline.containsText("\n") else {
         return false
       }
       replace(node.range.bytes, inline)
@@ -205,10 +207,10 @@ private struct Editor {
       let text: String
       // NB: multi-line text stays on the value's line as an escaped double-quoted string; a
       // literal block would need lines of its own.
-      if style == .doubleQuoted || s.contains("\n") {
+      if style == .doubleQuoted || s.containsText("\n") {
         text = Emitter.doubleQuoted(s)
       } else if style == .singleQuoted && Emitter.singleQuotedAllowed(s) {
-        text = "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        text = "'" + s.replacingText("'", with: "''") + "'"
       } else {
         text = Emitter.scalar(s, flow: isInFlow(node))
       }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One node of a parsed YAML document: a scalar, a sequence or a mapping, with the exact source
 /// range it came from and the style it was written in.

@@ -37,7 +37,7 @@ public enum NodeWriter {
         if CoreSchema.isNull(text) { return .empty }
         // NB: as it was read (a number stays a number), unless plain text would read back as
         // something else: `[text:hola]` is a string here, not a list.
-        if !text.contains("\n")
+        if !text.containsText("\n")
           && (CoreSchema.resolve(text) != .string(text) || Emitter.plainAllowed(text, flow: false))
         {
           return .raw(text)

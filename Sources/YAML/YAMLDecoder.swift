@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Decodes `Decodable` values from parsed YAML nodes.
 ///

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Encodes `Encodable` values as canonical, readable YAML: block style, keys in the order the type
 /// encodes them, quotes only where needed, literal blocks for multi-line text, identical bytes for

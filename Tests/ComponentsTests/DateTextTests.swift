@@ -1,5 +1,6 @@
 import Components
 import Foundation
+import TestSupport
 import Testing
 
 /// `HistoryView.dateText` works the civil date out by arithmetic: it agrees with Foundation's
@@ -20,7 +21,7 @@ import Testing
       let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
       let expected = String(
         format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
-      let text = HistoryView.dateText(date, in: zone)
+      let text = HistoryView.dateText(date, in: FoundationZone(name))
       #expect(text.hasPrefix(expected), "\(t) in \(name): \(text) != \(expected)")
     }
   }

@@ -1,6 +1,7 @@
 import Components
 import Foundation
 import Models
+import TestSupport
 import Testing
 
 /// The remaining views: what each must say, colour on and off, and narrow widths.
@@ -22,7 +23,7 @@ import Testing
       list.contains("2026-11-18 11:06") && list.contains("Design") && list.contains("3f2c0a1b"),
       "\(list)")
     let berlin = HistoryView(
-      rows: [(meeting(), "Design", "3f2c0a1b")], timeZone: TimeZone(identifier: "Europe/Berlin")!
+      rows: [(meeting(), "Design", "3f2c0a1b")], timeZone: FoundationZone("Europe/Berlin")
     ).render()
     #expect(berlin.contains("2026-11-18 12:06 "), "the local time, labelled: \(berlin)")
     #expect(!list.contains("GMT") && !list.contains("UTC"), "UTC goes unlabelled in lists")

@@ -64,7 +64,7 @@ import Testing
         summary: "meeting recorded, 40 s"),
     ]
     let text = LogView(
-      entries: entries, timeZone: TimeZone(identifier: "UTC")!,
+      entries: entries, timeZone: FixedZone.utc,
       titles: [
         "libraries/spanish-basics.yaml": "Spanish basics", "scrums/design.yaml": "Design",
         "history/design/": "Design meeting",

@@ -9,26 +9,29 @@ import Testing
   static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
 
+  /// Foundation is FoundationEssentials everywhere `dinger` links (full Foundation brings ICU's
+  /// 34 MB); Base has what it lacked. The transcription helper is a program of its own.
+  static let essentials: Set<String> = ["FoundationEssentials", "Base", "Dispatch"]
   static let allowed: [String: Set<String>] = [
-    "Models": ["Foundation"],
-    "Processes": ["Glibc"],
-    "YAML": ["Foundation", "CYAML"],
-    "HTTP": ["Foundation", "CCurl"],
-    "Git": ["Foundation", "CGit2", "CZlib", "HTTP", "Processes"],
-    "Schedules": ["Foundation", "Models", "Synchronization"],
-    "Storage": ["Foundation", "Models", "YAML", "Git", "Schedules"],
-    "Sync": ["Foundation", "Models", "YAML", "Git", "Storage", "Processes"],
-    "Speech": ["Foundation"],
-    "Providers": [
-      "Foundation", "Models", "YAML", "Git", "Storage", "Sync", "Speech", "Processes", "Schedules",
-      "HTTP",
-    ],
+    "Base": ["FoundationEssentials"],
+    "Models": essentials,
+    "Processes": essentials,
+    "YAML": essentials.union(["CYAML"]),
+    "HTTP": essentials.union(["CCurl"]),
+    "Git": essentials.union(["CGit2", "CZlib", "HTTP", "Processes"]),
+    "Schedules": essentials.union(["Models"]),
+    "Storage": essentials.union(["Models", "YAML", "Git", "Schedules"]),
+    "Sync": essentials.union(["Models", "YAML", "Git", "Storage", "Processes"]),
+    "Speech": essentials,
+    "Providers": essentials.union([
+      "Models", "YAML", "Git", "Storage", "Sync", "Speech", "Processes", "Schedules", "HTTP",
+    ]),
     // The helper program: the audio and speech libraries, and nothing of dinger's data.
     "DingerTranscribe": ["Foundation", "Speech", "CSphinx", "CPulse"],
-    "Components": ["Foundation", "Models"],
-    "DingerCLI": [
-      "Foundation", "ArgumentParser", "Components", "Models", "Providers", "Processes",
-    ],
+    "Components": essentials.union(["Models"]),
+    "DingerCLI": essentials.union([
+      "ArgumentParser", "Components", "Models", "Providers", "Processes",
+    ]),
   ]
 
   /// Command files that still import a layer below the providers (to be moved behind them).
@@ -52,7 +55,7 @@ import Testing
     }
     #expect(
       Set(names.filter { $0 != "swift-argument-parser" }) == [
-        "Models", "Providers", "Components", "Processes", "ArgumentParser",
+        "Base", "Models", "Providers", "Components", "Processes", "ArgumentParser",
       ],
       "\(names)")
   }
@@ -86,6 +89,18 @@ import Testing
     #expect(found.count > 10)
     let missing = found.filter { !page.contains($0) && $0 != "DINGER_TEST_" }.sorted()
     #expect(missing.isEmpty, "not in docs/environment.md: \(missing)")
+  }
+
+  /// `dinger` links no part of full Foundation, so no ICU: the test build links Swift's
+  /// libraries dynamically, and any use of full Foundation (a `String(format:)`, a
+  /// `CharacterSet`) would add libFoundation.so to what it needs.
+  @Test func theDingerBinaryLinksNoICU() throws {
+    let r = try ProcessRunner.run("/usr/bin/ldd", [dingerBinary])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("libFoundationEssentials"), "\(r.stdout)")
+    for library in ["libFoundation.so", "libFoundationInternationalization", "_FoundationICU"] {
+      #expect(!r.stdout.contains(library), "dinger links \(library):\n\(r.stdout)")
+    }
   }
 
   @Test func everyTargetImportsOnlyWhatItsLayerMay() throws {

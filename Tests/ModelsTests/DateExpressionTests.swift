@@ -4,14 +4,14 @@ import Testing
 
 /// Dates as people type them on the command line, in their own zone (git's approxidate forms).
 @Suite struct DateExpressionTests {
-  static let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+  static let tokyo = FixedZone(name: "JST", seconds: 9 * 3600)
   /// Wednesday 2026-11-25 15:30 in Tokyo.
   static let now = ISO8601DateFormatter().date(from: "2026-11-25T06:30:00Z")!
 
   static func local(_ text: String) -> Date {
     let f = DateFormatter()
     f.locale = Locale(identifier: "en_US_POSIX")
-    f.timeZone = tokyo
+    f.timeZone = TimeZone(identifier: "Asia/Tokyo")!
     f.dateFormat = "yyyy-MM-dd HH:mm:ss"
     return f.date(from: text)!
   }

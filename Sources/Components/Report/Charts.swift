@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// Inline SVG charts, each inside a `<figure>` with its title, a one-line reading, and its data as
@@ -37,7 +39,7 @@ enum Charts {
     "<svg class=\"plot\" viewBox=\"0 0 \(Int(width)) \(Int(h))\" role=\"img\" aria-label=\"\(HTML.esc(label))\">"
   }
 
-  static func num(_ v: Double) -> String { String(format: "%.1f", v) }
+  static func num(_ v: Double) -> String { String(cFormat: "%.1f", v) }
 
   /// Vertical bars with an optional marker per bar (the planned length) and a class per bar.
   static func columns(
@@ -89,7 +91,7 @@ enum Charts {
   }
 
   static func tick(_ v: Double, _ unit: String) -> String {
-    v >= 10 || v == v.rounded() ? "\(Int(v.rounded()))\(unit)" : String(format: "%.1f%@", v, unit)
+    v >= 10 || v == v.rounded() ? "\(Int(v.rounded()))\(unit)" : String(cFormat: "%.1f", v) + unit
   }
 
   /// Horizontal bars, one per row: label, length, and the value written after the bar.

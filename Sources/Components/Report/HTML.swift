@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// Small pieces of HTML: escaping (every byte from the data goes through `esc`), dates, colours.

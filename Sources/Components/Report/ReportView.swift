@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger report`: a self-contained web page (or a folder of them) of the team's figures:
@@ -162,7 +164,7 @@ public struct ReportView {
     let table = Charts.table(
       id: "\(id)-speakers-data", head: ["Speaker", "Seconds", "Share", "Meetings"],
       rows: s.speakers.map {
-        [HTML.esc($0.name), "\($0.seconds)", String(format: "%.4f", $0.share), "\($0.meetings)"]
+        [HTML.esc($0.name), "\($0.seconds)", String(cFormat: "%.4f", $0.share), "\($0.meetings)"]
       }
         + (s.otherSpeakers > 0 ? [["\(s.otherSpeakers) others", "\(s.otherSeconds)", "", ""]] : []))
     return Charts.figure(

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger stats`: the report's figures in the terminal, in 80 columns, Unicode bars.
@@ -36,7 +38,7 @@ public struct StatsView {
         let width = min(16, s.speakers.map { $0.name.count }.max() ?? 0)
         for p in s.speakers {
           out +=
-            "    \(clip(p.name, width).padding(toLength: width, withPad: " ", startingAt: 0)) \(Self.bar(p.share, 24)) \(HTML.percent(p.share).leftPadded(4))  \(HTML.duration(p.seconds))\n"
+            "    \(clip(p.name, width).padded(to: width)) \(Self.bar(p.share, 24)) \(HTML.percent(p.share).leftPadded(4))  \(HTML.duration(p.seconds))\n"
         }
         if s.otherSpeakers > 0 {
           out += "    and \(s.otherSpeakers) others, \(HTML.duration(s.otherSeconds))\n"

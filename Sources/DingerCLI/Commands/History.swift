@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -77,7 +79,7 @@ struct History: ParsableCommand {
                   $0.meeting, titles[$0.meeting.scrum] ?? "(removed scrum)",
                   String($0.meeting.id?.lowercased.prefix(8) ?? "")
                 )
-              }, timeZone: .current,
+              }, timeZone: userZone,
               missed: missed.map { ($0, stored?.scrum.title ?? "") }
             ).render())
         }
@@ -118,7 +120,7 @@ struct History: ParsableCommand {
           Terminal.output(
             MeetingDetailView(
               meeting: stored.meeting, title: title ?? "(removed scrum)", path: stored.path,
-              timeZone: .current
+              timeZone: userZone
             ).render())
         }
       }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -159,7 +161,7 @@ struct Log: ParsableCommand {
       } else {
         Pager.show(
           LogView(
-            entries: entries, timeZone: .current,
+            entries: entries, timeZone: userZone,
             titles: Self.titles(
               ScrumProvider.live(repository: repository),
               LibraryProvider.live(repository: repository))

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// `dinger schema [KIND] [--out DIR]`: the JSON Schemas of dinger's files, for YAML editors.
@@ -52,7 +54,7 @@ struct SchemaCommand: ParsableCommand {
             Terminal.output("wrote \(folder.appendingPathComponent(kind.fileName).path)\n")
           }
         } catch {
-          throw CLIError("could not write the schemas into '\(out)': \(error.localizedDescription)")
+          throw CLIError("could not write the schemas into '\(out)': \(error)")
         }
         return
       }

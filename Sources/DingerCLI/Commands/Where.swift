@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// `dinger where`: which data repository commands here use, and why.
 struct Where: ParsableCommand {

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads objects straight from a repository's packs, keeping what it resolves from deltas.
 ///

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One pack of a repository (`objects/pack/pack-*.pack`) and its index (`.idx`, version 2),
 /// both mapped into memory. Finds where an object is and reads the entry headers there; the

@@ -1,5 +1,7 @@
+import Base
 internal import CZlib
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes a pack of chosen objects by copying their entries out of the repository's own packs,
 /// as `git pack-objects` reuses what is already packed: an entry stored whole is copied as it

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One entry of a raw tree object: `<octal mode> <name>\0<20-byte id>`, positions in the tree.
 struct RawTreeEntry {

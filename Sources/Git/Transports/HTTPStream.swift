@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTP
 
 /// What the requests of one transfer share: the settings, the address after the first request's
@@ -232,7 +234,7 @@ final class HTTPStream: @unchecked Sendable {
     let expected =
       listing ? "application/x-\(service)-advertisement" : "application/x-\(service)-result"
     let type = answer.contentType?.split(separator: ";").first.map {
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
+      $0.trimmingSpaces().lowercased()
     }
     guard type == expected else {
       throw TransportFailure(
@@ -295,8 +297,8 @@ struct RemoteAddress {
     self.host = host
     port = parts.port
     secure = scheme == "https"
-    user = parts.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
-    password = parts.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
+    user = parts.percentEncodedUser.map { $0.percentDecoded ?? $0 }
+    password = parts.percentEncodedPassword.map { $0.percentDecoded ?? $0 }
     parts.user = nil
     parts.password = nil
     parts.query = nil

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTP
 
 /// http and https remotes through libcurl, as git does, instead of libgit2 1.5's own client:

@@ -1,4 +1,7 @@
-import Foundation
+import Base
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Processes
 
 /// One `ssh` child carrying the smart protocol over its stdin and stdout. Its stderr is kept
@@ -116,7 +119,7 @@ final class SSHConnection: @unchecked Sendable {
     let status = waitBriefly()
     errors.settle(timeout: 2)
     let said = errors.text.split(separator: "\n").map {
-      $0.trimmingCharacters(in: .whitespaces)
+      $0.trimmingSpaces()
     }.filter { !$0.isEmpty && !$0.hasPrefix("Warning: Permanently added") }
     var message = "\(label) \(what)"
     if !said.isEmpty { message += ": \(said.suffix(3).joined(separator: "; "))" }
@@ -187,14 +190,15 @@ final class SSHConnection: @unchecked Sendable {
 /// Reads a child's stderr on its own thread, keeping the last 8 KiB. It stops at the pipe's
 /// end, or when told to (a grandchild the ssh command left behind may hold the pipe open).
 final class StderrCollector: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var bytes: [UInt8] = []
-  private var thread: Thread?
+  private var started = false
   private var stopping = false
   private let done = DispatchSemaphore(value: 0)
 
   func start(_ fd: Int32) {
-    let thread = Thread { [self] in
+    started = true
+    Threads.start { [self] in
       var buffer = [UInt8](repeating: 0, count: 4096)
       while !lock.withLock({ stopping }) {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -211,25 +215,23 @@ final class StderrCollector: @unchecked Sendable {
       close(fd)
       done.signal()
     }
-    self.thread = thread
-    thread.start()
   }
 
   var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 
   /// Waits (a bounded time) until all the child wrote is read.
   func settle(timeout: Double) {
-    guard thread != nil else { return }
+    guard started else { return }
     if done.wait(timeout: .now() + timeout) == .success { done.signal() }
   }
 
   /// Waits for the pipe's end for a moment, then stops reading.
   func join() {
-    guard thread != nil else { return }
+    guard started else { return }
     if done.wait(timeout: .now() + 0.5) == .timedOut {
       lock.withLock { stopping = true }
       done.wait()
     }
-    thread = nil
+    started = false
   }
 }

@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// ssh remotes (`ssh://`, `git+ssh://`, `ssh+git://` and scp-like `host:path`) through the
 /// system's OpenSSH, as git does, instead of libgit2's libssh2: `~/.ssh/config` (Host aliases,
@@ -203,9 +205,9 @@ struct SSHTarget: Equatable {
       var p = String(rest[slash...])
       // NB: ssh://host/~user/repo is relative to that user's home, as in git.
       if p.hasPrefix("/~") { p.removeFirst() }
-      path = p.removingPercentEncoding ?? p
+      path = p.percentDecoded ?? p
       if let at = authority.lastIndex(of: "@") {
-        user = String(authority[..<at]).removingPercentEncoding
+        user = String(authority[..<at]).percentDecoded
         authority = authority[authority.index(after: at)...]
       }
       if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
@@ -230,7 +232,7 @@ struct SSHTarget: Equatable {
 
   /// The command the server's shell runs: `git-upload-pack '/srv/team.git'`.
   func remoteCommand(_ service: String) -> String {
-    "\(service) '" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "\(service) '" + path.replacingText("'", with: "'\\''") + "'"
   }
 }
 

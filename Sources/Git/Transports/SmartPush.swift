@@ -1,5 +1,7 @@
+import Base
 internal import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTP
 
 /// Pushing over ssh and http(s) with dinger's own client for git's receive-pack protocol
@@ -358,14 +360,13 @@ struct ReceivePackAdvertisement {
       case 1: report += body
       case 2: messages += String(decoding: body, as: UTF8.self)
       case 3:
-        fatal = String(decoding: body, as: UTF8.self).trimmingCharacters(
-          in: .whitespacesAndNewlines)
+        fatal = String(decoding: body, as: UTF8.self).trimmed()
       default: continue
       }
     }
     // NB: a line a server updates in place (`\r`) is shown once, as it ended.
     let lines = messages.split(separator: "\n")
-      .compactMap { $0.split(separator: "\r").last?.trimmingCharacters(in: .whitespaces) }
+      .compactMap { $0.split(separator: "\r").last?.trimmingSpaces() }
       .filter { !$0.isEmpty }
     return (report, lines, fatal)
   }
@@ -391,7 +392,7 @@ struct ReceivePackAdvertisement {
 
   static func pktLine(_ text: String) -> [UInt8] {
     let payload = Array(text.utf8)
-    return Array(String(format: "%04x", payload.count + 4).utf8) + payload
+    return Array(String(cFormat: "%04x", payload.count + 4).utf8) + payload
   }
 
   /// The server's refusal of `ref` in its report, nil when it took the push; throws when the

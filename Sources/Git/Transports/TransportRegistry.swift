@@ -1,11 +1,13 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// The Swift objects behind libgit2's C structs for one custom transport, by the structs'
 /// addresses: the setting the transport callback leaves for the subtransport it is about to
 /// make, the subtransports, and their streams. One lock; every change is one locked step (a
 /// read-then-write of a whole dictionary could lose another thread's entry).
 final class TransportRegistry<Pending: Sendable, Subtransport, Stream>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var pending: Pending?
   private var subtransports: [UnsafeMutableRawPointer: Subtransport] = [:]
   private var streams: [UnsafeMutableRawPointer: Stream] = [:]

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 extension ScrumStats {
   /// The figures of `scrum` (file name `slug`) from its `meetings` (any order) and, when it is

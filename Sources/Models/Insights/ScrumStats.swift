@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// What `dinger stats` and `dinger report` show about one scrum, computed from its meetings.
 /// Every list is bounded (the latest meetings, the top people) so that ten years of meetings or
@@ -129,7 +131,7 @@ public struct ScrumStats: Hashable, Sendable, Codable {
   }
 
   static func minutes(_ m: Double) -> String {
-    m == m.rounded() ? String(Int(m)) : String(format: "%.1f", m)
+    m == m.rounded() ? String(Int(m)) : String(cFormat: "%.1f", m)
   }
 }
 

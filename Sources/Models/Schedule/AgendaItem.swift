@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// One planned stand-up, as `dinger agenda` shows it: when, in the schedule's zone and the
 /// viewer's, and whether it happened.

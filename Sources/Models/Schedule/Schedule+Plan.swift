@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 extension Schedule {
   /// A schedule read: every field parsed. Made by `plan` only when the schedule has no error.
@@ -109,7 +111,7 @@ extension Schedule {
         "'schedule.every' must be a number of weeks from 1 to \(Self.maxEvery), like '2 weeks', found '\(self.every ?? "")'"
       )
     }
-    if zone.trimmingCharacters(in: .whitespaces).isEmpty {
+    if zone.trimmingSpaces().isEmpty {
       add([.key("zone")], "'schedule.zone' must name a time zone, like Europe/Berlin or UTC")
     }
     let fromDate = from.flatMap { CivilDate($0) }
@@ -184,7 +186,7 @@ extension Schedule {
     var found = Set<Weekday>()
     let words = ["weekdays", "weekends", "daily"] + Weekday.allCases.map(\.short)
     for item in items {
-      let normalized = item.lowercased().replacingOccurrences(of: "every day", with: "daily")
+      let normalized = item.lowercased().replacingText("every day", with: "daily")
       for token in normalized.split(whereSeparator: { $0 == "," || $0 == " " }) {
         switch token {
         case "weekdays", "weekday":
@@ -214,11 +216,11 @@ extension Schedule {
   /// Weeks from `every:`: `2 weeks`, `2w`, `2`, `week`, `weekly`; nil (absent) is 1.
   public static func parseEvery(_ text: String?) -> Int? {
     guard let text else { return 1 }
-    let t = text.lowercased().trimmingCharacters(in: .whitespaces)
+    let t = text.lowercased().trimmingSpaces()
     if ["week", "weekly", "1 week"].contains(t) { return 1 }
     if t == "other week" || t == "fortnight" { return 2 }
     let digits = t.prefix(while: \.isNumber)
-    let unit = t.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+    let unit = t.dropFirst(digits.count).trimmingSpaces()
     guard !digits.isEmpty, digits.count <= 3,
       ["", "w", "wk", "wks", "week", "weeks"].contains(unit),
       let n = Int(digits), (1...maxEvery).contains(n)

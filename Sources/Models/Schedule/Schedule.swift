@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// When a scrum meets: the `schedule:` mapping of a scrum file.
 ///

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// Word look-ups from a Free-Dictionary-API-compatible service and random words from a
@@ -122,11 +124,10 @@ public struct DictionaryProvider: Sendable {
   /// stays inside its segment).
   static func url(_ base: URL, appending segments: [String]) -> URL {
     var parts = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-    let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?#%"))
     var path = parts.percentEncodedPath
     while path.hasSuffix("/") { path.removeLast() }
     for segment in segments {
-      path += "/" + (segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+      path += "/" + segment.percentEncoded(keeping: "!$&'()*+,=:@")
     }
     parts.percentEncodedPath = path
     return parts.url ?? base

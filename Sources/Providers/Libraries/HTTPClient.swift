@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import HTTP
 
 /// HTTP GET for the dictionary look-ups, with one deadline for the whole request: the HTTP
@@ -31,7 +33,7 @@ public enum HTTPClient {
     }
 
     static func seconds(_ s: Double) -> String {
-      s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
+      s == s.rounded() ? "\(Int(s)) s" : String(cFormat: "%.1f s", s)
     }
   }
 

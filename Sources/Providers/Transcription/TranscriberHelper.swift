@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Processes
 import Speech
 
@@ -38,22 +40,15 @@ public enum TranscriberHelper {
   /// no blocked signals (see `ChildProcess`).
   static func start(
     _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
-  ) throws -> (ChildProcess, FileHandle, FileHandle, StderrTail) {
+  ) throws -> (ChildProcess, FileDescriptor, FileDescriptor, StderrTail) {
     let child = try ChildProcess(
       .init(
         [try path(environment: environment)] + arguments, environment: environment, input: .pipe,
         output: .pipe, errors: .pipe, group: .own))
     let (input, output, errors) = child.takeStreams()
     let tail = StderrTail()
-    let errorHandle = FileHandle(fileDescriptor: errors!, closeOnDealloc: true)
-    errorHandle.readabilityHandler = { handle in
-      let data = handle.availableData
-      if data.isEmpty { handle.readabilityHandler = nil } else { tail.append(data) }
-    }
-    return (
-      child, FileHandle(fileDescriptor: input!, closeOnDealloc: true),
-      FileHandle(fileDescriptor: output!, closeOnDealloc: true), tail
-    )
+    FileDescriptor(errors!).readInBackground { tail.append($0) }
+    return (child, FileDescriptor(input!), FileDescriptor(output!), tail)
   }
 
   /// How the helper ended, in words.
@@ -66,7 +61,7 @@ public enum TranscriberHelper {
 
 /// The end of a helper's standard error.
 final class StderrTail: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var bytes = Data()
 
   func append(_ data: Data) {
@@ -78,18 +73,18 @@ final class StderrTail: @unchecked Sendable {
 
   var text: String {
     lock.withLock {
-      String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      String(decoding: bytes, as: UTF8.self).trimmed()
     }
   }
 }
 
 /// Reads the helper's messages, one line each, bounded (a line longer than 64 KiB is cut).
 struct MessageReader {
-  let handle: FileHandle
+  let handle: FileDescriptor
   private var buffer: [UInt8] = []
   private var ended = false
 
-  init(_ handle: FileHandle) { self.handle = handle }
+  init(_ handle: FileDescriptor) { self.handle = handle }
 
   /// The next message; nil at the end of the output. Lines that are not messages are skipped.
   mutating func next() -> TranscriberMessage? {

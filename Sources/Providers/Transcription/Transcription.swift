@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Processes
 import Speech
@@ -21,7 +23,7 @@ public enum Transcription {
     let (process, input, output, tail) = try TranscriberHelper.start(
       ["file", path] + turns.flatMap { ["--turn", "\($0.name)=\($0.start)"] }
         + names.flatMap { ["--word", $0] })
-    try? input.close()
+    input.close()
     var reader = MessageReader(output)
     var result = Result()
     var done = false
@@ -47,11 +49,11 @@ public enum Transcription {
   /// How long a WAV recording is, in whole seconds (rounded), from its header; nil when the
   /// file can't be read or is not 16-bit PCM WAV.
   public static func length(ofRecording path: String) -> Int? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    let size = Int((try? handle.seekToEnd()) ?? 0)
-    try? handle.seek(toOffset: 0)
-    guard let head = try? handle.read(upToCount: 65536) else { return nil }
+    guard let handle = FileDescriptor(forReadingAtPath: path) else { return nil }
+    defer { handle.close() }
+    let size = Int(handle.seekToEnd() ?? 0)
+    handle.seek(toOffset: 0)
+    guard let head = handle.read(upToCount: 65536) else { return nil }
     return WAVFile.seconds(header: [UInt8](head), fileSize: size).map { Int($0.rounded()) }
   }
 }
@@ -60,21 +62,22 @@ public enum Transcription {
 /// change, and finish it when the meeting ends. It never stops the meeting: a helper that
 /// cannot start or that dies leaves `failure` set, and what was heard until then is kept.
 public final class LiveTranscription: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private let process: ChildProcess
-  private let input: FileHandle
+  private let input: FileDescriptor
   private let tail: StderrTail
   private var result = Transcription.Result()
   private var latestLevel = 0
   private var isReady = false
   private var isDone = false
   private var ended = false
-  private let changed = NSCondition()
+  private let changed = Condition()
 
-  private init(process: ChildProcess, input: FileHandle, output: FileHandle, tail: StderrTail) {
+  private init(
+    process: ChildProcess, input: FileDescriptor, output: FileDescriptor, tail: StderrTail
+  ) {
     (self.process, self.input, self.tail) = (process, input, tail)
-    let thread = Thread { [unowned self] in self.read(output) }
-    thread.start()
+    Threads.start { [unowned self] in self.read(output) }
   }
 
   /// Starts the helper listening, teaching it `names`; waits until it hears (or says why it
@@ -134,14 +137,14 @@ public final class LiveTranscription: @unchecked Sendable {
   }
 
   private func stop() {
-    try? input.close()
+    input.close()
     // NB: SIGKILL, not Process.terminate's SIGTERM: nothing more is wanted from it, and a child
     // started from a runtime thread inherits that thread's blocked SIGTERM (the helper now
     // unblocks it first thing, but a stuck one must still go).
     process.kill(SIGKILL)
   }
 
-  private func read(_ output: FileHandle) {
+  private func read(_ output: FileDescriptor) {
     var reader = MessageReader(output)
     while let message = reader.next() {
       lock.withLock {
@@ -177,15 +180,15 @@ public enum Chime {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     fallback: @escaping @Sendable () -> Void
   ) {
-    Thread {
+    Threads.start {
       guard
         let (process, input, _, _) = try? TranscriberHelper.start(
           ["ding"], environment: environment)
       else {
         return fallback()
       }
-      try? input.close()
+      input.close()
       if !process.wait().succeeded { fallback() }
-    }.start()
+    }
   }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// Appends the cache's binary values: little-endian integers, varint lengths, UTF-8 strings.
 struct CacheWriter {

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// Records in the cache's binary form. Only records that decoded cleanly (no diagnostic at

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// What tells one version of a file from another without reading it, as git's index does: size,
 /// modification and change times to the nanosecond, inode and device.

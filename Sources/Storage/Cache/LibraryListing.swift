@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// A library as `word list` shows it: what names it, and its words as packed rows.

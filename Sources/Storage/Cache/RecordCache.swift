@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 
 /// Parsed records kept between commands, under `.git/dinger/records-v1/` (never committed), so

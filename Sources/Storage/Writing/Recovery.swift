@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 
 /// Finishing a write whose process was killed. The writer lock's file holds the journal of the
 /// write under way; the kernel drops the `flock` of a dead process, so whoever takes the lock

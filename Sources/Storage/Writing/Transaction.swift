@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 import Models
 
 /// What a change may read while it is built: the repository as committed at the HEAD it will be
@@ -326,8 +328,8 @@ extension DataRepository {
         switch st.st_mode & S_IFMT {
         case S_IFLNK: throw StorageError.unsafe(.link(prefix))
         case S_IFDIR where depth == parts.count:
-          let inside = fm.enumerator(atPath: root.appendingPathComponent(prefix).path)
-          while let item = inside?.nextObject() as? String {
+          let inside = try? fm.subpathsOfDirectory(atPath: root.appendingPathComponent(prefix).path)
+          for item in inside ?? [] {
             let full = prefix + "/" + item
             var inner = stat()
             guard lstat(root.appendingPathComponent(full).path, &inner) == 0 else { continue }

@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// The working tree, read and written without ever following a symbolic link or leaving the
 /// root. A data repository is shared: a teammate's commit decides which names are files,

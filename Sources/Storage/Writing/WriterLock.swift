@@ -1,5 +1,7 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Git
+import Glibc
 
 /// An exclusive lock between dinger processes writing to one repository: `flock` on a file in
 /// `.git/dinger/`, released by the kernel when the process exits, even by a kill. While a

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -62,18 +64,18 @@ struct Report: ParsableCommand {
       let stats = try insights.stats(repository)
       let view = ReportView(
         stats: stats, name: repository.root.lastPathComponent, generated: currentDate())
-      var isDir: ObjCBool = false
+      var isDir = false
       let folder =
         out.hasSuffix("/")
-        || (FileManager.default.fileExists(atPath: out, isDirectory: &isDir) && isDir.boolValue)
+        || (FileManager.default.fileExists(atPath: out, isDirectory: &isDir) && isDir)
       if folder {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let pages = view.pages()
         for (name, html) in pages {
-          try writeReplacing((out as NSString).appendingPathComponent(name), Array(html.utf8))
+          try writeReplacing(out.appendingPath(name), Array(html.utf8))
         }
         Terminal.output(
-          "wrote \(pages.count) pages to \((out as NSString).appendingPathComponent("index.html"))\n"
+          "wrote \(pages.count) pages to \(out.appendingPath("index.html"))\n"
         )
       } else {
         try writeReplacing(out, Array(view.render().utf8))

@@ -1,5 +1,7 @@
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -28,7 +30,7 @@ extension Meet {
         let line = AgendaView(
           items: [next], today: viewer.today.description, viewerZone: viewer.zoneName, now: now,
           color: false
-        ).renderNext().trimmingCharacters(in: .newlines)
+        ).renderNext().trimming(\.isLineEnd)
         message += "; next: \(line)"
       }
       throw CLIError(message + "; name a scrum to meet anyway: 'dinger meet SCRUM'")
@@ -47,7 +49,7 @@ extension Meet {
       }
       prompt += "which one? [1-\(due.count)] "
       Terminal.error(prompt)
-      guard let answer = readLine(), let n = Int(answer.trimmingCharacters(in: .whitespaces)),
+      guard let answer = readLine(), let n = Int(answer.trimmingSpaces()),
         (1...due.count).contains(n)
       else { throw CLIError("no stand-up chosen; nothing was run") }
       return try stored(due[n - 1])

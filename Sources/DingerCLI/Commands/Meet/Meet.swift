@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -165,7 +167,7 @@ struct Meet: AsyncParsableCommand {
       guard let eq = text.lastIndex(of: "="),
         let start = Double(value).flatMap({ $0.isFinite ? $0 : nil })
           ?? Self.seconds(value).map(Double.init),
-        start >= 0, !text[..<eq].trimmingCharacters(in: .whitespaces).isEmpty
+        start >= 0, !text[..<eq].trimmingSpaces().isEmpty
       else {
         throw ValidationError("--turn must look like NAME=SECONDS (Ana=0, Bo=95), found '\(text)'")
       }
@@ -174,7 +176,7 @@ struct Meet: AsyncParsableCommand {
           "--turn \(text) starts before the turn given before it (\(last.name) at \(Int(last.start)) s); give turns in the order spoken"
         )
       }
-      out.append((String(text[..<eq]).trimmingCharacters(in: .whitespaces), start))
+      out.append((String(text[..<eq]).trimmingSpaces(), start))
     }
     return out
   }
@@ -214,7 +216,7 @@ struct Meet: AsyncParsableCommand {
 
   /// `12m`, `90s`, `1h`, `10:30` (minutes:seconds) or plain minutes, in seconds.
   static func seconds(_ text: String) -> Int? {
-    let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let t = text.trimmingSpaces().lowercased()
     if let colon = t.firstIndex(of: ":") {
       guard let m = Int(t[..<colon]), let s = Int(t[t.index(after: colon)...]), m >= 0,
         (0..<60).contains(s)

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 import Synchronization
@@ -79,7 +81,7 @@ extension Meet {
       let text = try Editor.edit(
         "", header: [], name: "notes", repository: repository,
         instead: "--notes-file FILE (or leave out --edit-notes to type them)")
-      return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
+      return text.trimmed().isEmpty ? nil : text
     }
     if isatty(0) == 1 && isatty(1) == 1 {
       Terminal.output(

@@ -1,5 +1,7 @@
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -7,7 +9,7 @@ import Providers
 /// it can't), tells it each speaker change, and makes the meeting's turns at the end. Never
 /// stops the meeting: whatever goes wrong ends in a note for the meeting's notes.
 final class MeetingListener: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private let live: LiveTranscription?
   /// Why there is no transcription (it could not start, or it stopped), and when it stopped.
   private var off: String?

@@ -1,5 +1,7 @@
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The notes prompt on a terminal: raw keys (no echo, no line discipline, Ctrl-C a key) fed to
 /// `NotesEditor`, the terminal's settings put back on every way out.
@@ -46,7 +48,7 @@ enum NotesPrompt {
         continue
       }
       var byte: UInt8 = 0
-      let n = Foundation.read(0, &byte, 1)
+      let n = Glibc.read(0, &byte, 1)
       if n < 0 && errno == EINTR { continue }
       // NB: the terminal went away: what was typed is kept.
       guard n == 1 else { return editor.text }

@@ -36,7 +36,7 @@ struct MinutesArgument: ExpressibleByArgument, Equatable {
   let minutes: Int
 
   init?(argument: String) {
-    var t = Substring(argument.trimmingCharacters(in: .whitespaces).lowercased())
+    var t = Substring(argument.trimmingSpaces().lowercased())
     if let n = Int(t) {
       minutes = n
       return
@@ -44,7 +44,7 @@ struct MinutesArgument: ExpressibleByArgument, Equatable {
     var seconds = 0
     var matched = false
     for (unit, factor) in [("h", 3600), ("min", 60), ("m", 60), ("s", 1)] {
-      guard let end = t.range(of: unit) else { continue }
+      guard let end = t.firstRange(ofText: unit) else { continue }
       guard let n = Int(t[..<end.lowerBound]), n >= 0 else { return nil }
       seconds += n * factor
       t = t[end.upperBound...]

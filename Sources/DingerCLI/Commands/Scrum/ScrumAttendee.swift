@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -30,7 +32,7 @@ extension ScrumCommand {
 
       func validate() throws {
         if names.isEmpty { throw ValidationError("give at least one name to add") }
-        if names.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if names.contains(where: { $0.trimmingSpaces().isEmpty }) {
           throw ValidationError("an attendee's name must not be empty")
         }
       }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -40,7 +42,7 @@ extension ScrumCommand {
       if let length = fields.length?.minutes, !Scrum.lengthRange.contains(length) {
         throw ValidationError("--length must be from 1 to 600 minutes, found \(length)")
       }
-      if let title, title.trimmingCharacters(in: .whitespaces).isEmpty {
+      if let title, title.trimmingSpaces().isEmpty {
         throw ValidationError("--title must not be empty")
       }
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Providers
 
 /// `dinger clone URL [DIR]`: a teammate's copy of a shared data repository.
@@ -25,7 +27,7 @@ struct Clone: ParsableCommand {
         directory
         ?? String(
           (url.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "dinger-data")
-            .replacingOccurrences(of: ".git", with: ""))
+            .replacingText(".git", with: ""))
       let target = URL(
         fileURLWithPath: name,
         relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 import Providers
 
 /// `dinger merge-driver %O %A %B %P`, run by git.

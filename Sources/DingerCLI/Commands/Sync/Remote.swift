@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import Components
-import Foundation
+import FoundationEssentials
+import Glibc
 import Models
 import Providers
 
@@ -67,7 +69,7 @@ struct RemoteCommand: ParsableCommand {
         let width = remotes.map(\.name.count).max() ?? 0
         for remote in remotes {
           Terminal.output(
-            remote.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+            remote.name.padded(to: width) + "  "
               + SecretRedaction.scrub(remote.url) + "\n")
         }
       }

@@ -1,0 +1,87 @@
+import FoundationEssentials
+import Glibc
+
+/// An open file descriptor, closed once (by `close()` or when the last reference goes): what
+/// Foundation's FileHandle did for pipes to and from helpers, without full Foundation.
+public final class FileDescriptor: @unchecked Sendable {
+  private let lock = Lock()
+  private var fd: Int32
+
+  /// Takes ownership of `fd`.
+  public init(_ fd: Int32) { self.fd = fd }
+
+  /// Opens `path` for reading; nil when it can't be.
+  public convenience init?(forReadingAtPath path: String) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    self.init(fd)
+  }
+
+  deinit { if fd >= 0 { Glibc.close(fd) } }
+
+  /// The raw descriptor; -1 once closed.
+  public var rawValue: Int32 { lock.withLock { fd } }
+
+  /// Closes it (a second call does nothing).
+  public func close() {
+    let old = lock.withLock {
+      let old = fd
+      fd = -1
+      return old
+    }
+    if old >= 0 { Glibc.close(old) }
+  }
+
+  /// What one read returns (up to 64 KiB), waiting for it; empty at the end or on an error.
+  public var availableData: Data { read(upToCount: 65536) ?? Data() }
+
+  /// Up to `count` bytes from one read; nil on an error.
+  public func read(upToCount count: Int) -> Data? {
+    var buffer = [UInt8](repeating: 0, count: count)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { return nil }
+      return Data(buffer[..<n])
+    }
+  }
+
+  /// Writes all of `data`; throws the errno when it can't.
+  public func write(contentsOf data: Data) throws(FileDescriptorError) {
+    var rest = data[...]
+    while !rest.isEmpty {
+      let n = rest.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw FileDescriptorError(code: errno) }
+      rest = rest.dropFirst(n)
+    }
+  }
+
+  /// The file's size (moving to its end); nil when it can't seek.
+  public func seekToEnd() -> UInt64? {
+    let end = lseek(rawValue, 0, SEEK_END)
+    return end < 0 ? nil : UInt64(end)
+  }
+
+  /// Moves to `offset` from the start.
+  public func seek(toOffset offset: UInt64) { _ = lseek(rawValue, off_t(offset), SEEK_SET) }
+
+  /// Reads until the end on a thread of its own, giving each chunk to `handler`, then closes.
+  public func readInBackground(_ handler: @escaping @Sendable (Data) -> Void) {
+    Threads.start { [self] in
+      while true {
+        let data = availableData
+        if data.isEmpty { break }
+        handler(data)
+      }
+      close()
+    }
+  }
+}
+
+/// A write that failed: the errno.
+public struct FileDescriptorError: Error, CustomStringConvertible {
+  /// The errno.
+  public let code: Int32
+  public var description: String { String(cString: strerror(code)) }
+}
