@@ -94,6 +94,7 @@ let package = Package(
 
     // Tests
     .target(name: "TestSupport", dependencies: ["Models", "YAML"], path: "Tests/TestSupport"),
+    .testTarget(name: "BaseTests", dependencies: ["Base"], swiftSettings: strict),
     .testTarget(
       name: "YAMLTests", dependencies: ["YAML", "TestSupport"], swiftSettings: strict),
     .testTarget(

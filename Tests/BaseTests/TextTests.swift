@@ -1,0 +1,102 @@
+import Base
+import Foundation
+import Testing
+
+/// Base's string functions do what full Foundation's did (compared with Foundation itself,
+/// which tests may link), scalar by scalar.
+@Suite struct TextTests {
+  static let samples = [
+    "", " ", "\t a b \t", "\n\r\n x \u{2028}", "\u{00A0}nbsp\u{3000}", "é", "e\u{301} ",
+    "a\r\nb", " \r\n", "Grüße, Zoë!", "🇩🇪 flag ", "tab\tinside",
+  ]
+
+  @Test func trimmingMatchesFoundation() {
+    for s in Self.samples {
+      #expect(
+        s.trimmed() == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.debugDescription)")
+      #expect(s.trimmingSpaces() == s.trimmingCharacters(in: .whitespaces), "\(s.debugDescription)")
+    }
+  }
+
+  @Test func searchIsScalarByScalar() {
+    // NB: the standard library compares Characters (CR LF is one, holding no LF or CR); this
+    // file imports Foundation, whose `contains` would hide that, so only Base's are checked.
+    #expect("a\r\nb".containsText("\n") && "a\r\nb".containsText("\r"))
+    #expect("a\r\nb".replacingText("\n", with: "\\n") == "a\r\\nb")
+    #expect("a\r\nb".parts(separatedBy: "\r") == ["a", "\nb"])
+    #expect(
+      "x = 1 # a # b".lastRange(ofText: " #").map { "x = 1 # a # b"[$0.lowerBound...] } == " # b")
+    #expect("abcabc".firstRange(ofText: "ca").map { "abcabc"[$0] } == "ca")
+    #expect("aaa".replacingText("aa", with: "b") == "ba")
+    #expect("abc".firstRange(ofText: "") == nil && "".firstRange(ofText: "a") == nil)
+    for s in Self.samples where !s.isEmpty {
+      #expect(s.parts(separatedBy: " ") == s.components(separatedBy: " "), "\(s.debugDescription)")
+    }
+  }
+
+  @Test func numbersAsPrintfWritesThem() {
+    #expect(String(cFormat: "%.1f", 2.25) == String(format: "%.1f", 2.25))
+    #expect(String(cFormat: "%04x", 300) == "012c")
+    #expect(String(cFormat: "%040x", 7) == String(repeating: "0", count: 39) + "7")
+    #expect(String(cFormat: "%02d:%02d", 3, 7) == "03:07")
+    #expect(String(cFormat: "%.4f", 1.0 / 3) == "0.3333")
+    #expect(String(cFormat: "%0300d", 1).count == 300, "longer than the first buffer")
+  }
+
+  @Test func unicodeForms() {
+    #expect("e\u{301}cole".composed.unicodeScalars.count == 5)
+    #expect("e\u{301}cole".composed == "e\u{301}cole".precomposedStringWithCanonicalMapping)
+    #expect("Crème Brûlée Ça".withoutMarks == "Creme Brulee Ca")
+    #expect("Grüße".padded(to: 7) == "Grüße  " && "Grüße".padded(to: 3) == "Grü")
+  }
+
+  @Test func percentEncoding() {
+    #expect("a%2Fb%20c".percentDecoded == "a/b c")
+    #expect("%zz".percentDecoded == nil && "%4".percentDecoded == nil)
+    #expect("%FF".percentDecoded == nil, "not UTF-8")
+    #expect("a/b c?é".percentEncoded(keeping: "@") == "a%2Fb%20c%3F%C3%A9")
+    for s in ["hello wörld/;?#%", "x:y@z!$&'()*+,="] {
+      #expect(s.percentEncoded(keeping: "!$&'()*+,=:@").percentDecoded == s)
+    }
+  }
+}
+
+/// Locks, a condition and threads on pthreads.
+@Suite struct ThreadTests {
+  @Test func threadsCountUnderALockAndSignalTheirEnd() {
+    final class Counter: @unchecked Sendable {
+      var value = 0
+      var finished = 0
+    }
+    let counter = Counter()
+    let lock = Lock()
+    let done = Condition()
+    for _ in 0..<8 {
+      Threads.start {
+        for _ in 0..<10_000 { lock.withLock { counter.value += 1 } }
+        done.withLock {
+          counter.finished += 1
+          done.broadcast()
+        }
+      }
+    }
+    done.lock()
+    while counter.finished < 8 { #expect(done.wait(seconds: 10), "threads did not finish") }
+    done.unlock()
+    #expect(lock.withLock { counter.value } == 80_000)
+  }
+
+  @Test func aWaitWithADeadlineEnds() {
+    let condition = Condition()
+    let started = Date()
+    let signalled = condition.withLock { condition.wait(seconds: 0.2) }
+    #expect(!signalled)
+    #expect(Date().timeIntervalSince(started) >= 0.19)
+  }
+
+  @Test func aRecursiveLockIsTakenTwiceByItsHolder() {
+    let lock = Lock(recursive: true)
+    let value = lock.withLock { lock.withLock { 42 } }
+    #expect(value == 42)
+  }
+}
