@@ -13,9 +13,9 @@ extension Repository {
   /// The folder a remote URL names when it is on this machine, else nil.
   public static func localPath(of url: String) -> URL? {
     if url.hasPrefix("file://") { return URL(string: url)?.standardizedFileURL }
-    if url.contains("://") { return nil }
+    if url.containsText("://") { return nil }
     // scp-like `host:path` is ssh; a path with a colon before any slash is not local.
-    if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
+    if let colon = url.firstIndex(of: ":"), !url[..<colon].containsText("/") { return nil }
     return URL(fileURLWithPath: url).standardizedFileURL
   }
 

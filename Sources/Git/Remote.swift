@@ -57,7 +57,7 @@ public enum PushOutcome: Sendable, Equatable {
       "fetch first", "non-fast-forward", "not fast-forward", "failed to lock", "stale info",
       "failed to update ref", "cannot lock ref",
     ]
-    if moved.contains(where: { lower.contains($0) }) { return .rejected(reason + said) }
+    if moved.contains(where: { lower.containsText($0) }) { return .rejected(reason + said) }
     throw GitError(
       code: -1, operation: "push to \(remote)",
       message:
@@ -268,9 +268,10 @@ extension Repository {
       return .rejected("refs/heads/\(branch): not a fast-forward (fetch first)")
     }
     if rc < 0, let message = git_error_last()?.pointee.message.map({ String(cString: $0) }),
-      message.contains("non-fast-forward") || message.contains("cannot push because a reference")
-        || message.contains("failed to update ref") || message.contains("not fast-forward")
-        || message.contains("fetch first")
+      message.containsText("non-fast-forward")
+        || message.containsText("cannot push because a reference")
+        || message.containsText("failed to update ref") || message.containsText("not fast-forward")
+        || message.containsText("fetch first")
     {
       return .rejected(message)
     }
@@ -379,7 +380,7 @@ public enum RemoteURL {
     if let parts = URLComponents(string: url), let host = parts.host, host.hasPrefix("-") {
       throw refused(url, "names a host that starts with '-'")
     }
-    if !url.contains("://"), let colon = url.firstIndex(of: ":"),
+    if !url.containsText("://"), let colon = url.firstIndex(of: ":"),
       url.hasPrefix("-")
         || url[url.index(after: colon)...].hasPrefix("-")
     {

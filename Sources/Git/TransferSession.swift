@@ -235,22 +235,24 @@ public final class TransferSession: @unchecked Sendable {
     let lower = message.lowercased()
     // NB: ssh's failures come from OpenSSH with their own advice (SSHConnection).
     if message.hasPrefix("ssh to ") || message.hasPrefix("could not run ssh") { return message }
-    if rc == GIT_EAUTH.rawValue || lower.contains("authentication") {
-      if lower.contains("credential helper") { return message }
+    if rc == GIT_EAUTH.rawValue || lower.containsText("authentication") {
+      if lower.containsText("credential helper") { return message }
       return message
         + "; the server refused the user name and password: store the right ones with your git credential helper (git credential reject forgets the old ones)"
     }
-    if rc == GIT_ECERTIFICATE.rawValue || lower.contains("certificate") {
+    if rc == GIT_ECERTIFICATE.rawValue || lower.containsText("certificate") {
       return message
     }
-    if lower.contains("could not find repository") || lower.contains("not found")
-      || lower.contains("does not appear to be a git repository")
+    if lower.containsText("could not find repository") || lower.containsText("not found")
+      || lower.containsText("does not appear to be a git repository")
     {
       return message
         + "; check the address with 'dinger remote list' (the repository may have moved)"
     }
-    if lower.contains("connect") || lower.contains("resolve") || lower.contains("timed out")
-      || lower.contains("early eof") || lower.contains("unexpected") || lower.contains("socket")
+    if lower.containsText("connect") || lower.containsText("resolve")
+      || lower.containsText("timed out")
+      || lower.containsText("early eof") || lower.containsText("unexpected")
+      || lower.containsText("socket")
     {
       return message
         + "; the remote could not be reached or stopped answering; nothing local changed, run 'dinger sync' again when it is back"

@@ -43,7 +43,7 @@ public enum DiagnosticRule: String, CaseIterable, Sendable {
   /// them, for labels only).
   public static func of(_ d: Diagnostic) -> DiagnosticRule {
     let m = d.message
-    func has(_ s: String) -> Bool { m.contains(s) }
+    func has(_ s: String) -> Bool { m.containsText(s) }
     if has("UTF-8") || has("control character") || has("byte order") { return .encoding }
     if has("missing required key") || has("needs at least 'title'") { return .missingKey }
     if has("unknown key") { return .unknownKey }

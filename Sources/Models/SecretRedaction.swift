@@ -9,7 +9,7 @@ public enum SecretRedaction {
   /// `text` with the user and password of every `scheme://user:password@` removed (a user
   /// alone, `https://dan@host`, is kept: it is no secret and says who is asked).
   public static func scrub(_ text: String) -> String {
-    guard text.contains("://"), text.contains("@") else { return text }
+    guard text.containsText("://"), text.containsText("@") else { return text }
     var out = ""
     var rest = Substring(text)
     while let scheme = rest.firstRange(ofText: "://") {
@@ -19,7 +19,7 @@ public enum SecretRedaction {
       let end =
         rest.firstIndex { $0 == "/" || $0.isWhitespace || $0 == "'" || $0 == "\"" } ?? rest.endIndex
       let authority = rest[..<end]
-      if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+      if let at = authority.lastIndex(of: "@"), authority[..<at].containsText(":") {
         rest = rest[authority.index(after: at)...]
       }
     }

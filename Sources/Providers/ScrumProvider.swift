@@ -155,7 +155,7 @@ public struct ScrumProvider: Sendable {
         "\(byTitle.count) scrums are titled '\(q)'; name one by its file: \(byTitle.map(\.slug).joined(separator: ", "))",
         kind: .ambiguous(q))
     }
-    if q.count >= 4, q.allSatisfy(\.isHexDigit) || q.contains("-") {
+    if q.count >= 4, q.allSatisfy(\.isHexDigit) || q.containsText("-") {
       let byID = scrums.filter {
         $0.scrum.id?.uuidString.lowercased().hasPrefix(q.lowercased()) == true
       }
@@ -274,7 +274,7 @@ public struct ScrumProvider: Sendable {
         }
         // NB: a comment starts at " #"; a '#' inside a word is part of the value (C#).
         let plain = value.firstRange(ofText: " #").map { String(value[..<$0.lowerBound]) } ?? value
-        return plain.lowercased().contains(key) || plain.unicodeScalars.contains { !$0.isASCII }
+        return plain.lowercased().containsText(key) || plain.unicodeScalars.contains { !$0.isASCII }
       }
       start = end + 1
     }

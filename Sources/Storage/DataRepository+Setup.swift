@@ -87,8 +87,8 @@ extension DataRepository {
       switch path {
       case ".gitattributes":
         let current = repository.read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        if current.contains("merge=dinger") && current.contains("diff=dinger") { continue }
-        if current.contains("merge=dinger") {
+        if current.containsText("merge=dinger") && current.containsText("diff=dinger") { continue }
+        if current.containsText("merge=dinger") {
           // An older scaffold: its line gains the diff driver.
           change.write(
             path,

@@ -109,7 +109,7 @@ public enum GitSetup {
     }
     let current =
       repository.read(".gitattributes").map { String(decoding: $0, as: UTF8.self) } ?? ""
-    if !current.contains("merge=dinger") || !current.contains("diff=dinger") {
+    if !current.containsText("merge=dinger") || !current.containsText("diff=dinger") {
       var change = Change(
         subject: "Use dinger's record merge and diff for YAML files",
         trailers: [("Dinger-Action", "setup-git")])

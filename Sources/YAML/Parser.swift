@@ -268,11 +268,11 @@ private struct TreeBuilder {
     let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
     if p.error == YAML_READER_ERROR {
       let at = source.location(ofByte: base + Int(p.problem_offset))
-      if problem.contains("UTF-8") || problem.contains("octet") {
+      if problem.containsText("UTF-8") || problem.containsText("octet") {
         return YAMLError(
           .syntax, "the file is not valid UTF-8 (\(problem)); save it as UTF-8", at: at)
       }
-      if problem.contains("control characters") {
+      if problem.containsText("control characters") {
         return YAMLError(
           .syntax, "the file contains a control character (byte \(p.problem_value)); remove it",
           at: at)
@@ -289,7 +289,7 @@ private struct TreeBuilder {
       return YAMLError(.syntax, "tabs can't indent YAML; use spaces", at: at)
     }
     if problem == "found a tab character that violates indentation"
-      || problem.contains("tab character")
+      || problem.containsText("tab character")
     {
       return YAMLError(.syntax, "tabs can't indent YAML; use spaces", at: at)
     }

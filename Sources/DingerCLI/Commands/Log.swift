@@ -143,7 +143,7 @@ struct Log: ParsableCommand {
         since: since.flatMap(userDate))
       if let word {
         // A word's changes: its library's commits that name it.
-        entries = entries.filter { $0.subject.lowercased().contains(word) }
+        entries = entries.filter { $0.subject.lowercased().containsText(word) }
       }
       if let end = until.flatMap(userDateEnd) {
         // --until names a day: the whole day counts.
@@ -152,7 +152,7 @@ struct Log: ParsableCommand {
       if let author = author?.lowercased() {
         // NB: as git's --author: the name or the email.
         entries = entries.filter {
-          $0.author.lowercased().contains(author) || $0.email.lowercased().contains(author)
+          $0.author.lowercased().containsText(author) || $0.email.lowercased().containsText(author)
         }
       }
       if let n, filtered { entries = Array(entries.prefix(n)) }

@@ -125,16 +125,16 @@ final class SSHConnection: @unchecked Sendable {
     if !said.isEmpty { message += ": \(said.suffix(3).joined(separator: "; "))" }
     if said.isEmpty, let status, status != 0 { message += " (it exited with status \(status))" }
     let lower = message.lowercased()
-    if lower.contains("host key verification failed")
-      || lower.contains("remote host identification has changed")
+    if lower.containsText("host key verification failed")
+      || lower.containsText("remote host identification has changed")
     {
       message +=
         "; check the server's host key in ~/.ssh/known_hosts (connect once with 'ssh -p PORT HOST' to record it)"
-    } else if lower.contains("permission denied") {
+    } else if lower.containsText("permission denied") {
       message +=
         "; the server refused your keys: load one into ssh-agent (ssh-add), name it in ~/.ssh/config (IdentityFile), or check the user in the address"
-    } else if lower.contains("could not resolve") || lower.contains("connection refused")
-      || lower.contains("timed out")
+    } else if lower.containsText("could not resolve") || lower.containsText("connection refused")
+      || lower.containsText("timed out")
     {
       message += "; check the address and that the server is up"
     }

@@ -22,7 +22,7 @@ extension Repository {
     if lower.hasPrefix("ssh://") || lower.hasPrefix("git+ssh://") || lower.hasPrefix("ssh+git://") {
       return true
     }
-    return !url.contains("://") && localPath(of: url) == nil
+    return !url.containsText("://") && localPath(of: url) == nil
   }
 
   /// Pushes `branch` to the repository in the folder `path` through its receive-pack (hooks
@@ -180,7 +180,8 @@ enum ReceivePackChannel {
         try stream.read(into: buffer, size: size)
       }
       let service = try reader.untilFlush()
-      guard String(decoding: service, as: UTF8.self).contains("# service=git-receive-pack") else {
+      guard String(decoding: service, as: UTF8.self).containsText("# service=git-receive-pack")
+      else {
         throw TransportFailure("the server's answer is not git's (no '# service=' line)")
       }
       return try reader.untilFlush()

@@ -99,7 +99,7 @@ public enum HTTPClient {
     switch f {
     case .timedOut: return .timedOut(timeout)
     case .unreachable(let why):
-      return why.contains("resolve")
+      return why.containsText("resolve")
         ? .unreachable("cannot find host '\(place)'") : .unreachable("nothing answers at \(place)")
     case .network(let why): return .badResponse(why)
     default: return .unreachable(f.message)

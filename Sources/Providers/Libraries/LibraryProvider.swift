@@ -107,7 +107,7 @@ public struct LibraryProvider: Sendable {
     var seen = Set<String>()
     // NB: a word of a longer name ('spanish' for 'Spanish basics') is as good a hint as a typo.
     let containing = names.filter { name in
-      name.lowercased().contains(q.lowercased())
+      name.lowercased().containsText(q.lowercased())
         || !Suggestions.closest(
           to: q, in: name.split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init),
           limit: 1
@@ -140,7 +140,7 @@ public struct LibraryProvider: Sendable {
   }
 
   static func looksLikeID(_ q: String) -> Bool {
-    q.count >= 4 && (q.allSatisfy(\.isHexDigit) || q.contains("-"))
+    q.count >= 4 && (q.allSatisfy(\.isHexDigit) || q.containsText("-"))
   }
 
   /// The words `word list` shows, as packed rows by library (libraries in name order, empty
@@ -216,9 +216,9 @@ public struct LibraryProvider: Sendable {
   }
 
   static func word(_ word: Word, contains needle: String) -> Bool {
-    if word.text.lowercased().contains(needle) { return true }
-    if word.phonetic?.lowercased().contains(needle) == true { return true }
-    return word.meanings.contains { $0.definition.lowercased().contains(needle) }
+    if word.text.lowercased().containsText(needle) { return true }
+    if word.phonetic?.lowercased().containsText(needle) == true { return true }
+    return word.meanings.contains { $0.definition.lowercased().containsText(needle) }
   }
 
   // MARK: Changes
