@@ -274,25 +274,8 @@ enum IndexFile {
 
   static func makeEntry(path: [UInt8], blob: ObjectID, file: URL) -> [UInt8]? {
     var st = stat()
-    guard lstat(file.path, &st) == 0, path.count < 0x0FFF else { return nil }
-    var e: [UInt8] = []
-    e.reserveCapacity(62 + path.count + 8)
-    e += be32(UInt32(truncatingIfNeeded: st.st_ctim.tv_sec))
-    e += be32(UInt32(truncatingIfNeeded: st.st_ctim.tv_nsec))
-    e += be32(UInt32(truncatingIfNeeded: st.st_mtim.tv_sec))
-    e += be32(UInt32(truncatingIfNeeded: st.st_mtim.tv_nsec))
-    e += be32(UInt32(truncatingIfNeeded: st.st_dev))
-    e += be32(UInt32(truncatingIfNeeded: st.st_ino))
-    e += be32(Self.gitMode(st))
-    e += be32(UInt32(truncatingIfNeeded: st.st_uid))
-    e += be32(UInt32(truncatingIfNeeded: st.st_gid))
-    e += be32(UInt32(truncatingIfNeeded: st.st_size))
-    e += blob.bytes
-    e += [UInt8(path.count >> 8), UInt8(path.count & 0xFF)]
-    e += path
-    let padded = (62 + path.count + 8) / 8 * 8
-    e += [UInt8](repeating: 0, count: padded - e.count)
-    return e
+    guard lstat(file.path, &st) == 0 else { return nil }
+    return entry(path: path, blob: blob, stat: st, mode: gitMode(st))
   }
 
   /// git's order: bytes compared as unsigned, a prefix first.

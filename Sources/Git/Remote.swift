@@ -325,12 +325,18 @@ extension Repository {
     // a plain path. libgit2's local transport re-packed every object, recomputing each delta
     // (16x git clone at 130,000 commits, killed after 20 min with a 3.6 GB temporary pack).
     if url.lowercased().hasPrefix("file://") { options.local = GIT_CLONE_LOCAL }
+    // NB: the working tree and index are written by checkOutFresh (Checkout.swift).
+    options.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue
     var out: OpaquePointer?
     let rc = withExtendedLifetime(session) { git_clone(&out, url, path.path, &options) }
     session.settle(url: url, worked: rc >= 0, code: rc)
     try session.check(rc, "clone \(url)")
     let repository = Repository(out!)
-    if try repository.head().commit == nil { try repository.checkOutSomeRemoteBranch() }
+    if let head = try repository.head().commit {
+      try repository.checkOut(head)
+    } else {
+      try repository.checkOutSomeRemoteBranch()
+    }
     return repository
   }
 
@@ -357,10 +363,17 @@ extension Repository {
     try setConfig("branch.\(branch).remote", "origin")
     try setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
     try Check.rc(git_repository_set_head(raw, "refs/heads/\(branch)"), "set HEAD")
+    try checkOut(commit)
+  }
+
+  /// A fresh clone's checkout: dinger's own (Checkout.swift), else libgit2's where the tree
+  /// needs filters.
+  func checkOut(_ commit: ObjectID) throws(GitError) {
+    if try checkOutFresh(commit) { return }
     var options = git_checkout_options()
     git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
     options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
-    try Check.rc(git_checkout_head(raw, &options), "check out \(branch)")
+    try Check.rc(git_checkout_head(raw, &options), "check out \(commit.short)")
   }
 }
 
