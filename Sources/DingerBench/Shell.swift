@@ -27,6 +27,17 @@ enum Shell {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
+  /// One run of a shell snippet in `dir`: its wall-clock seconds and the peak memory (MB) of
+  /// the largest process it ran (wait4's rusage covers the shell's waited-for children).
+  static func measure(_ script: String, in dir: URL, env: [String: String] = [:]) throws -> (
+    seconds: Double, peakMB: Double
+  ) {
+    let exports = env.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'; " }
+      .joined()
+    let run = try spawn("/bin/sh", ["-c", "cd '\(dir.path)' && \(exports)\(script)"])
+    return (run.wall, Double(run.rss) / 1024)
+  }
+
   /// Runs a program straight (no shell, output to /dev/null) to its end: its wall-clock and CPU
   /// seconds and peak resident memory in KiB, from wait4's resource usage.
   static func spawn(_ path: String, _ args: [String]) throws -> (

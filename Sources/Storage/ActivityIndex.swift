@@ -89,7 +89,9 @@ public enum ActivityIndex {
     var chunks: [[ActivityEntry]] = []  // newest chunk first, each oldest first
     var found = 0
     var cursor: ObjectID? = head
-    var batch = 16
+    // NB: most commits make one entry: the first batch is the count asked for (a batch of 16
+    // then 32 described 48 commits for `-n 20`).
+    var batch = max(count, 4)
     while found < count, cursor != nil {
       var walked: [Repository.CommitInfo] = []
       while walked.count < batch, let id = cursor {
