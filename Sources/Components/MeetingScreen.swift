@@ -22,6 +22,9 @@ public struct MeetingScreen {
     /// The sound level now, and whether any sound was heard since the meeting began (the
     /// muted-microphone hint is for a silence from the start, not for a pause).
     case level(Int, heard: Bool = true)
+    /// Listening, but the transcriber fell behind and dropped audio from `since` (meeting
+    /// seconds): said at once, so the team knows to repeat or to note it.
+    case behind(Int, since: Int)
     case off(String)
   }
 
@@ -43,6 +46,11 @@ public struct MeetingScreen {
       return " ● Listening  " + String(repeating: "▮", count: steps)
         + String(repeating: "▯", count: 10 - steps)
         + (level < 5 && !heard ? "  (no sound: is the microphone muted?)" : "")
+    case .behind(let level, let since):
+      let steps = max(0, min(10, (level + 5) / 10))
+      return " ● Listening  " + String(repeating: "▮", count: steps)
+        + String(repeating: "▯", count: 10 - steps)
+        + "  (fell behind: audio from \(clock(since)) not transcribed)"
     case .off(let why):
       return " Transcription off: " + why
     }

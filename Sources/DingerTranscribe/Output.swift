@@ -31,9 +31,15 @@ enum Output {
 /// Decodes what the queue gives until its end: each turn's utterances as `heard` lines.
 func decode(_ queue: ItemQueue, with recognizer: Recognizer) {
   var turn = 0
+  // DINGER_TEST_DECODE_DELAY_MS: a slower decoder (each 100 ms of audio takes this much
+  // longer), as on a busy machine, for the test of audio dropped and reported.
+  let delay = ProcessInfo.processInfo.environment["DINGER_TEST_DECODE_DELAY_MS"].flatMap {
+    UInt32($0)
+  }
   while true {
     switch queue.pop() {
     case .audio(let samples):
+      if let delay { usleep(delay * 1000) }
       if let text = samples.withUnsafeBufferPointer({ recognizer.process($0) }) {
         Output.send(.heard(turn: turn, text: text))
       }

@@ -131,7 +131,12 @@ case "listen":
       "can't record from the sound server: \(error.message) (is PulseAudio or PipeWire running? Without one, record elsewhere and use 'dinger meet S --record --audio FILE.wav')",
       status: 4)
   }
-  let queue = ItemQueue()
+  // DINGER_TEST_TRANSCRIBE_QUEUE: a smaller backlog (chunks of 100 ms), so that a test
+  // can make the decoder fall behind in seconds.
+  let queue = ItemQueue(
+    mostAudio: ProcessInfo.processInfo.environment["DINGER_TEST_TRANSCRIBE_QUEUE"].flatMap {
+      Int($0)
+    } ?? ItemQueue.defaultMostAudio)
   let marks = TurnMarks()
   let stop = NSCondition()
   nonisolated(unsafe) var stopping = false
@@ -161,7 +166,8 @@ case "listen":
   worker.start()
   Output.send(.ready)
   var buffer = [Int16](repeating: 0, count: WAVFile.rate / 10)
-  var dropped = false
+  var lost = LostAudio(rate: WAVFile.rate)
+  var position = 0
   while !stop.withLock({ stopping }) {
     do {
       try buffer.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
@@ -171,11 +177,13 @@ case "listen":
       break
     }
     Output.send(.level(buffer.withUnsafeBufferPointer { Level.of($0) }))
-    if !marks.queue(buffer, waiting: stream.pendingSamples(), into: queue) && !dropped {
-      dropped = true
-      Output.send(.note("decoding fell a minute behind; some audio was not transcribed"))
+    let queued = marks.queue(buffer, waiting: stream.pendingSamples(), into: queue)
+    if let message = lost.after(chunkAt: position, count: buffer.count, queued: queued) {
+      Output.send(message)
     }
+    position += buffer.count
   }
+  if let message = lost.finish(at: position) { Output.send(message) }
   queue.push(.end)
   finished.wait()
   Output.send(.done)

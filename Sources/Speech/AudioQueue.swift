@@ -10,15 +10,19 @@ public enum Item: Sendable, Equatable {
 }
 
 /// A queue between capture (and dinger's commands) and the decoder, so that decoding never
-/// holds up capture. Bounded: past a minute of audio behind, audio is dropped (and said).
+/// holds up capture. Bounded: past five minutes of audio behind (9.6 MB), audio is dropped,
+/// and the helper says which.
 public final class ItemQueue: @unchecked Sendable {
   private let condition = Condition()
   private var items: [Item] = []
   private var head = 0
   private var audioQueued = 0
-  public static let mostAudio = 600  // chunks of 100 ms
+  /// Chunks of audio (100 ms each) it holds before it drops.
+  public let mostAudio: Int
+  public static let defaultMostAudio = 3000
 
-  public init() {}
+  /// A queue holding at most `mostAudio` chunks of audio.
+  public init(mostAudio: Int = ItemQueue.defaultMostAudio) { self.mostAudio = max(1, mostAudio) }
 
   /// False when the audio was dropped.
   @discardableResult
@@ -26,7 +30,7 @@ public final class ItemQueue: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if case .audio = item {
-      guard audioQueued < Self.mostAudio else { return false }
+      guard audioQueued < mostAudio else { return false }
       audioQueued += 1
     }
     items.append(item)
@@ -88,4 +92,34 @@ public final class TurnMarks: @unchecked Sendable {
     if from < chunk.count { queued = queue.push(.audio(Array(chunk[from...]))) && queued }
     return queued
   }
+}
+
+/// The spans of audio a full queue dropped, as the helper reports them: `lost START 0` when a
+/// span begins (the screen says so at once), `lost START SECONDS` when it ends.
+public struct LostAudio: Sendable {
+  private var start: Int?
+  private let rate: Int
+
+  /// Spans counted in samples at `rate` per second.
+  public init(rate: Int) { self.rate = rate }
+
+  /// After a chunk of `count` samples starting at sample `at`: `queued` false when some of it
+  /// was dropped. The message to send, if one is due.
+  public mutating func after(chunkAt at: Int, count: Int, queued: Bool) -> TranscriberMessage? {
+    if !queued {
+      guard start == nil else { return nil }
+      start = at
+      return .lost(start: seconds(at), seconds: 0)
+    }
+    return finish(at: at)
+  }
+
+  /// Ends a span under way at sample `at` (a chunk was taken again, or the recording ended).
+  public mutating func finish(at: Int) -> TranscriberMessage? {
+    guard let begun = start else { return nil }
+    start = nil
+    return .lost(start: seconds(begun), seconds: seconds(at - begun))
+  }
+
+  private func seconds(_ samples: Int) -> Double { Double(samples) / Double(rate) }
 }

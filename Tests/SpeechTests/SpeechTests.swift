@@ -134,10 +134,31 @@ import Testing
 
   @Test func theQueueDropsAudioPastAMinuteBehindButNeverATurn() {
     let queue = ItemQueue()
-    for _ in 0..<ItemQueue.mostAudio { #expect(queue.push(.audio([0]))) }
+    for _ in 0..<ItemQueue.defaultMostAudio { #expect(queue.push(.audio([0]))) }
     #expect(!queue.push(.audio([0])))
     #expect(queue.push(.turn(1)))
     #expect(queue.pop() == .audio([0]))
     #expect(queue.push(.audio([0])))
+  }
+
+  /// A full queue's drops become spans: one message when a span begins, one when it ends.
+  @Test func droppedAudioIsToldAsSpansInSeconds() {
+    var lost = LostAudio(rate: 16000)
+    #expect(lost.after(chunkAt: 0, count: 1600, queued: true) == nil)
+    #expect(lost.after(chunkAt: 32000, count: 1600, queued: false) == .lost(start: 2, seconds: 0))
+    #expect(lost.after(chunkAt: 33600, count: 1600, queued: false) == nil)
+    #expect(
+      lost.after(chunkAt: 40000, count: 1600, queued: true) == .lost(start: 2, seconds: 0.5))
+    #expect(lost.after(chunkAt: 41600, count: 1600, queued: false) != nil)
+    #expect(lost.finish(at: 48000) == .lost(start: 2.6, seconds: 0.4))
+    #expect(lost.finish(at: 48000) == nil)
+    for message in [
+      TranscriberMessage.lost(start: 12.5, seconds: 3.2), .lost(start: 0, seconds: 0),
+    ] {
+      #expect(TranscriberMessage(line: Substring(message.line.dropLast())) == message)
+    }
+    #expect(TranscriberMessage(line: "lost -1 2") == nil)
+    #expect(TranscriberMessage(line: "lost 1 nan") == nil)
+    #expect(TranscriberMessage(line: "lost 1") == nil)
   }
 }

@@ -14,6 +14,18 @@ public enum Transcription {
     public var heard: [Int: String] = [:]
     public var notes: [String] = []
     public var failure: String?
+    /// Audio the transcriber dropped (it fell behind): where each span began in the recording
+    /// and how long it was (0 while it goes on).
+    public var lost: [(start: Double, seconds: Double)] = []
+
+    /// Records a `lost` message: a span begins, or the one that began at `start` ends.
+    mutating func lose(start: Double, seconds: Double) {
+      if let i = lost.lastIndex(where: { $0.start == start }) {
+        lost[i].seconds = seconds
+      } else {
+        lost.append((start, seconds))
+      }
+    }
   }
 
   /// Transcribes a WAV recording, with `turns` (names and start seconds in the recording).
@@ -104,6 +116,8 @@ public final class LiveTranscription: @unchecked Sendable {
   public var level: Int { lock.withLock { latestLevel } }
   /// Why transcription stopped, once it has.
   public var failure: String? { lock.withLock { result.failure } }
+  /// Where (seconds since listening began) the first audio was dropped, if any was.
+  public var lostSince: Double? { lock.withLock { result.lost.first?.start } }
 
   /// Says a new speaker has the floor from now.
   public func turn(_ name: String) { send(.turn(name)) }
@@ -154,6 +168,7 @@ public final class LiveTranscription: @unchecked Sendable {
         case .heard(let turn, let text):
           result.heard[turn, default: ""].append(Transcription.separator(result.heard[turn]) + text)
         case .note(let text): result.notes.append(text)
+        case .lost(let start, let seconds): result.lose(start: start, seconds: seconds)
         case .error(let text): result.failure = text
         case .done: isDone = true
         default: break

@@ -184,6 +184,28 @@ import Testing
     #expect(text.contains("sudo apt-get install pocketsphinx-en-us"))
   }
 
+  /// A decoder slower than speech (a busy machine): the helper's backlog fills and audio is
+  /// dropped. The screen says so at once, and the saved meeting's notes name the span lost.
+  @Test func audioDroppedByADecoderThatFellBehindIsNamedOnScreenAndInTheNotes() throws {
+    let pulse = try PulseServer()
+    defer { pulse.stop() }
+    let box = try Sandbox()
+    // A backlog of one second, and 100 ms of audio taking 400 ms to decode.
+    box.extraEnvironment = pulse.environment.merging([
+      "DINGER_TEST_TRANSCRIBE_QUEUE": "10", "DINGER_TEST_DECODE_DELAY_MS": "400",
+    ]) { a, _ in a }
+    try team(box)
+    let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
+    #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
+    #expect(
+      tmux.wait(for: "(fell behind: audio from 0:0", seconds: 20), "\(tmux.screen())")
+    Thread.sleep(forTimeInterval: 1)
+    end(tmux, exit)
+    let text = try meetingFile(box)
+    #expect(text.contains("Transcription fell behind and dropped the audio of 0:0"), "\(text)")
+    #expect(text.contains("what was said then is not in the turns"), "\(text)")
+  }
+
   @Test func aTranscriberKilledMidMeetingKeepsWhatItHeardAndTheMeeting() throws {
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
     let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)

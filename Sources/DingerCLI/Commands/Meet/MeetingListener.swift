@@ -71,6 +71,7 @@ final class MeetingListener: @unchecked Sendable {
         if level >= 5 { everHeard = true }
         return everHeard
       }
+      if let since = live.lostSince { return .behind(level, since: Int(since)) }
       return .level(level, heard: heard)
     }
     return .off(lock.withLock { off } ?? "")
@@ -91,11 +92,27 @@ final class MeetingListener: @unchecked Sendable {
       let made = turns.enumerated().map { i, turn in
         TranscriptTurn(speaker: turn.speaker, start: turn.start, text: result.heard[i] ?? "")
       }
-      guard let failure = off ?? result.failure else { return (made, nil) }
-      let at = MeetingScreen.clock(stoppedAt ?? elapsed)
-      return (
-        made, "Transcription stopped at \(at): \(failure). The text heard before that is kept."
-      )
+      var notes: [String] = []
+      if !result.lost.isEmpty { notes.append(Self.lostNote(result.lost, elapsed: elapsed)) }
+      if let failure = off ?? result.failure {
+        let at = MeetingScreen.clock(stoppedAt ?? elapsed)
+        notes.append(
+          "Transcription stopped at \(at): \(failure). The text heard before that is kept.")
+      }
+      return (made, notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
+  }
+
+  /// The note for audio the transcriber dropped: each span as meeting times.
+  static func lostNote(_ lost: [(start: Double, seconds: Double)], elapsed: Int) -> String {
+    let spans = lost.map { span -> String in
+      let from = Int(span.start)
+      // NB: a span still open when the helper ended runs to the end of the meeting.
+      let to = span.seconds > 0 ? Int((span.start + span.seconds).rounded(.up)) : elapsed
+      return "\(MeetingScreen.clock(from))-\(MeetingScreen.clock(max(from, to)))"
+    }
+    let total = lost.reduce(0.0) { $0 + $1.seconds }
+    return
+      "Transcription fell behind and dropped the audio of \(spans.joined(separator: ", ")) (\(Int(total.rounded())) s in all): what was said then is not in the turns."
   }
 }
