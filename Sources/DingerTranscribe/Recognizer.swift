@@ -9,6 +9,10 @@ final class Recognizer: @unchecked Sendable {
   private let decoder: OpaquePointer
   private var inUtterance = false
   private var wasInSpeech = false
+  private var utteranceSamples = 0
+  /// An utterance ends after 30 s even without a pause: pocketsphinx keeps a whole utterance's
+  /// lattice (one 10-minute turn without a 0.5 s pause grew to 455 MB).
+  static let longestUtterance = 30 * 16_000
 
   /// Where Debian's pocketsphinx-en-us puts the model; `DINGER_SPEECH_MODEL` or `--model`
   /// may name another folder with the same three parts.
@@ -68,11 +72,13 @@ final class Recognizer: @unchecked Sendable {
       ps_start_utt(decoder)
       inUtterance = true
       wasInSpeech = false
+      utteranceSamples = 0
     }
     ps_process_raw(decoder, samples.baseAddress, samples.count, 0, 0)
+    utteranceSamples += samples.count
     let inSpeech = ps_get_in_speech(decoder) != 0
     defer { wasInSpeech = inSpeech }
-    if wasInSpeech && !inSpeech { return finish() }
+    if (wasInSpeech && !inSpeech) || utteranceSamples >= Self.longestUtterance { return finish() }
     return nil
   }
 

@@ -12,40 +12,24 @@ public enum WAVFile {
     init(_ d: String) { description = d }
   }
 
-  /// The length in seconds of the audio in a WAV file, read from its header (the first 64 KiB
-  /// of the file are enough); nil when that is not a 16-bit PCM WAV header.
-  public static func seconds(header bytes: [UInt8], fileSize: Int) -> Double? {
-    func u32(_ at: Int) -> Int {
-      Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
-    }
-    func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-    guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8),
-      bytes[8..<12].elementsEqual("WAVE".utf8)
-    else { return nil }
-    var at = 12
-    var bytesPerSecond: Int?
-    while at + 8 <= bytes.count {
-      let id = bytes[at..<at + 4]
-      let size = u32(at + 4)
-      if id.elementsEqual("fmt ".utf8) {
-        guard at + 8 + 16 <= bytes.count else { return nil }
-        let channels = u16(at + 10)
-        let rate = u32(at + 12)
-        guard u16(at + 22) == 16, (1...8).contains(channels), (8000...192_000).contains(rate) else {
-          return nil
-        }
-        bytesPerSecond = rate * channels * 2
-      } else if id.elementsEqual("data".utf8) {
-        guard let bytesPerSecond else { return nil }
-        return Double(min(size, fileSize - (at + 8))) / Double(bytesPerSecond)
-      }
-      at += 8 + size + (size & 1)
-    }
-    return nil
+  /// Where a WAV file's audio is and what it is, from its header.
+  public struct Header: Sendable, Equatable {
+    public var channels: Int
+    public var rate: Int
+    /// Where the audio starts, and how many bytes of it the file holds (a data size larger
+    /// than the file, as a recorder stopped early leaves, is cut to what is there).
+    public var dataStart: Int
+    public var dataBytes: Int
+
+    /// Whole frames of audio.
+    public var frames: Int { dataBytes / (2 * channels) }
+    /// The length in seconds.
+    public var seconds: Double { Double(frames) / Double(rate) }
   }
 
-  /// The samples of a WAV file at 16 kHz mono.
-  public static func samples(_ bytes: [UInt8]) throws(Problem) -> [Int16] {
+  /// The header of a WAV file whose first bytes are `bytes` (64 KiB are enough) and whose whole
+  /// size is `fileSize`: 16-bit PCM, 1 to 8 channels, 8 to 192 kHz, at most `longest` long.
+  public static func header(_ bytes: [UInt8], fileSize: Int) throws(Problem) -> Header {
     func u32(_ at: Int) -> Int {
       Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
     }
@@ -57,34 +41,39 @@ public enum WAVFile {
     }
     var at = 12
     var format: (channels: Int, rate: Int, bits: Int, code: Int)?
-    while at + 8 <= bytes.count {
+    while at + 8 <= min(bytes.count, fileSize) {
       let id = bytes[at..<at + 4]
       let size = u32(at + 4)
       let body = at + 8
-      guard size <= bytes.count - body else {
+      if id.elementsEqual("data".utf8) {
+        guard let format else { throw Problem("the WAV file has its data before its format") }
         // NB: recorders that were stopped early leave the data size too large; take what is there.
-        if id.elementsEqual("data".utf8), let format {
-          return try convert(bytes, from: body, count: bytes.count - body, format)
-        }
+        let header = Header(
+          channels: format.channels, rate: format.rate, dataStart: body,
+          dataBytes: max(0, min(size, fileSize - body)))
+        try check(format, header)
+        return header
+      }
+      guard size <= fileSize - body else {
         throw Problem(
-          "the WAV file is cut short (a chunk says \(size) bytes, \(bytes.count - body) are left)")
+          "the WAV file is cut short (a chunk says \(size) bytes, \(fileSize - body) are left)")
       }
       if id.elementsEqual("fmt ".utf8) {
         guard size >= 16 else { throw Problem("the WAV file's format chunk is too short") }
+        guard body + 16 <= bytes.count else { throw Problem("the WAV file's header is too large") }
         format = (u16(body + 2), u32(body + 4), u16(body + 14), u16(body))
-      } else if id.elementsEqual("data".utf8) {
-        guard let format else { throw Problem("the WAV file has its data before its format") }
-        return try convert(bytes, from: body, count: size, format)
       }
       at = body + size + (size & 1)
+    }
+    if at + 8 > bytes.count && at + 8 <= fileSize {
+      throw Problem("the WAV file's header is too large (no audio in its first 64 KiB)")
     }
     throw Problem("the WAV file has no audio data")
   }
 
-  private static func convert(
-    _ bytes: [UInt8], from start: Int, count: Int,
-    _ format: (channels: Int, rate: Int, bits: Int, code: Int)
-  ) throws(Problem) -> [Int16] {
+  private static func check(
+    _ format: (channels: Int, rate: Int, bits: Int, code: Int), _ header: Header
+  ) throws(Problem) {
     // 1: PCM; 0xFFFE: extensible (PCM inside, as most tools write it).
     guard format.code == 1 || format.code == 0xFFFE, format.bits == 16 else {
       throw Problem(
@@ -96,36 +85,55 @@ public enum WAVFile {
         "the WAV file has \(format.channels) channels at \(format.rate) Hz; dinger reads 1 to 8 channels at 8 to 192 kHz"
       )
     }
-    let frames = count / (2 * format.channels)
-    guard frames / format.rate <= longest else {
+    guard header.frames / header.rate <= longest else {
       throw Problem("the recording is longer than \(longest / 3600) hours")
     }
-    var mono = [Int16](repeating: 0, count: frames)
-    for f in 0..<frames {
-      var sum = 0
-      for c in 0..<format.channels {
-        let at = start + (f * format.channels + c) * 2
-        sum += Int(Int16(bitPattern: UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8))
-      }
-      mono[f] = Int16(sum / format.channels)
-    }
-    return format.rate == rate ? mono : resample(mono, from: format.rate)
   }
 
-  /// Linear interpolation to 16 kHz (speech needs no better for the recognizer).
-  static func resample(_ samples: [Int16], from source: Int) -> [Int16] {
-    guard !samples.isEmpty else { return [] }
-    let count = Int((Double(samples.count) * Double(rate) / Double(source)).rounded(.down))
-    var out = [Int16](repeating: 0, count: count)
-    let step = Double(source) / Double(rate)
-    for i in 0..<count {
-      let x = Double(i) * step
-      let j = min(Int(x), samples.count - 1)
-      let k = min(j + 1, samples.count - 1)
-      let t = x - Double(j)
-      out[i] = Int16((Double(samples[j]) * (1 - t) + Double(samples[k]) * t).rounded())
+  /// The length in seconds of the audio in a WAV file, read from its header (the first 64 KiB
+  /// of the file are enough); nil when that is not a 16-bit PCM WAV header.
+  public static func seconds(header bytes: [UInt8], fileSize: Int) -> Double? {
+    (try? header(bytes, fileSize: fileSize))?.seconds
+  }
+
+  /// The samples of a WAV file at 16 kHz mono.
+  public static func samples(_ bytes: [UInt8]) throws(Problem) -> [Int16] {
+    let header = try header(bytes, fileSize: bytes.count)
+    var converter = Converter(header)
+    return converter.convert(bytes[header.dataStart..<header.dataStart + header.dataBytes])
+      + converter.finish()
+  }
+
+  /// Interleaved 16-bit frames to 16 kHz mono: channels averaged, then resampled.
+  public struct Converter: Sendable {
+    let channels: Int
+    var resampler: Resampler?
+
+    /// A converter for audio as `header` describes it.
+    public init(_ header: Header) {
+      channels = header.channels
+      resampler = header.rate == rate ? nil : Resampler(from: header.rate, to: rate)
     }
-    return out
+
+    /// The 16 kHz mono samples of these bytes (whole frames; a partial one is dropped).
+    public mutating func convert(_ bytes: ArraySlice<UInt8>) -> [Int16] {
+      let frames = bytes.count / (2 * channels)
+      var mono = [Int16](repeating: 0, count: frames)
+      var at = bytes.startIndex
+      for f in 0..<frames {
+        var sum = 0
+        for _ in 0..<channels {
+          sum += Int(Int16(bitPattern: UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8))
+          at += 2
+        }
+        mono[f] = Int16(sum / channels)
+      }
+      guard resampler != nil else { return mono }
+      return resampler!.process(mono)
+    }
+
+    /// What the resampler still holds, at the end.
+    public mutating func finish() -> [Int16] { resampler?.finish() ?? [] }
   }
 
   /// A 16 kHz mono 16-bit WAV file of `samples`.

@@ -20,7 +20,43 @@ import Testing
     bytes.replaceSubrange(44..., with: data.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] })
     let out = try WAVFile.samples(bytes)
     #expect(out.count == 800)
-    #expect(out.allSatisfy { $0 == 2000 })
+    // NB: the filter starts and ends against silence; between, the level is the average.
+    #expect(out[100..<700].allSatisfy { abs(Int($0) - 2000) <= 2 }, "\(out[100..<110])")
+  }
+
+  /// The resampler's low-pass: a 1 kHz tone at 48 kHz keeps its level at 16 kHz; a 12 kHz one
+  /// (above the 8 kHz the output can hold) is gone rather than folded to 4 kHz, which is what
+  /// linear interpolation did. Fed in pieces, it gives what it gives in one go.
+  @Test func resamplingFiltersWhatTheNewRateCannotHold() {
+    func tone(_ hz: Double, seconds: Double = 1) -> [Int16] {
+      (0..<Int(48_000 * seconds)).map {
+        Int16(10_000 * sin(2 * Double.pi * hz * Double($0) / 48_000))
+      }
+    }
+    func rms(_ s: ArraySlice<Int16>) -> Double {
+      (s.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(s.count)).squareRoot()
+    }
+    var low = Resampler(from: 48_000, to: 16_000)
+    let kept = low.process(tone(1000)) + low.finish()
+    #expect(kept.count == 16_000)
+    #expect(
+      abs(rms(kept[2000..<14000]) - 10_000 / 2.squareRoot()) < 150, "\(rms(kept[2000..<14000]))")
+    var high = Resampler(from: 48_000, to: 16_000)
+    let gone = high.process(tone(12_000)) + high.finish()
+    #expect(rms(gone[2000..<14000]) < 70, "12 kHz folded into the band: \(rms(gone[2000..<14000]))")
+    let input = tone(440, seconds: 0.7) + tone(3000, seconds: 0.3)
+    var whole = Resampler(from: 44_100, to: 16_000)
+    let once = whole.process(input) + whole.finish()
+    var pieces = Resampler(from: 44_100, to: 16_000)
+    var streamed: [Int16] = []
+    var at = 0
+    for size in [1, 7, 4410, 13, 20_000, 99_999] where at < input.count {
+      streamed += pieces.process(input[at..<min(input.count, at + size)])
+      at += size
+    }
+    streamed += pieces.finish()
+    #expect(streamed == once)
+    #expect(once.count == input.count * 16_000 / 44_100)
   }
 
   @Test func brokenWAVFilesAreRefusedWithTheReason() throws {

@@ -155,9 +155,15 @@ struct MeetingJSON: Encodable {
   var length: Int
   var duration: Int
   var attendees: [String]
-  var speakers: [[String: String]]
+  var speakers: [Speaker]
   var transcript: String?
   var turns: [Turn]
+
+  /// Seconds spoken by one person (a number, as every count in dinger's JSON).
+  struct Speaker: Encodable {
+    var name: String
+    var seconds: Int
+  }
 
   /// One transcribed turn.
   struct Turn: Encodable {
@@ -176,7 +182,7 @@ struct MeetingJSON: Encodable {
     length = m.length
     duration = m.duration
     attendees = m.attendees
-    speakers = m.speakers.map { ["name": $0.name, "seconds": String($0.seconds)] }
+    speakers = m.speakers.map { Speaker(name: $0.name, seconds: $0.seconds) }
     transcript = m.transcript
     turns = m.turns.map { Turn(speaker: $0.speaker, start: $0.start, text: $0.text) }
   }

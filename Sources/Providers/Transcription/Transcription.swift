@@ -61,12 +61,22 @@ public enum Transcription {
   /// How long a WAV recording is, in whole seconds (rounded), from its header; nil when the
   /// file can't be read or is not 16-bit PCM WAV.
   public static func length(ofRecording path: String) -> Int? {
-    guard let handle = FileDescriptor(forReadingAtPath: path) else { return nil }
-    defer { handle.close() }
-    let size = Int(handle.seekToEnd() ?? 0)
-    handle.seek(toOffset: 0)
-    guard let head = handle.read(upToCount: 65536) else { return nil }
-    return WAVFile.seconds(header: [UInt8](head), fileSize: size).map { Int($0.rounded()) }
+    (try? recordingLength(path)).map { Int($0.rounded()) }
+  }
+
+  /// How long a recording is, in seconds, from its header; throws what is wrong with it (a
+  /// folder, a pipe, not 16-bit PCM WAV, cut short), without waiting on a pipe.
+  public static func recordingLength(_ path: String) throws(RecordingProblem) -> Double {
+    do {
+      return try WAVReader(path: path).header.seconds
+    } catch {
+      throw RecordingProblem(description: error.description)
+    }
+  }
+
+  /// What is wrong with a recording.
+  public struct RecordingProblem: Error, CustomStringConvertible {
+    public var description: String
   }
 }
 

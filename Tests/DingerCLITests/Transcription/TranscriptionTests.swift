@@ -134,6 +134,45 @@ import Testing
         <= 0.5)
   }
 
+  /// Recordings that are not one, turns past the end, silence: each said, nothing committed
+  /// (silence is recorded, with a note that nothing was heard).
+  @Test func recordingsThatAreNoneAndTurnsPastTheEndAreRefused() throws {
+    let box = try Sandbox()
+    try team(box)
+    let home = box.home.url
+    func record(_ path: String, _ turns: String...) throws -> ProcessResult {
+      try box.dinger(
+        ["meet", "team", "--record", "--audio", path] + turns.flatMap { ["--turn", $0] })
+    }
+    // Three seconds of silence, and an empty recording.
+    let silence = home.appendingPathComponent("silence.wav")
+    try Data(WAVFile16k.bytes(count: 48_000)).write(to: silence)
+    let empty = home.appendingPathComponent("empty.wav")
+    try Data(WAVFile16k.bytes(count: 0)).write(to: empty)
+    var r = try record(silence.path, "Ana=0", "Bo=999")
+    #expect(
+      r.status != 0 && r.stderr.contains("--turn Bo=999 is past the end of the recording (3 s)"),
+      "\(r.stderr)")
+    r = try record(empty.path, "Ana=0")
+    #expect(r.status != 0 && r.stderr.contains("holds no audio (0 s)"), "\(r.stderr)")
+    r = try record(home.path, "Ana=0")
+    #expect(r.status != 0 && r.stderr.contains("it is a folder, not a recording"), "\(r.stderr)")
+    let fifo = home.appendingPathComponent("pipe.wav").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let started = Date()
+    r = try record(fifo, "Ana=0")
+    #expect(r.status != 0 && r.stderr.contains("not a regular file"), "\(r.stderr)")
+    #expect(Date().timeIntervalSince(started) < 20, "a FIFO must not be waited on")
+    #expect(try box.git("ls-files", "history") == "", "nothing was recorded")
+    // Silence is a meeting all the same, and says so.
+    r = try record(silence.path, "Ana=0", "Bo=1.5")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("nothing was heard in"), "\(r.stderr)")
+    let json = try box.dinger("history", "team", "--json").stdout
+    #expect(json.contains("Nothing was heard in the recording."), "\(json)")
+    #expect(json.contains("\"seconds\" : 2") || json.contains("\"seconds\":2"), "\(json)")
+  }
+
   @Test func aDiscardedMeetingStopsTheTranscriberAndRecordsNothing() throws {
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
     let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)
@@ -279,5 +318,24 @@ import Testing
       }
     }
     return most
+  }
+}
+
+/// A 16 kHz mono WAV file of silence, written here (the tests do not link Speech).
+enum WAVFile16k {
+  static func bytes(count: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    func u32(_ v: Int) {
+      for s in stride(from: 0, to: 32, by: 8) { out.append(UInt8((v >> s) & 0xff)) }
+    }
+    func u16(_ v: Int) { out.append(UInt8(v & 0xff)); out.append(UInt8((v >> 8) & 0xff)) }
+    out += Array("RIFF".utf8)
+    u32(36 + count * 2)
+    out += Array("WAVEfmt ".utf8)
+    u32(16); u16(1); u16(1); u32(16000); u32(32000); u16(2); u16(16)
+    out += Array("data".utf8)
+    u32(count * 2)
+    out += [UInt8](repeating: 0, count: count * 2)
+    return out
   }
 }

@@ -184,10 +184,21 @@ struct Meet: AsyncParsableCommand {
   /// Transcribes `audio` by the turns given: the meeting's turns, and each speaker's time from
   /// one turn's start to the next.
   func transcribeRecording(_ audio: String, into meeting: inout Meeting, names: [String]) throws {
-    guard FileManager.default.isReadableFile(atPath: audio) else {
-      throw CLIError("can't read the recording '\(audio)'")
+    let length: Double
+    do {
+      length = try Transcription.recordingLength(audio)
+    } catch {
+      throw CLIError("can't read the recording '\(audio)': \(error); nothing was recorded")
+    }
+    guard length > 0 else {
+      throw CLIError("'\(audio)' holds no audio (0 s); nothing was recorded")
     }
     let given = try parsedTurns()
+    if let late = given.first(where: { $0.start > length }) {
+      throw CLIError(
+        "--turn \(late.name)=\(Self.number(late.start)) is past the end of the recording (\(Self.number(length)) s); nothing was recorded"
+      )
+    }
     let result = try Transcription.recording(audio, turns: given, names: names + given.map(\.name))
     if let failure = result.failure {
       throw CLIError("can't transcribe '\(audio)': \(failure); nothing was recorded")
@@ -197,6 +208,17 @@ struct Meet: AsyncParsableCommand {
         speaker: turn.name, start: Int(turn.start.rounded()), text: result.heard[i] ?? "")
     }
     meeting.speakers = Self.speakerTimes(meeting.turns, duration: meeting.duration)
+    if meeting.turns.allSatisfy({ $0.text.isEmpty }) {
+      // NB: silence (or audio the recognizer made nothing of) is said, not saved unremarked.
+      Terminal.error("note: nothing was heard in '\(audio)'; the turns are empty\n")
+      let note = "Nothing was heard in the recording."
+      meeting.transcript = meeting.transcript.map { $0 + "\n" + note } ?? note
+    }
+  }
+
+  /// `3`, `2.5`: seconds as a person writes them.
+  static func number(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(cFormat: "%.1f", seconds)
   }
 
   /// Seconds per speaker from turns: each turn lasts until the next begins, the last until the
