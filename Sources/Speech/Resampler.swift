@@ -4,7 +4,7 @@
 /// with hiss 20 dB below the speech). Streaming: `process` takes any number of samples and
 /// gives what can be computed; `finish` gives the rest.
 public struct Resampler: Sendable {
-  /// Output samples per `up` input... : the ratio to/from reduced, L/M.
+  /// The ratio to/from reduced: `up` outputs for every `down` inputs.
   private let up: Int, down: Int
   private let half: Int
   /// `table[phase * 2 * half + j]`: the tap for input `center - half + 1 + j`.
@@ -32,7 +32,8 @@ public struct Resampler: Sendable {
         let x = Double(half - 1 - j) + fraction
         let sinc = x == 0 ? 1 : sin(Double.pi * cutoff * x) / (Double.pi * cutoff * x)
         let w = x / Double(half)  // -1...1 across the window
-        let blackman = abs(w) >= 1 ? 0 : 0.42 + 0.5 * cos(Double.pi * w) + 0.08 * cos(2 * Double.pi * w)
+        let blackman =
+          abs(w) >= 1 ? 0 : 0.42 + 0.5 * cos(Double.pi * w) + 0.08 * cos(2 * Double.pi * w)
         taps[j] = sinc * blackman
         sum += taps[j]
       }

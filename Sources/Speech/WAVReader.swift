@@ -30,7 +30,8 @@ public final class WAVReader {
       throw WAVFile.Problem("it is a folder, not a recording")
     default:
       close(fd)
-      throw WAVFile.Problem("it is not a regular file (a pipe or a device); save the recording to a file first")
+      throw WAVFile.Problem(
+        "it is not a regular file (a pipe or a device); save the recording to a file first")
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     var head = [UInt8](repeating: 0, count: min(65536, Int(st.st_size)))
