@@ -1,1 +1,2 @@
 #include <pocketsphinx.h>
+#include <ngram_model.h>

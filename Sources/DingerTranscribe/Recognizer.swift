@@ -91,4 +91,73 @@ final class Recognizer: @unchecked Sendable {
     let text = String(cString: hyp).trimmingCharacters(in: .whitespaces)
     return text.isEmpty ? nil : text
   }
+
+  // MARK: The team's words
+
+  /// Interpolates the team's language model (an ARPA file dinger built from its data) with
+  /// the general one, `weight` the team's share, and teaches the dictionary the team's words
+  /// it lacks. Returns the words added. Throws when the file can't be read as ARPA.
+  func useTeamModel(_ path: String, weight: Float) throws(Missing) -> [(
+    word: String, phones: String
+  )] {
+    let (set, team) = try teamSet(path)
+    let names = [strdup("general"), strdup("team")]
+    defer { names.forEach { free($0) } }
+    var constNames = names.map { UnsafePointer($0) }
+    var weights: [Float] = [1 - weight, weight]
+    _ = ngram_model_set_interp(set, &constNames, &weights)
+    ps_set_lm(decoder, "team", set)
+    ps_set_search(decoder, "team")
+    var words: [String] = []
+    for wid in 0..<ngram_model_get_size(team) {
+      if let w = ngram_word(team, wid) { words.append(String(cString: w)) }
+    }
+    return learn(names: words.filter { !$0.hasPrefix("<") })
+  }
+
+  /// The general model and the team's, as a set; the team's model alone too.
+  private func teamSet(_ path: String) throws(Missing) -> (set: OpaquePointer, team: OpaquePointer)
+  {
+    guard let general = ps_get_lm(decoder, ps_get_search(decoder)),
+      let team = ngram_model_read(ps_get_config(decoder), path, NGRAM_ARPA, ps_get_logmath(decoder))
+    else { throw Missing(message: "the team's language model at \(path) could not be read") }
+    // NB: the set and the default search both hold the general model.
+    _ = ngram_model_retain(general)
+    var models: [OpaquePointer?] = [general, team]
+    let names = [strdup("general"), strdup("team")]
+    defer { names.forEach { free($0) } }
+    var mutableNames = names
+    var weights: [Float] = [0.5, 0.5]
+    guard
+      let set = ngram_model_set_init(ps_get_config(decoder), &models, &mutableNames, &weights, 2)
+    else { throw Missing(message: "the team's language model at \(path) could not be combined") }
+    return (set, team)
+  }
+
+  /// The team's share (0.1 to 0.9) that gives `heldOut` (sentences kept out of the model) the
+  /// highest probability under the interpolated model.
+  func bestTeamWeight(_ path: String, heldOut: [[String]]) throws(Missing) -> Float {
+    let (set, _) = try teamSet(path)
+    let names = [strdup("general"), strdup("team")]
+    defer { names.forEach { free($0) } }
+    var best: (weight: Float, score: Int64) = (0.5, Int64.min)
+    for step in 1...9 {
+      let weight = Float(step) / 10
+      var weights: [Float] = [1 - weight, weight]
+      var constNames = names.map { UnsafePointer($0) }
+      _ = ngram_model_set_interp(set, &constNames, &weights)
+      var score: Int64 = 0
+      for sentence in heldOut {
+        let words = ["<s>"] + sentence + ["</s>"]
+        for i in 1..<words.count {
+          let context = words[max(0, i - 2)...i].reversed().map { strdup($0) }
+          defer { context.forEach { free($0) } }
+          var pointers = context.map { UnsafePointer($0) }
+          score += Int64(ngram_prob(set, &pointers, Int32(pointers.count)))
+        }
+      }
+      if score > best.score { best = (weight, score) }
+    }
+    return best.weight
+  }
 }

@@ -5,7 +5,10 @@
 //   dinger-transcribe listen [--word NAME]...            the default source, turns from stdin
 //   dinger-transcribe file FILE.wav [--turn NAME=SECONDS]... [--word NAME]...
 //   dinger-transcribe ding                                 plays the ding
+//   dinger-transcribe weigh --team-lm FILE     the team model's best weight for the held-out
+//                                              sentences on stdin (one a line), printed
 //
+// --team-lm FILE and --team-weight W (0 to 1) interpolate the team's model with the general one.
 // --model DIR (or DINGER_SPEECH_MODEL) names the speech model folder.
 
 import Foundation
@@ -25,16 +28,25 @@ if !arguments.isEmpty { arguments.removeFirst() }
 var words: [String] = []
 var turns: [(name: String, seconds: Double)] = []
 var file: String?
+var teamModel: String?
+var teamWeight: Float = 0.3
 var model = ProcessInfo.processInfo.environment["DINGER_SPEECH_MODEL"] ?? Recognizer.defaultModel
 var i = 0
 while i < arguments.count {
   let a = arguments[i]
   let value = i + 1 < arguments.count ? arguments[i + 1] : nil
   switch a {
-  case "--word", "--model", "--turn":
+  case "--word", "--model", "--turn", "--team-lm", "--team-weight":
     guard let value else { Output.fail("\(a) needs a value", status: 64) }
     if a == "--word" { words.append(value) }
     if a == "--model" { model = value }
+    if a == "--team-lm" { teamModel = value }
+    if a == "--team-weight" {
+      guard let w = Float(value), w >= 0, w <= 1 else {
+        Output.fail("--team-weight takes a number from 0 to 1, found '\(value)'", status: 64)
+      }
+      teamWeight = w
+    }
     if a == "--turn" {
       guard let eq = value.lastIndex(of: "="), let s = Double(value[value.index(after: eq)...]),
         s >= 0
@@ -63,10 +75,36 @@ while i < arguments.count {
   for (word, phones) in recognizer.learn(names: words) {
     Output.send(.note("added '\(word)' to the dictionary as \(phones)"))
   }
+  if let teamModel {
+    do {
+      let added = try recognizer.useTeamModel(teamModel, weight: teamWeight)
+      Output.send(
+        .note(
+          "the team's words are in use (weight \(teamWeight), \(added.count) added to the dictionary)"
+        ))
+    } catch {
+      Output.fail(error.message, status: 3)
+    }
+  }
   return recognizer
 }
 
 switch mode {
+case "weigh":
+  guard let teamModel else { Output.fail("weigh needs --team-lm FILE", status: 64) }
+  var heldOut: [[String]] = []
+  while let line = readLine(), heldOut.count < 100_000 {
+    let words = line.split(separator: " ").map(String.init)
+    if !words.isEmpty { heldOut.append(words) }
+  }
+  let recognizer: Recognizer
+  do {
+    recognizer = try Recognizer(model: model)
+    print(try recognizer.bestTeamWeight(teamModel, heldOut: heldOut))
+  } catch {
+    Output.fail(error.message, status: 3)
+  }
+
 case "ding":
   do {
     try PulseStream(recording: false, name: "ding").play(Ding.samples())

@@ -30,11 +30,12 @@ public enum Transcription {
 
   /// Transcribes a WAV recording, with `turns` (names and start seconds in the recording).
   public static func recording(
-    _ path: String, turns: [(name: String, start: Double)], names: [String]
+    _ path: String, turns: [(name: String, start: Double)], names: [String],
+    team: TeamModel.Prepared? = nil
   ) throws -> Result {
     let (process, input, output, tail) = try TranscriberHelper.start(
       ["file", path] + turns.flatMap { ["--turn", "\($0.name)=\($0.start)"] }
-        + names.flatMap { ["--word", $0] })
+        + names.flatMap { ["--word", $0] } + teamArguments(team))
     input.close()
     var reader = MessageReader(output)
     var result = Result()
@@ -57,6 +58,12 @@ public enum Transcription {
   }
 
   static func separator(_ existing: String?) -> String { existing?.isEmpty == false ? " " : "" }
+
+  /// The helper's arguments for the team's model.
+  static func teamArguments(_ team: TeamModel.Prepared?) -> [String] {
+    guard let team else { return [] }
+    return ["--team-lm", team.path, "--team-weight", String(team.weight)]
+  }
 
   /// How long a WAV recording is, in whole seconds (rounded), from its header; nil when the
   /// file can't be read or is not 16-bit PCM WAV.
@@ -104,9 +111,11 @@ public final class LiveTranscription: @unchecked Sendable {
 
   /// Starts the helper listening, teaching it `names`; waits until it hears (or says why it
   /// can't). Throws what is missing, in words a person can act on.
-  public static func start(names: [String], timeout: Double = 30) throws -> LiveTranscription {
+  public static func start(
+    names: [String], team: TeamModel.Prepared? = nil, timeout: Double = 30
+  ) throws -> LiveTranscription {
     let (process, input, output, tail) = try TranscriberHelper.start(
-      ["listen"] + names.flatMap { ["--word", $0] })
+      ["listen"] + names.flatMap { ["--word", $0] } + Transcription.teamArguments(team))
     let live = LiveTranscription(process: process, input: input, output: output, tail: tail)
     let deadline = Date().addingTimeInterval(timeout)
     live.changed.lock()

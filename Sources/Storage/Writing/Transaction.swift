@@ -363,5 +363,7 @@ extension DataRepository {
   }
 
   var gitDirectory: URL { git.gitDirectory }
-  var dingerFolder: URL { git.gitDirectory.appendingPathComponent("dinger") }
+  /// `.git/dinger/`: dinger's own files beside git's (locks, journal, caches, models), never
+  /// committed.
+  public var dingerFolder: URL { git.gitDirectory.appendingPathComponent("dinger") }
 }

@@ -25,7 +25,10 @@ struct Meet: AsyncParsableCommand {
       dinger-transcribe (pocketsphinx with its en-us model); the screen shows a level meter. \
       The meeting file gets the text by speaker under 'turns'; notes stay apart. If the \
       transcriber can't start or stops, the meeting goes on and is saved, and the notes say \
-      what happened. With --sound (or meet.sound: true in .dinger/config.yaml), each speaker \
+      what happened. Transcription uses the team's own words: a language model dinger builds \
+      from the scrum's meetings (hand-corrected turns best of all), its notes, names and the \
+      word libraries, kept under .git/dinger/ and rebuilt when they change (--no-team-words \
+      to compare). With --sound (or meet.sound: true in .dinger/config.yaml), each speaker \
       change plays a ding through the sound server (the terminal bell where there is none).
 
       With --record, writes a meeting held elsewhere without the timer: attendees default to \
@@ -85,6 +88,12 @@ struct Meet: AsyncParsableCommand {
 
   @Flag(help: "Transcribe the meeting by speaker as it happens, from the default sound source.")
   var transcribe = false
+
+  @Flag(
+    help:
+      "Transcribe with the general language model only, not the one dinger builds from the team's meetings, names and words."
+  )
+  var noTeamWords = false
 
   @Flag(help: "Play a ding through the sound server at each speaker change.")
   var sound = false
@@ -151,7 +160,10 @@ struct Meet: AsyncParsableCommand {
         duration: duration.flatMap(Self.seconds)
           ?? audio.flatMap(Transcription.length(ofRecording:)) ?? stored.scrum.length * 60,
         attendees: names, transcript: transcript)
-      if let audio { try transcribeRecording(audio, into: &meeting, names: names) }
+      if let audio {
+        try transcribeRecording(
+          audio, into: &meeting, names: names, team: teamModel(repository, stored))
+      }
       let (saved, subject) = try MeetingProvider.live(repository: repository).record(
         meeting, of: stored)
       Terminal.output("\(subject) (\(saved.path))\n")
@@ -183,7 +195,9 @@ struct Meet: AsyncParsableCommand {
 
   /// Transcribes `audio` by the turns given: the meeting's turns, and each speaker's time from
   /// one turn's start to the next.
-  func transcribeRecording(_ audio: String, into meeting: inout Meeting, names: [String]) throws {
+  func transcribeRecording(
+    _ audio: String, into meeting: inout Meeting, names: [String], team: TeamModel.Prepared?
+  ) throws {
     let length: Double
     do {
       length = try Transcription.recordingLength(audio)
@@ -199,7 +213,8 @@ struct Meet: AsyncParsableCommand {
         "--turn \(late.name)=\(Self.number(late.start)) is past the end of the recording (\(Self.number(length)) s); nothing was recorded"
       )
     }
-    let result = try Transcription.recording(audio, turns: given, names: names + given.map(\.name))
+    let result = try Transcription.recording(
+      audio, turns: given, names: names + given.map(\.name), team: team)
     if let failure = result.failure {
       throw CLIError("can't transcribe '\(audio)': \(failure); nothing was recorded")
     }
@@ -252,5 +267,17 @@ struct Meet: AsyncParsableCommand {
     }
     guard let minutes = Int(t), minutes >= 0 else { return nil }
     return minutes * 60
+  }
+
+  /// The team's language model for `stored`'s meetings (built or reused), unless
+  /// --no-team-words; nil when there is too little text, or it can't be built (said).
+  func teamModel(_ repository: Workspace, _ stored: StoredScrum) -> TeamModel.Prepared? {
+    guard !noTeamWords else { return nil }
+    do {
+      return try TeamModel.prepare(repository, scrum: stored)
+    } catch {
+      Terminal.error("note: transcribing without the team's words: \(error)\n")
+      return nil
+    }
   }
 }

@@ -23,7 +23,8 @@ extension Meet {
     let sound = sound || (try? repository.config().meet?.sound) == true
     if transcribe { Terminal.status("starting the transcriber...\r") }
     let listener = MeetingListener(
-      transcribe: transcribe, names: startTimer.speakers, first: startTimer.speakers[0])
+      transcribe: transcribe, names: startTimer.speakers, first: startTimer.speakers[0],
+      team: transcribe ? teamModel(repository, stored) : nil)
     if let failure = listener.startFailure {
       Terminal.error("note: the meeting runs without transcription: \(failure)\n")
       // NB: a moment to read it before the timer's screen covers it.

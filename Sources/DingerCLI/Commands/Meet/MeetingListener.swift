@@ -20,14 +20,14 @@ final class MeetingListener: @unchecked Sendable {
   private var current = 0
 
   /// Starts the transcriber when asked; `first` speaks first.
-  init(transcribe: Bool, names: [String], first: String) {
+  init(transcribe: Bool, names: [String], first: String, team: TeamModel.Prepared? = nil) {
     turns = [(first, 0)]
     guard transcribe else {
       live = nil
       return
     }
     do {
-      live = try LiveTranscription.start(names: names)
+      live = try LiveTranscription.start(names: names, team: team)
     } catch {
       live = nil
       off = "\(error)"
