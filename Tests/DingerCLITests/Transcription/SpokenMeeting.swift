@@ -59,25 +59,13 @@ struct SpokenMeeting {
   }
 
   /// Lowercase words without punctuation.
-  static func words(_ text: String) -> [String] {
-    text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
-  }
+  static func words(_ text: String) -> [String] { TeamSpeech.words(text) }
 
   /// Word error rate of `heard` against `said`: (substitutions + insertions + deletions) over
   /// the words said.
   static func errorRate(said: String, heard: String) -> Double {
-    let ref = words(said)
-    let hyp = words(heard)
-    guard !ref.isEmpty else { return hyp.isEmpty ? 0 : 1 }
-    var row = Array(0...hyp.count)
-    for i in 1...ref.count {
-      var next = [i] + [Int](repeating: 0, count: hyp.count)
-      for j in 1...max(hyp.count, 1) where j <= hyp.count {
-        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (ref[i - 1] == hyp[j - 1] ? 0 : 1))
-      }
-      row = next
-    }
-    return Double(row[hyp.count]) / Double(ref.count)
+    let (errors, words) = TeamSpeech.errors(said: said, heard: heard)
+    return words == 0 ? (errors == 0 ? 0 : 1) : Double(errors) / Double(words)
   }
 
   /// The turns of the meeting `dinger history S --json` shows first.

@@ -7,84 +7,22 @@ import Testing
 /// With the team's model the jargon is heard, and the error rate falls; sentences from outside
 /// the team still decode; the model lives under .git/dinger and is never committed.
 @Suite(.serialized) struct TeamWordsTests {
-  static let jargon = [
-    ("the kafka consumer", "the vault token"), ("the grafana alerts", "the terraform plan"),
-    ("the postgres replica", "the helm chart"), ("the ingress controller", "the staging cluster"),
-    ("the kafka connector", "the grafana dashboards"),
-    ("the vault secrets", "the postgres migration"),
-  ]
-  static let frames = [
-    "yesterday i fixed %1 and reviewed %2", "today i will deploy %1 after %2",
-    "blocked on %1 because of %2", "i paired with bo on %1 and %2",
-    "%1 is ready for review and %2 is next", "today ana upgrades %1 then %2",
-    "bo rotated %1 while i tested %2", "the alert on %1 fired twice near %2",
-    "i will finish %1 before the demo of %2", "we moved %1 next to %2",
-  ]
-
   /// A history of 60 turns, one meeting each: the fixture the team's model is built from.
   func history(_ box: Sandbox) throws {
     expectOK(try box.dinger("init"))
     expectOK(try box.dinger("scrum", "new", "Team", "--attendee", "Ana", "--attendee", "Bo"))
     let scrum = try box.read("scrums/team.yaml").split(separator: "\n")
       .first { $0.hasPrefix("id: ") }!.dropFirst(4)
-    var n = 0
-    for (j, (a, b)) in Self.jargon.enumerated() {
-      // NB: each pair takes the frames in another order, so that the turns held out to choose
-      // the weight (every tenth) are not all one frame.
-      for f in 0..<Self.frames.count {
-        let frame = Self.frames[(f + j * 3) % Self.frames.count]
-        n += 1
-        let text = frame.replacingOccurrences(of: "%1", with: a)
-          .replacingOccurrences(of: "%2", with: b)
-        let day = String(format: "2026-%02d-%02d", 1 + n / 28, 1 + n % 28)
-        try box.write(
-          "history/team/\(day)-\(String(format: "%08x", n)).yaml",
-          """
-          id: 00000000-0000-4000-8000-\(String(format: "%012d", n))
-          scrum: \(scrum)
-          date: \(day)T09:00:00Z
-          length: 10
-          duration: 60
-          attendees:
-            - Ana
-            - Bo
-          turns:
-            - speaker: Ana
-              start: 0
-              text: \(text)
-
-          """)
-      }
+    for (path, text) in TeamSpeech.meetingFiles(scrum: String(scrum)) {
+      try box.write(path, text)
     }
     try box.git("add", "-A")
     try box.git("commit", "-qm", "sixty stand-ups")
   }
 
-  /// A recording of `sentences` by flite's slt voice, a second of silence before each.
   func recording(_ sentences: [String], in folder: URL, name: String) throws -> URL {
-    guard let flite = ProcessRunner.which("flite") else {
-      throw ProcessError("flite is needed for the transcription tests (make deps installs it)")
-    }
-    var parts: [String] = []
-    for (i, s) in sentences.enumerated() {
-      let part = folder.appendingPathComponent("\(name)-\(i).wav").path
-      let r = try ProcessRunner.run(flite, ["-voice", "slt", "-t", s, "-o", part])
-      guard r.status == 0 else { throw ProcessError("flite: \(r.stderr)") }
-      parts.append(part)
-    }
     let out = folder.appendingPathComponent("\(name).wav")
-    let join = """
-      import sys, wave
-      out = wave.open(sys.argv[1], 'wb')
-      for i, name in enumerate(sys.argv[2:]):
-          w = wave.open(name)
-          if i == 0: out.setparams(w.getparams())
-          out.writeframes(b'\\0\\0' * w.getframerate())
-          out.writeframes(w.readframes(w.getnframes()))
-      out.close()
-      """
-    let r = try ProcessRunner.run("/usr/bin/python3", ["-c", join, out.path] + parts)
-    guard r.status == 0 else { throw ProcessError("joining: \(r.stderr)") }
+    try TeamSpeech.record(sentences, to: out)
     return out
   }
 
@@ -92,17 +30,17 @@ import Testing
     let r = try box.dinger(
       ["meet", "team", "--record", "--audio", wav.path, "--turn", "Ana=0"] + extra)
     #expect(r.status == 0, "\(r.stderr)")
-    return try SpokenMeeting.turns(box, scrum: "team").first?.text ?? ""
+    let text = try SpokenMeeting.turns(box, scrum: "team").first?.text ?? ""
+    // NB: the meeting is taken back, so that what was heard never feeds the next model.
+    try box.git("reset", "-q", "--hard", "HEAD~1")
+    return text
   }
 
   @Test func theTeamsWordsAreHeardAndOtherSpeechStillIs() throws {
     let box = try Sandbox()
     try history(box)
     // In the team's domain, but not in its history.
-    let said = [
-      "today i will fix the kafka consumer lag in staging",
-      "yesterday i deployed the grafana alerts and rotated the vault token",
-    ]
+    let said = Array(TeamSpeech.newSentences.prefix(2))
     let wav = try recording(said, in: box.home.url, name: "standup")
     let without = try heard(box, wav, ["--no-team-words"])
     let with = try heard(box, wav)
