@@ -31,6 +31,9 @@ group("transcribe") {
     packageRoot: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent())
 }
+group("teamwords") {
+  try TeamWordsBench.run(dinger: dinger, root: cache.deletingLastPathComponent())
+}
 group("storage") { try StorageBench.run(dinger: dinger, cache: cache) }
 group("library") { try LibraryBench.run(dinger: dinger) }
 group("edit") { try EditBench.run(dinger: dinger) }
