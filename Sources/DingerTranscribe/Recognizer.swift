@@ -10,6 +10,9 @@ final class Recognizer: @unchecked Sendable {
   private var inUtterance = false
   private var wasInSpeech = false
   private var utteranceSamples = 0
+  /// Samples fed since the start, and where the utterance under way began.
+  private var fed = 0
+  private var utteranceStart = 0
   /// An utterance ends after 30 s even without a pause: pocketsphinx keeps a whole utterance's
   /// lattice (one 10-minute turn without a 0.5 s pause grew to 455 MB).
   static let longestUtterance = 30 * 16_000
@@ -67,29 +70,48 @@ final class Recognizer: @unchecked Sendable {
   }
 
   /// Feeds audio; returns what was heard when a pause in speech ended an utterance.
-  func process(_ samples: UnsafeBufferPointer<Int16>) -> String? {
+  func process(_ samples: UnsafeBufferPointer<Int16>) -> [HeardWord]? {
     if !inUtterance {
       ps_start_utt(decoder)
       inUtterance = true
       wasInSpeech = false
       utteranceSamples = 0
+      utteranceStart = fed
     }
     ps_process_raw(decoder, samples.baseAddress, samples.count, 0, 0)
     utteranceSamples += samples.count
+    fed += samples.count
     let inSpeech = ps_get_in_speech(decoder) != 0
     defer { wasInSpeech = inSpeech }
     if (wasInSpeech && !inSpeech) || utteranceSamples >= Self.longestUtterance { return finish() }
     return nil
   }
 
-  /// Ends the utterance under way (at a turn change, a pause, the end) and returns its text.
-  func finish() -> String? {
+  /// Ends the utterance under way (at a pause, after 30 s, at the end) and returns its words,
+  /// each with where it lies in the audio fed so far (silences and fillers left out).
+  func finish() -> [HeardWord]? {
     guard inUtterance else { return nil }
     ps_end_utt(decoder)
     inUtterance = false
-    guard let hyp = ps_get_hyp(decoder, nil) else { return nil }
-    let text = String(cString: hyp).trimmingCharacters(in: .whitespaces)
-    return text.isEmpty ? nil : text
+    var words: [HeardWord] = []
+    var seg = ps_seg_iter(decoder)
+    while let s = seg {
+      if let raw = ps_seg_word(s) {
+        var word = String(cString: raw)
+        // NB: `read(2)` is the dictionary's second pronunciation of `read`.
+        if let paren = word.firstIndex(of: "(") { word = String(word[..<paren]) }
+        var (sf, ef): (Int32, Int32) = (0, 0)
+        ps_seg_frames(s, &sf, &ef)
+        if !word.hasPrefix("<") && !word.hasPrefix("[") && !word.hasPrefix("+") && !word.isEmpty {
+          // 100 frames a second: 160 samples each.
+          words.append(
+            HeardWord(
+              word, start: utteranceStart + Int(sf) * 160, end: utteranceStart + Int(ef + 1) * 160))
+        }
+      }
+      seg = ps_seg_next(s)
+    }
+    return words.isEmpty ? nil : words
   }
 
   // MARK: The team's words

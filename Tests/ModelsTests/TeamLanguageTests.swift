@@ -35,8 +35,9 @@ import Testing
   @Test func probabilitiesAfterAnyHistorySumToOne() {
     let m = model()
     let outcomes = m.words.filter { $0 != "<s>" } + ["</s>", "\u{0}unknown"]
-    for history in [[], ["the"], ["the", "deploy"], ["deploy", "is"], ["never", "seen"], ["<s>"]]
-    {
+    for history in [
+      [], ["the"], ["the", "deploy"], ["deploy", "is"], ["never", "seen"], ["<s>"],
+    ] {
       let sum = outcomes.reduce(0.0) { $0 + pow(10, m.probability($1, after: history)) }
       #expect(abs(sum - 1) < 1e-6, "after \(history): \(sum)")
     }
@@ -67,7 +68,8 @@ import Testing
     func arpa(_ words: [String]) -> Double {
       if let p = prob[words.joined(separator: " ")] { return p }
       if words.count == 1 { return prob["<unk>"]! }
-      return (backoff[words.dropLast().joined(separator: " ")] ?? 0) + arpa(Array(words.dropFirst()))
+      return (backoff[words.dropLast().joined(separator: " ")] ?? 0)
+        + arpa(Array(words.dropFirst()))
     }
     for history in [[], ["the"], ["the", "deploy"], ["i", "review"], ["zzz", "the"]] {
       for word in m.words + ["</s>"] where word != "<s>" {

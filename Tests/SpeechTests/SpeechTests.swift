@@ -197,4 +197,27 @@ import Testing
     #expect(TranscriberMessage(line: "lost 1 nan") == nil)
     #expect(TranscriberMessage(line: "lost 1") == nil)
   }
+
+  /// A speaker change is cut at the pause nearest its key, never inside a word.
+  @Test func turnsAreCutAtThePauseNearestTheKey() {
+    // "done here" (0-1 s), a 0.6 s pause, "next one is mine" (1.6-4.6 s); 16 kHz.
+    let words = [
+      HeardWord("done", start: 0, end: 8000), HeardWord("here", start: 8000, end: 16_000),
+      HeardWord("next", start: 25_600, end: 33_600), HeardWord("one", start: 33_600, end: 41_600),
+      HeardWord("is", start: 41_600, end: 49_600), HeardWord("mine", start: 49_600, end: 73_600),
+    ]
+    func split(_ at: Int) -> [[String]] {
+      TurnCuts.split(words, current: 0, keys: [(at, 1)]).map(\.words)
+    }
+    let right = [["done", "here"], ["next", "one", "is", "mine"]]
+    #expect(split(20_000) == right, "in the pause")
+    #expect(split(25_600 + 11_200) == right, "0.7 s late")
+    #expect(split(25_600 - 11_200) == right, "0.7 s early (inside the last word before)")
+    // Beyond a second from any pause: the nearest gap between words, no word split.
+    #expect(split(47_000) == [["done", "here", "next", "one", "is"], ["mine"]])
+    #expect(TurnCuts.split(words, current: 2, keys: []).map(\.turn) == [2])
+    // Two keys: the second never cuts before the first.
+    let both = TurnCuts.split(words, current: 0, keys: [(20_000, 1), (21_000, 2)])
+    #expect(both.map(\.turn) == [0, 2] && both.last?.words == ["next", "one", "is", "mine"])
+  }
 }

@@ -108,4 +108,3 @@ public struct NGramModel: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 }
-

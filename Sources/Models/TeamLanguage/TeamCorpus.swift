@@ -39,7 +39,8 @@ public struct TeamCorpus: Sendable, Equatable {
       case "A"..."Z": token.append(Unicode.Scalar(scalar.value + 32)!)
       case "’": token.append("'")
       case ".", "?", "!", "\n", "\r", ";", ":": endSentence()
-      case _ where scalar == "'" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil:
+      case _
+      where scalar == "'" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil:
         token.append(scalar)
       default: endToken()
       }

@@ -173,6 +173,31 @@ import Testing
     #expect(json.contains("\"seconds\" : 2") || json.contains("\"seconds\":2"), "\(json)")
   }
 
+  /// Keys pressed 0.7 s after the next speaker began, or 0.7 s before: each cut moves to the
+  /// pause, and no word is heard in the wrong turn.
+  @Test func lateAndEarlyKeysMoveNoWordToTheWrongSpeaker() throws {
+    let box = try Sandbox()
+    try team(box)
+    let spoken = try SpokenMeeting(in: box.home.url)
+    for offset in [0.7, -0.7] {
+      // NB: each turn's start is its 1.5 s of silence; the speech begins after it.
+      let turns = zip(SpokenMeeting.script, spoken.starts).enumerated().map { i, pair in
+        i == 0 ? "\(pair.0.name)=0" : "\(pair.0.name)=\(pair.1 + 1.5 + offset)"
+      }
+      let r = try box.dinger(
+        ["meet", "team", "--record", "--audio", spoken.wav.path, "--no-team-words"]
+          + turns.flatMap { ["--turn", $0] })
+      #expect(r.status == 0, "\(r.stderr)")
+      let heard = try SpokenMeeting.turns(box, scrum: "team")
+      #expect(heard.map(\.speaker) == ["Ana", "Bo", "Chella"])
+      let wrong = SpokenMeeting.misattributed(
+        heard: heard.map(\.text), said: SpokenMeeting.script.map(\.text))
+      #expect(
+        wrong == 0, "keys \(offset) s off: \(wrong) words in the wrong turn: \(heard.map(\.text))")
+      try box.git("reset", "-q", "--hard", "HEAD~1")
+    }
+  }
+
   @Test func aDiscardedMeetingStopsTheTranscriberAndRecordsNothing() throws {
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
     let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)
