@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The transcription helper on a 2-minute recording of three flite voices: its CPU real-time
 /// factor (CPU seconds per second of audio, target at most 0.3) and peak memory (target at most
@@ -83,6 +84,73 @@ enum TranscribeBench {
       audio.isEmpty
         ? "  dinger loads no audio or speech library (ldd): its start-up is as without the helper"
         : "  dinger loads audio libraries: \(audio.joined(separator: ", ")) OVER TARGET")
+    try attribution(helper: helper, wav: wav, starts: starts, turns: turns, names: names)
+    try hour(helper: helper, wav: wav, work: work, names: names)
     print("")
+  }
+
+  /// Keys 0.7 s late and 0.7 s early at every speaker change of the 2-minute recording: words
+  /// heard in the wrong turn (target 0).
+  static func attribution(
+    helper: String, wav: URL, starts: [Double], turns: [String], names: [String]
+  ) throws {
+    let said = turns.map { String($0.split(separator: ":", maxSplits: 1)[1]) }
+    for offset in [0.7, -0.7] {
+      // NB: each start is its 1.5 s of silence; the speech begins after it.
+      let keys = starts.enumerated().map { i, start in
+        "\(names[i % 3])=\(i == 0 ? 0 : start + 1.5 + offset)"
+      }
+      let out = try Shell.run(
+        helper,
+        ["file", wav.path] + keys.flatMap { ["--turn", $0] } + names.flatMap { ["--word", $0] })
+      var heard = [String](repeating: "", count: starts.count)
+      for line in out.split(separator: "\n") where line.hasPrefix("heard ") {
+        let parts = line.split(separator: " ", maxSplits: 2)
+        if parts.count == 3, let turn = Int(parts[1]), turn < heard.count {
+          heard[turn] += (heard[turn].isEmpty ? "" : " ") + parts[2]
+        }
+      }
+      let wrong = TeamSpeech.misattributed(heard: heard, said: said)
+      print(
+        String(
+          format: "  keys %+.1f s off at %d changes: words in the wrong turn %d (target 0) %@",
+          offset, starts.count - 1, wrong, wrong == 0 ? "ok" : "OVER TARGET"))
+    }
+  }
+
+  /// A 60-minute meeting from a file, 44.1 kHz stereo (the 2-minute recording thirty times):
+  /// the helper's peak memory (target under 150 MB) and CPU real-time factor (target 0.3).
+  static func hour(helper: String, wav: URL, work: URL, names: [String]) throws {
+    let long = work.appendingPathComponent("sixty-minutes.wav")
+    let make = """
+      import audioop, sys, wave
+      w = wave.open(sys.argv[1]); data = w.readframes(w.getnframes())
+      stereo = audioop.tostereo(audioop.ratecv(data, 2, 1, 16000, 44100, None)[0], 2, 1, 1)
+      out = wave.open(sys.argv[2], 'wb')
+      out.setnchannels(2); out.setsampwidth(2); out.setframerate(44100)
+      seconds = 0.0
+      while seconds < 3600:
+          out.writeframes(stereo); seconds += len(stereo) / (44100 * 4)
+      out.close(); print(seconds)
+      """
+    let seconds =
+      Double(
+        try Shell.run("/usr/bin/python3", ["-W", "ignore", "-c", make, wav.path, long.path])
+          .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 3600
+    defer { try? FileManager.default.removeItem(at: long) }
+    let keys = stride(from: 0.0, to: seconds, by: 120).enumerated().map {
+      "\(names[$0.offset % 3])=\($0.element)"
+    }
+    let run = try Shell.spawn(helper, ["file", long.path] + keys.flatMap { ["--turn", $0] })
+    let mb = Double(run.rss) / 1024
+    let factor = run.cpu / seconds
+    print(
+      String(
+        format: "  %.0f-minute file at 44.1 kHz stereo: peak memory %.0f MB (target < 150) %@",
+        seconds / 60, mb, mb < 150 ? "ok" : "OVER TARGET"))
+    print(
+      String(
+        format: "  ... CPU real-time factor %.3f (target <= 0.30) %@, wall %.0f s", factor,
+        factor <= 0.3 ? "ok" : "OVER TARGET", run.wall))
   }
 }

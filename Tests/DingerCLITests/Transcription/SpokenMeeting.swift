@@ -68,35 +68,9 @@ struct SpokenMeeting {
     return words == 0 ? (errors == 0 ? 0 : 1) : Double(errors) / Double(words)
   }
 
-  /// Words heard in the wrong turn: the words of all turns aligned with the script's (edit
-  /// distance, then back through the table), each word heard that matches a word said counted
-  /// when their turns differ.
+  /// Words heard in the wrong turn (see `TeamSpeech.misattributed`).
   static func misattributed(heard: [String], said: [String]) -> Int {
-    let hyp = heard.enumerated().flatMap { i, t in words(t).map { ($0, i) } }
-    let ref = said.enumerated().flatMap { i, t in words(t).map { ($0, i) } }
-    guard !hyp.isEmpty, !ref.isEmpty else { return 0 }
-    var d = [[Int]](repeating: [Int](repeating: 0, count: hyp.count + 1), count: ref.count + 1)
-    for i in 0...ref.count { d[i][0] = i }
-    for j in 0...hyp.count { d[0][j] = j }
-    for i in 1...ref.count {
-      for j in 1...hyp.count {
-        let same = ref[i - 1].0 == hyp[j - 1].0
-        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same ? 0 : 1))
-      }
-    }
-    var (i, j, wrong) = (ref.count, hyp.count, 0)
-    while i > 0 && j > 0 {
-      let same = ref[i - 1].0 == hyp[j - 1].0
-      if d[i][j] == d[i - 1][j - 1] + (same ? 0 : 1) {
-        if same && ref[i - 1].1 != hyp[j - 1].1 { wrong += 1 }
-        (i, j) = (i - 1, j - 1)
-      } else if d[i][j] == d[i - 1][j] + 1 {
-        i -= 1
-      } else {
-        j -= 1
-      }
-    }
-    return wrong
+    TeamSpeech.misattributed(heard: heard, said: said)
   }
 
   /// The turns of the meeting `dinger history S --json` shows first.
