@@ -94,6 +94,9 @@ final class Recognizer: @unchecked Sendable {
     ps_end_utt(decoder)
     inUtterance = false
     var words: [HeardWord] = []
+    // NB: this pocketsphinx (Debian 12's) counts frames from the decoder's first utterance;
+    // one that counts from each utterance's start gives frames that lie before it.
+    var base: Int?
     var seg = ps_seg_iter(decoder)
     while let s = seg {
       if let raw = ps_seg_word(s) {
@@ -104,9 +107,9 @@ final class Recognizer: @unchecked Sendable {
         ps_seg_frames(s, &sf, &ef)
         if !word.hasPrefix("<") && !word.hasPrefix("[") && !word.hasPrefix("+") && !word.isEmpty {
           // 100 frames a second: 160 samples each.
+          if base == nil { base = Int(sf) * 160 + 16_000 < utteranceStart ? utteranceStart : 0 }
           words.append(
-            HeardWord(
-              word, start: utteranceStart + Int(sf) * 160, end: utteranceStart + Int(ef + 1) * 160))
+            HeardWord(word, start: base! + Int(sf) * 160, end: base! + Int(ef + 1) * 160))
         }
       }
       seg = ps_seg_next(s)

@@ -198,6 +198,58 @@ import Testing
     }
   }
 
+  /// Speakers only 0.2 s apart, keys 0.7 s late: the cut still falls in the short pause.
+  @Test func keysLateBetweenSpeakersBarelyApartStillCutAtThePause() throws {
+    let box = try Sandbox()
+    try team(box)
+    guard let flite = ProcessRunner.which("flite") else {
+      throw ProcessError("flite is needed for the transcription tests (make deps installs it)")
+    }
+    var parts: [String] = []
+    for (i, turn) in SpokenMeeting.script.enumerated() {
+      let part = box.home.url.appendingPathComponent("close\(i).wav").path
+      let r = try ProcessRunner.run(flite, ["-voice", turn.voice, "-t", turn.text, "-o", part])
+      #expect(r.status == 0, "\(r.stderr)")
+      parts.append(part)
+    }
+    let wav = box.home.url.appendingPathComponent("close.wav").path
+    let joined = try ProcessRunner.run(
+      "/usr/bin/python3",
+      [
+        "-c",
+        """
+        import sys, wave
+        out = wave.open(sys.argv[1], 'wb')
+        out.setnchannels(1); out.setsampwidth(2); out.setframerate(16000)
+        at = 0.0
+        for i, part in enumerate(sys.argv[2:]):
+            w = wave.open(part)
+            gap = 16000 if i == 0 else 3200
+            at += gap / 16000
+            print(at)
+            data = w.readframes(w.getnframes())
+            out.writeframes(b'\\x00\\x00' * gap + data)
+            at += len(data) / 32000
+        out.writeframes(b'\\x00\\x00' * 16000)
+        out.close()
+        """,
+        wav,
+      ] + parts)
+    #expect(joined.status == 0, "\(joined.stderr)")
+    let speech = joined.stdout.split(separator: "\n").compactMap { Double($0) }
+    let keys = zip(SpokenMeeting.script, speech).enumerated().map { i, pair in
+      i == 0 ? "\(pair.0.name)=0" : "\(pair.0.name)=\(pair.1 + 0.7)"
+    }
+    let r = try box.dinger(
+      ["meet", "team", "--record", "--audio", wav, "--no-team-words"]
+        + keys.flatMap { ["--turn", $0] })
+    #expect(r.status == 0, "\(r.stderr)")
+    let heard = try SpokenMeeting.turns(box, scrum: "team")
+    let wrong = SpokenMeeting.misattributed(
+      heard: heard.map(\.text), said: SpokenMeeting.script.map(\.text))
+    #expect(wrong == 0, "\(wrong) words in the wrong turn: \(heard.map(\.text))")
+  }
+
   @Test func aDiscardedMeetingStopsTheTranscriberAndRecordsNothing() throws {
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
     let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)
