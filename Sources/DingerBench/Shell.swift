@@ -27,6 +27,19 @@ enum Shell {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
+  /// Who the benchmarks' commits are by.
+  static let identity = [
+    "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com",
+  ]
+
+  /// A new data repository at `repo` (`git init`, then `dinger init`).
+  static func dataRepository(at repo: URL, dinger: String) throws {
+    try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
+    try run("/usr/bin/git", ["init", "-q", "-b", "main", repo.path])
+    try run(dinger, ["init"], in: repo, env: identity)
+  }
+
   /// One run of a shell snippet in `dir`: its wall-clock seconds and the peak memory (MB) of
   /// the largest process it ran (wait4's rusage covers the shell's waited-for children).
   static func measure(_ script: String, in dir: URL, env: [String: String] = [:]) throws -> (

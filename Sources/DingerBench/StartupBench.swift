@@ -19,13 +19,8 @@ enum StartupBench {
       return
     }
     let repo = work.appendingPathComponent("one")
-    try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
-    let env = [
-      "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
-      "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com",
-    ]
-    try Shell.run("/usr/bin/git", ["init", "-q", "-b", "main", repo.path])
-    try Shell.run(dinger, ["init"], in: repo, env: env)
+    let env = Shell.identity
+    try Shell.dataRepository(at: repo, dinger: dinger)
     try Shell.run(dinger, ["scrum", "new", "Design", "--attendee", "Ada"], in: repo, env: env)
     // The record cache keeps files whose times are settled (two seconds old).
     Thread.sleep(forTimeInterval: 2.1)

@@ -22,13 +22,8 @@ enum TeamWordsBench {
       "dinger-bench-teamwords-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: work) }
     let repo = work.appendingPathComponent("data")
-    try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
-    let env = [
-      "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
-      "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com",
-    ]
-    try Shell.run("/usr/bin/git", ["init", "-q", "-b", "main", repo.path])
-    try Shell.run(dinger, ["init"], in: repo, env: env)
+    let env = Shell.identity
+    try Shell.dataRepository(at: repo, dinger: dinger)
     try Shell.run(
       dinger, ["scrum", "new", "Team", "--attendee", "Ana", "--attendee", "Bo"], in: repo, env: env)
     let scrumText = try String(
