@@ -91,7 +91,8 @@ torture: deps
 	DINGER_TEST_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests'
 
 ## fuzz: every parser of untrusted bytes under libFuzzer + ASan (FUZZ_SECONDS each, default 60;
-## FUZZ_HARNESSES to pick: yaml merge index pack json speech cache tzif). Crashes go to .build-fuzz/crashes/.
+## FUZZ_HARNESSES to pick: yaml merge index pack json speech cache tzif library). Crashes go to
+## .build-fuzz/crashes/.
 fuzz: deps
 	$(SWIFT) build --product DingerFuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --scratch-path .build-fuzz
 	bash scripts/fuzz.sh

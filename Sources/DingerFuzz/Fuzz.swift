@@ -1,5 +1,6 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
-// harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, json, speech, cache, tzif). Built only with
+// harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, json, speech, cache, tzif,
+// library). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -32,6 +33,7 @@
     case "speech": Harness.speech(bytes)
     case "cache": Harness.cache(bytes)
     case "tzif": Harness.tzif(bytes)
+    case "library": Harness.library(bytes)
     default:
       fatalError(
         "DINGER_TEST_FUZZ must be yaml, merge, index, pack, json, speech, cache or tzif")
@@ -43,6 +45,17 @@
     /// A zone file (TZDIR may point anywhere) and a TZ string (from $TZ): read, then asked for
     /// offsets and wall-clock instants around its transitions and far outside them; and the same
     /// bytes as calendar text, which must stay on its line.
+    /// `word list`'s reader of libraries in dinger's form: never a crash, and never a listing
+    /// the full decode would not give.
+    static func library(_ bytes: [UInt8]) {
+      guard let fast = CanonicalLibrary.listing(bytes, path: "libraries/f.yaml") else { return }
+      let file = RecordCodec.decode(bytes, path: "libraries/f.yaml", kind: .library)
+      guard case .library(let l)? = file.record, file.diagnostics.isEmpty,
+        fast.id == l.id, fast.name == l.name, fast.language == l.language,
+        fast.rows == WordRows(l.words)
+      else { fatalError("the fast library reader disagrees with the full decode") }
+    }
+
     static func tzif(_ bytes: [UInt8]) {
       if let rules = try? ZoneRules(name: "fuzz", tzif: bytes) {
         for t in [Int64.min / 4, -1, 0, 1_800_000_000, 4_102_444_800, Int64.max / 4]

@@ -4,13 +4,13 @@ import Glibc
 
 /// Parses the 8-4-4-4-12 hex form of a UUID in either case. Foundation's parser goes through
 /// `sscanf`, which showed up in decode profiles; ids are in every record.
-enum FastUUID {
-  static func parse(_ text: String) -> UUID? {
+public enum FastUUID {
+  public static func parse(_ text: String) -> UUID? {
     var text = text
     return text.withUTF8 { parse(bytes: $0) }
   }
 
-  static func parse(bytes text: UnsafeBufferPointer<UInt8>) -> UUID? {
+  public static func parse(bytes text: UnsafeBufferPointer<UInt8>) -> UUID? {
     guard text.count == 36 else { return nil }
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     var utf8 = text.makeIterator()

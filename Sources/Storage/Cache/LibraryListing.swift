@@ -37,6 +37,12 @@ extension DataRepository {
       switch result {
       case .success(.known): if let listing = hits[path] { out.append(listing) }
       case .success(.read(let bytes, let stamp)):
+        // NB: a file in dinger's own form is listed without libyaml (and not cached: the
+        // cache is for what costs a full decode).
+        if let listing = CanonicalLibrary.listing(bytes, path: path) {
+          out.append(listing)
+          continue
+        }
         let file = RecordCodec.decode(bytes, path: path, kind: .library)
         guard case .library(let library)? = file.record, file.diagnostics.isEmpty else {
           return nil

@@ -1,0 +1,150 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@testable import Storage
+
+/// `word list`'s reader for libraries in dinger's own form gives what the full decode gives, or
+/// nothing (then the full decode reads the file): on libraries as dinger writes them, on
+/// hostile ones, and on each of those changed a byte or a line at a time.
+@Suite struct CanonicalLibraryTests {
+  /// The listing the full decode gives (libyaml, the decoder, the rules), or nil when it has
+  /// anything to say about the file.
+  static func slow(_ bytes: [UInt8]) -> LibraryListing? {
+    let file = RecordCodec.decode(bytes, path: "libraries/l.yaml", kind: .library)
+    guard case .library(let l)? = file.record, file.diagnostics.isEmpty else { return nil }
+    return LibraryListing(
+      path: "libraries/l.yaml", id: l.id, name: l.name, language: l.language,
+      rows: WordRows(l.words))
+  }
+
+  static func same(_ a: LibraryListing, _ b: LibraryListing) -> Bool {
+    a.path == b.path && a.id == b.id && a.name == b.name && a.language == b.language
+      && a.rows == b.rows
+  }
+
+  /// The fast reader agrees with the full decode on `bytes`: the same listing, or none.
+  static func agree(_ bytes: [UInt8], _ what: String) -> Bool {
+    guard let fast = CanonicalLibrary.listing(bytes, path: "libraries/l.yaml") else { return true }
+    guard let slow = slow(bytes) else {
+      Issue.record(
+        "the fast reader listed what the full decode refuses: \(what)\n\(String(decoding: bytes, as: UTF8.self))"
+      )
+      return false
+    }
+    if !same(fast, slow) {
+      Issue.record("the readers differ on \(what):\n\(String(decoding: bytes, as: UTF8.self))")
+      return false
+    }
+    return true
+  }
+
+  static let texts = [
+    "hola", "Grüße", "naïve café", "it's", "rock 'n' roll", "a: b", "x #y", "C#", "yes", "No",
+    "null", "~", "12", "3.5", "-dash", "?q", "word", "Word", "WORD", "e\u{301}cole", "école",
+    "  padded  ", "tab\tin", "emoji 🎉", "quote \"double\"", "ends:", "% pct", "@at", "`tick`",
+  ]
+
+  /// A library as people make them: words and definitions from `texts`, some repeated.
+  static func library(_ rng: inout SeededGenerator) -> Library {
+    func pick() -> String { texts[Int.random(in: 0..<texts.count, using: &rng)] }
+    var words: [Word] = []
+    for i in 0..<Int.random(in: 0...6, using: &rng) {
+      var w = Word(
+        text: Bool.random(using: &rng) ? pick() : "w\(i)",
+        phonetic: Bool.random(using: &rng) ? "/wɜːd\(i)/" : nil)
+      w.meanings = (0..<Int.random(in: 0...2, using: &rng)).map { m in
+        Meaning(
+          partOfSpeech: Bool.random(using: &rng) ? "noun" : nil,
+          definition: Bool.random(using: &rng) ? pick() : "meaning \(m): \(pick()) it's here",
+          example: Bool.random(using: &rng) ? "An example with \(pick())." : nil)
+      }
+      words.append(w)
+    }
+    return Library(
+      id: Bool.random(using: &rng) ? UUID() : nil,
+      name: Bool.random(using: &rng) ? "Big words" : pick(),
+      language: ["en", "es", "pt-BR", "EN", "e"][Int.random(in: 0..<5, using: &rng)], words: words)
+  }
+
+  @Test func librariesAsDingerWritesThemAreListedAlike() throws {
+    var rng = SeededGenerator(seed: 30)
+    var (taken, valid) = (0, 0)
+    for i in 0..<600 {
+      let bytes = Array(try RecordCodec.encode(.library(Self.library(&rng))).utf8)
+      #expect(Self.agree(bytes, "library \(i)"))
+      if Self.slow(bytes) != nil { valid += 1 }
+      if CanonicalLibrary.listing(bytes, path: "libraries/l.yaml") != nil { taken += 1 }
+    }
+    // The fast reader must take most of what dinger writes, or it is not worth having.
+    #expect(
+      valid > 150 && taken * 10 >= valid * 8,
+      "\(taken) of \(valid) valid libraries read without libyaml")
+  }
+
+  @Test func hostileLibrariesAreListedAlikeOrLeftToTheFullDecode() throws {
+    var generator = ModelGenerator(seed: 31)
+    for i in 0..<400 {
+      let bytes = Array(try RecordCodec.encode(.library(generator.library())).utf8)
+      #expect(Self.agree(bytes, "hostile library \(i)"))
+    }
+  }
+
+  /// Each library changed at one place: a byte replaced by one of YAML's characters, a line
+  /// removed, doubled or moved in or out by a space.
+  @Test func everySmallChangeIsListedAlikeOrLeftToTheFullDecode() throws {
+    var rng = SeededGenerator(seed: 32)
+    let replacements = Array("'\":#-?[]{}&*!|>%@` \t\r0aZ\u{0}".utf8)
+    var checked = 0
+    for _ in 0..<400 {
+      let base = Array(try RecordCodec.encode(.library(Self.library(&rng))).utf8)
+      for _ in 0..<20 {
+        var bytes = base
+        var lines = base.split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0 where !bytes.isEmpty:
+          bytes[Int.random(in: 0..<bytes.count, using: &rng)] =
+            replacements[Int.random(in: 0..<replacements.count, using: &rng)]
+        case 1 where lines.count > 1:
+          lines.remove(at: Int.random(in: 0..<lines.count - 1, using: &rng))
+          bytes = Array(lines.joined(separator: [10]))
+        case 2 where lines.count > 1:
+          let i = Int.random(in: 0..<lines.count - 1, using: &rng)
+          lines.insert(lines[i], at: i)
+          bytes = Array(lines.joined(separator: [10]))
+        default:
+          let i = Int.random(in: 0..<lines.count, using: &rng)
+          if Bool.random(using: &rng) {
+            lines[i] = [32] + lines[i]
+          } else if lines[i].first == 32 {
+            lines[i].removeFirst()
+          }
+          bytes = Array(lines.joined(separator: [10]))
+        }
+        #expect(Self.agree(bytes, "a changed library"))
+        checked += 1
+      }
+    }
+    #expect(checked == 8000)
+  }
+
+  /// The reader is what `word list` uses, and it lists a library like the cache does.
+  @Test func wordListTakesTheFastReader() throws {
+    let text = """
+      id: 6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f
+      name: Spanish
+      language: es
+      words:
+        - text: hola
+          meanings:
+            - partOfSpeech: interjection
+              definition: 'hello: a greeting'
+        - text: adiós
+      """ + "\n"
+    let fast = try #require(CanonicalLibrary.listing(Array(text.utf8), path: "libraries/l.yaml"))
+    let slow = try #require(Self.slow(Array(text.utf8)))
+    #expect(Self.same(fast, slow))
+    #expect(fast.rows.rows.count == 2 && fast.rows.rows[1].meanings == 0)
+  }
+}
