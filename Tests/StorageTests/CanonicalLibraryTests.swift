@@ -37,6 +37,17 @@ import Testing
       Issue.record("the readers differ on \(what):\n\(String(decoding: bytes, as: UTF8.self))")
       return false
     }
+    // What the record cache keeps: the same bytes from both.
+    let read = CanonicalLibrary.read(bytes, path: "libraries/l.yaml")!
+    let file = RecordCodec.decode(bytes, path: "libraries/l.yaml", kind: .library)
+    let fromFull = CachedRecord.encode(file.record!, places: DataChecker.SlimFile.places(of: file))
+    let fromFast = CachedRecord.encode(
+      .library(read.library), places: CachedRecord.Places(id: read.idPlace, parent: nil))
+    if fromFull != fromFast {
+      Issue.record(
+        "the cache entries differ on \(what):\n\(String(decoding: bytes, as: UTF8.self))")
+      return false
+    }
     return true
   }
 

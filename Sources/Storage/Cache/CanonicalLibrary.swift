@@ -27,32 +27,91 @@ enum CanonicalLibrary {
 
   /// The listing of `bytes`, or nil when the full decode must read them.
   static func listing(_ bytes: [UInt8], path: String) -> LibraryListing? {
-    bytes.withUnsafeBufferPointer { listing($0, path: path) }
+    read(bytes, path: path)?.listing
   }
 
-  private static func listing(_ b: UnsafeBufferPointer<UInt8>, path: String) -> LibraryListing? {
+  /// The listing, the library itself and where its id is (what the record cache keeps), or
+  /// nil when the full decode must read `bytes`.
+  static func read(_ bytes: [UInt8], path: String) -> (
+    listing: LibraryListing, library: Library, idPlace: Diagnostic?
+  )? {
+    bytes.withUnsafeBufferPointer { read($0, path: path) }
+  }
+
+  private static func read(_ b: UnsafeBufferPointer<UInt8>, path: String) -> (
+    listing: LibraryListing, library: Library, idPlace: Diagnostic?
+  )? {
     guard let last = b.last, last == 10, !b.starts(with: [0xEF, 0xBB, 0xBF]), printable(b)
     else { return nil }
+    var reader = Reader(b)
+    guard reader.run(),
+      let name = reader.name, !name.trimmed.isEmpty, let language = reader.language,
+      LanguageCode.isWellFormed(language)
+    else { return nil }
+    // NB: a library without words has no `words` key at all.
+    let listing = LibraryListing(
+      path: path, id: reader.id, name: name, language: language, rows: reader.rows)
+    let library = Library(id: reader.id, name: name, language: language, words: reader.words)
+    // The id's place, as the full decode gives it: the value's line and column, and the line.
+    let place = reader.idLine.map {
+      Diagnostic(
+        .error, file: path, line: $0.number, column: 5, path: "id", message: "",
+        sourceLine: String(decoding: b[$0.start..<$0.end], as: UTF8.self))
+    }
+    return (listing, library, place)
+  }
+
+  /// The reading under way. A struct with mutating methods, not local variables captured by
+  /// nested functions: those were checked for exclusive access at run time on every use.
+  private struct Reader {
+    let b: UnsafeBufferPointer<UInt8>
     var id: UUID?
     var name: String?
     var language: String?
     var sawWords = false
     var rows = WordRows()
-    rows.reserve(words: b.count / 100, bytes: b.count / 3)
     // NB: natural keys by their hash; two words with one hash (a duplicate, or a collision)
     // send the file to the full decode, which tells which.
-    var keys = Set<Int>(minimumCapacity: b.count / 64)
+    var keys: Set<Int>
     var text: Scalar?
+    var phonetic: Scalar?
     var definition: Scalar?
+    /// The meaning being read, the word's meanings so far, and the words.
+    var pos: Scalar?, meaningText: Scalar?, example: Scalar?
+    var current: [Meaning] = []
+    var words: [Word] = []
+    /// The id's line: its number and where it lies.
+    var idLine: (number: Int, start: Int, end: Int)?
+    var line = 0
     var meanings = 0
     var wordKeys = 0  // bits: text 1, phonetic 2, meanings 4
     var meaningKeys = 0  // bits: partOfSpeech 1, definition 2, example 4
     var inMeanings = false
     var level = 0  // 0 top, 1 in words, 2 in meanings
-    func endMeaning() -> Bool { meaningKeys == 0 || meaningKeys & 2 != 0 }
-    func endWord() -> Bool {
+
+    init(_ b: UnsafeBufferPointer<UInt8>) {
+      self.b = b
+      keys = Set<Int>(minimumCapacity: b.count / 64)
+      rows.reserve(words: b.count / 100, bytes: b.count / 3)
+    }
+
+    /// Ends the meaning being read (if any): false when it has no definition.
+    mutating func closeMeaning() -> Bool {
+      guard meaningKeys != 0 else { return true }
+      guard meaningKeys & 2 != 0, let meaningText else { return false }
+      current.append(
+        Meaning(
+          partOfSpeech: pos?.string(b), definition: meaningText.string(b),
+          example: example?.string(b)))
+      (meaningKeys, pos, self.meaningText, example) = (0, nil, nil, nil)
+      return true
+    }
+
+    mutating func endWord() -> Bool {
       // NB: `meanings:` with no item under it is null to YAML: the full decode says so.
-      guard endMeaning(), let text, wordKeys & 4 == 0 || meanings > 0 else { return wordKeys == 0 }
+      guard closeMeaning(), let text, wordKeys & 4 == 0 || meanings > 0 else {
+        return wordKeys == 0
+      }
       // The word's natural key (trimmed, NFC, lowercase): ASCII needs only lowercasing.
       var ascii = !text.escaped && b[text.start] != 32 && b[text.end - 1] != 32
       var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -74,176 +133,216 @@ enum CanonicalLibrary {
       }
       guard keys.insert(Int(truncatingIfNeeded: h)).inserted else { return false }
       guard definition != nil || meanings == 0 else { return false }
+      words.append(Word(text: text.string(b), phonetic: phonetic?.string(b), meanings: current))
+      (phonetic, current) = (nil, [])
+      let (count, definition) = (meanings, self.definition)
       text.withBytes(b) { tb in
         if let definition {
-          definition.withBytes(b) { db in rows.append(text: tb, definition: db, meanings: meanings)
-          }
+          definition.withBytes(b) { db in rows.append(text: tb, definition: db, meanings: count) }
         } else {
           rows.append(text: tb, definition: nil, meanings: 0)
         }
       }
       return true
     }
-    var at = 0
-    while at < b.count {
-      // NB: memchr finds the line's end a vector at a time.
-      let end =
-        UnsafeRawPointer(memchr(b.baseAddress! + at, 10, b.count - at)!)
-        - UnsafeRawPointer(b.baseAddress!)
-      defer { at = end + 1 }
-      var indent = at
-      while indent < end && b[indent] == 32 { indent += 1 }
-      let depth = indent - at
-      var i = indent
-      var item = false
-      if i + 1 < end && b[i] == 45 && b[i + 1] == 32 {  // "- "
-        item = true
-        i += 2
+
+    /// A word's key: `text`, `phonetic` (strings) or `meanings` (a list follows).
+    mutating func wordKey(_ key: UnsafeBufferPointer<UInt8>, _ value: Scalar?) -> Bool {
+      let bit: Int
+      if CanonicalLibrary.same(key, K.text) {
+        bit = 1
+      } else if CanonicalLibrary.same(key, K.phonetic) {
+        bit = 2
+      } else if CanonicalLibrary.same(key, K.meanings) {
+        bit = 4
+      } else {
+        return false
       }
-      // key: letters only, then ":" and a space or the end of the line.
-      let keyStart = i
-      while i < end && ((b[i] >= 97 && b[i] <= 122) || (b[i] >= 65 && b[i] <= 90)) { i += 1 }
-      guard i > keyStart, i < end, b[i] == 58 else { return nil }
-      let key = UnsafeBufferPointer(rebasing: b[keyStart..<i])
-      i += 1
-      var value: Scalar?
-      if depth == 0 && !item && same(key, K.id) {
-        // NB: an id is read as a UUID as it stands (a plain scalar may start with a digit).
-        guard id == nil, level == 0, b[i] == 32, i + 1 < end,
-          let u = FastUUID.parse(bytes: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]))
-        else { return nil }
-        id = u
-        continue
+      guard wordKeys & bit == 0 else { return false }
+      wordKeys |= bit
+      if bit == 4 {
+        guard value == nil else { return false }
+        inMeanings = true
+        return true
       }
-      if i < end {
-        guard b[i] == 32, i + 1 < end else { return nil }
-        guard let v = Scalar(b, from: i + 1, to: end) else { return nil }
-        value = v
-      }
-      switch (depth, item) {
-      case (0, false):
-        if level > 0 {
-          guard endWord() else { return nil }
-          (level, text, definition, meanings, wordKeys, meaningKeys) = (0, nil, nil, 0, 0, 0)
-        }
-        switch true {
-        case _ where same(key, K.name):
-          guard name == nil, let v = value else { return nil }
-          name = v.string(b)
-        case _ where same(key, K.language):
-          guard language == nil, let v = value else { return nil }
-          language = v.string(b)
-        case _ where same(key, K.words):
-          guard !sawWords, value == nil else { return nil }
-          sawWords = true
-          level = 1
-        default: return nil
-        }
-      case (2, true) where level >= 1:
-        // A new word.
-        guard endWord() else { return nil }
-        (text, definition, meanings, wordKeys, meaningKeys, inMeanings) = (nil, nil, 0, 0, 0, false)
-        level = 1
-        guard wordKey(key, value, &text, &wordKeys, &inMeanings), !inMeanings || value == nil
-        else { return nil }
-        if inMeanings { level = 2 }
-      case (4, false) where level >= 1 && wordKeys != 0:
-        guard endMeaning() else { return nil }
-        meaningKeys = 0
-        level = 1
-        guard wordKey(key, value, &text, &wordKeys, &inMeanings) else { return nil }
-        if inMeanings { level = 2 }
-      case (6, true) where level == 2:
-        guard endMeaning() else { return nil }
-        meaningKeys = 0
-        meanings += 1
-        guard meaningKey(key, value, first: meanings == 1, &definition, &meaningKeys) else {
-          return nil
-        }
-      case (8, false) where level == 2 && meaningKeys != 0:
-        guard meaningKey(key, value, first: meanings == 1, &definition, &meaningKeys) else {
-          return nil
-        }
-      default: return nil
-      }
+      guard let value else { return false }
+      if bit == 1 { text = value } else { phonetic = value }
+      return true
     }
-    if level > 0 { guard endWord() else { return nil } }
-    // NB: a library without words has no `words` key at all.
-    guard let name, !name.trimmed.isEmpty, let language, LanguageCode.isWellFormed(language)
-    else { return nil }
-    return LibraryListing(path: path, id: id, name: name, language: language, rows: rows)
+
+    /// A meaning's key: `partOfSpeech`, `definition`, `example`, each a string.
+    mutating func meaningKey(_ key: UnsafeBufferPointer<UInt8>, _ value: Scalar?, first: Bool)
+      -> Bool
+    {
+      let bit: Int
+      if CanonicalLibrary.same(key, K.partOfSpeech) {
+        bit = 1
+      } else if CanonicalLibrary.same(key, K.definition) {
+        bit = 2
+      } else if CanonicalLibrary.same(key, K.example) {
+        bit = 4
+      } else {
+        return false
+      }
+      guard meaningKeys & bit == 0, let value else { return false }
+      meaningKeys |= bit
+      switch bit {
+      case 1: pos = value
+      case 2:
+        guard value.hasText else { return false }  // an empty definition: the rules flag it
+        meaningText = value
+        if first { definition = value }
+      default: example = value
+      }
+      return true
+    }
+
+    /// Reads every line; false when the full decode must read the file.
+    mutating func run() -> Bool {
+      let (idKey, nameKey, languageKey, wordsKey) = (K.id, K.name, K.language, K.words)
+      var at = 0
+      while at < b.count {
+        // NB: memchr finds the line's end a vector at a time.
+        let end =
+          UnsafeRawPointer(memchr(b.baseAddress! + at, 10, b.count - at)!)
+          - UnsafeRawPointer(b.baseAddress!)
+        defer { at = end + 1 }
+        line += 1
+        var indent = at
+        while indent < end && b[indent] == 32 { indent += 1 }
+        let depth = indent - at
+        var i = indent
+        var item = false
+        if i + 1 < end && b[i] == 45 && b[i + 1] == 32 {  // "- "
+          item = true
+          i += 2
+        }
+        // key: letters only, then ":" and a space or the end of the line.
+        let keyStart = i
+        while i < end && ((b[i] >= 97 && b[i] <= 122) || (b[i] >= 65 && b[i] <= 90)) { i += 1 }
+        guard i > keyStart, i < end, b[i] == 58 else { return false }
+        let key = UnsafeBufferPointer(rebasing: b[keyStart..<i])
+        i += 1
+        var value: Scalar?
+        if depth == 0 && !item && CanonicalLibrary.same(key, idKey) {
+          // NB: an id is read as a UUID as it stands (a plain scalar may start with a digit).
+          guard id == nil, level == 0, b[i] == 32, i + 1 < end,
+            let u = FastUUID.parse(bytes: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]))
+          else { return false }
+          id = u
+          idLine = (line, at, end)
+          continue
+        }
+        if i < end {
+          guard b[i] == 32, i + 1 < end else { return false }
+          guard let v = Scalar(b, from: i + 1, to: end) else { return false }
+          value = v
+        }
+        switch (depth, item) {
+        case (0, false):
+          if level > 0 {
+            guard endWord() else { return false }
+            (level, text, definition, meanings, wordKeys, meaningKeys) = (0, nil, nil, 0, 0, 0)
+          }
+          if CanonicalLibrary.same(key, nameKey) {
+            guard name == nil, let v = value else { return false }
+            name = v.string(b)
+          } else if CanonicalLibrary.same(key, languageKey) {
+            guard language == nil, let v = value else { return false }
+            language = v.string(b)
+          } else if CanonicalLibrary.same(key, wordsKey) {
+            guard !sawWords, value == nil else { return false }
+            sawWords = true
+            level = 1
+          } else {
+            return false
+          }
+        case (2, true) where level >= 1:
+          // A new word.
+          guard endWord() else { return false }
+          (text, definition, meanings, wordKeys, meaningKeys, inMeanings) = (
+            nil, nil, 0, 0, 0, false
+          )
+          level = 1
+          guard wordKey(key, value), !inMeanings || value == nil else { return false }
+          if inMeanings { level = 2 }
+        case (4, false) where level >= 1 && wordKeys != 0:
+          guard closeMeaning() else { return false }
+          level = 1
+          guard wordKey(key, value) else { return false }
+          if inMeanings { level = 2 }
+        case (6, true) where level == 2:
+          guard closeMeaning() else { return false }
+          meanings += 1
+          guard meaningKey(key, value, first: meanings == 1) else { return false }
+        case (8, false) where level == 2 && meaningKeys != 0:
+          guard meaningKey(key, value, first: meanings == 1) else { return false }
+        default: return false
+        }
+      }
+      if level > 0 { guard endWord() else { return false } }
+      return true
+    }
   }
 
   /// True when `b` is UTF-8 of characters YAML prints: no controls but the line feed (libyaml
   /// refuses the others), no C1 controls, no U+FFFE or U+FFFF.
   private static func printable(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    var ascii = true
-    for c in b {
-      // NB: a tab only inside a quoted scalar (a plain one refuses it below).
-      if c < 32 && c != 10 && c != 9 || c == 127 { return false }
-      if c >= 0x80 { ascii = false }
-    }
-    guard !ascii else { return true }
-    guard let text = String(validating: b, as: UTF8.self) else { return false }
-    for s in text.unicodeScalars where s.value >= 0x80 {
-      if s.value <= 0x9F && s.value != 0x85 || s.value == 0xFFFE || s.value == 0xFFFF
-        || s.value == 0xFEFF
-      {
+    var i = 0
+    let n = b.count
+    let raw = UnsafeRawPointer(b.baseAddress!)
+    while i < n {
+      // NB: eight bytes at a time while they are all printable ASCII (none >= 0x80, none below
+      // 0x20, none 0x7F): most of a library.
+      while i + 8 <= n {
+        let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        let high = w & 0x8080_8080_8080_8080
+        let low = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+        let del =
+          ((w ^ 0x7F7F_7F7F_7F7F_7F7F) &- 0x0101_0101_0101_0101) & ~(w ^ 0x7F7F_7F7F_7F7F_7F7F)
+          & 0x8080_8080_8080_8080
+        guard high | low | del == 0 else { break }
+        i += 8
+      }
+      guard i < n else { break }
+      let c = b[i]
+      if c < 0x80 {
+        // NB: a tab only inside a quoted scalar (a plain one refuses it below).
+        if c < 32 && c != 10 && c != 9 || c == 127 { return false }
+        i += 1
+        continue
+      }
+      // One UTF-8 sequence, checked by hand (the standard library's check and a walk over
+      // every scalar took 30 ms on 10 MB).
+      let length: Int
+      var value: UInt32
+      switch c {
+      case 0xC2...0xDF: (length, value) = (2, UInt32(c & 0x1F))
+      case 0xE0...0xEF: (length, value) = (3, UInt32(c & 0x0F))
+      case 0xF0...0xF4: (length, value) = (4, UInt32(c & 0x07))
+      default: return false
+      }
+      guard i + length <= n else { return false }
+      for k in 1..<length {
+        let d = b[i + k]
+        guard d & 0xC0 == 0x80 else { return false }
+        value = value << 6 | UInt32(d & 0x3F)
+      }
+      // Overlong forms, surrogates, past U+10FFFF; then what YAML does not print.
+      if length == 3 && (value < 0x800 || (0xD800...0xDFFF).contains(value)) { return false }
+      if length == 4 && (value < 0x10000 || value > 0x10FFFF) { return false }
+      if value <= 0x9F && value != 0x85 || value == 0xFFFE || value == 0xFFFF || value == 0xFEFF {
         return false
       }
-    }
-    return true
-  }
-
-  /// A word's key: `text`, `phonetic` (strings) or `meanings` (a list follows).
-  private static func wordKey(
-    _ key: UnsafeBufferPointer<UInt8>, _ value: Scalar?, _ text: inout Scalar?, _ seen: inout Int,
-    _ inMeanings: inout Bool
-  ) -> Bool {
-    let bit: Int
-    switch true {
-    case _ where same(key, K.text): bit = 1
-    case _ where same(key, K.phonetic): bit = 2
-    case _ where same(key, K.meanings): bit = 4
-    default: return false
-    }
-    guard seen & bit == 0 else { return false }
-    seen |= bit
-    if bit == 4 {
-      guard value == nil else { return false }
-      inMeanings = true
-      return true
-    }
-    guard let value else { return false }
-    if bit == 1 { text = value }
-    return true
-  }
-
-  /// A meaning's key: `partOfSpeech`, `definition`, `example`, each a string.
-  private static func meaningKey(
-    _ key: UnsafeBufferPointer<UInt8>, _ value: Scalar?, first: Bool, _ definition: inout Scalar?,
-    _ seen: inout Int
-  ) -> Bool {
-    let bit: Int
-    switch true {
-    case _ where same(key, K.partOfSpeech): bit = 1
-    case _ where same(key, K.definition): bit = 2
-    case _ where same(key, K.example): bit = 4
-    default: return false
-    }
-    guard seen & bit == 0, let value else { return false }
-    seen |= bit
-    if bit == 2 {
-      guard value.hasText else { return false }  // an empty definition: the rules flag it
-      if first { definition = value }
+      i += length
     }
     return true
   }
 
   /// True when `key` is `name`.
-  @inline(__always) private static func same(_ key: UnsafeBufferPointer<UInt8>, _ name: [UInt8])
-    -> Bool
-  {
+  @inline(__always) fileprivate static func same(
+    _ key: UnsafeBufferPointer<UInt8>, _ name: [UInt8]
+  ) -> Bool {
     key.count == name.count
       && name.withUnsafeBytes { memcmp(key.baseAddress!, $0.baseAddress!, key.count) == 0 }
   }

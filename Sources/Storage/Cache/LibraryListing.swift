@@ -37,9 +37,12 @@ extension DataRepository {
       switch result {
       case .success(.known): if let listing = hits[path] { out.append(listing) }
       case .success(.read(let bytes, let stamp)):
-        // NB: a file in dinger's own form is listed without libyaml (and not cached: the
-        // cache is for what costs a full decode).
-        if let listing = CanonicalLibrary.listing(bytes, path: path) {
+        // NB: a file in dinger's own form is read without libyaml, and cached as the full
+        // decode would cache it.
+        if let (listing, library, idPlace) = CanonicalLibrary.read(bytes, path: path) {
+          cache?.remember(
+            path, stamp: stamp, record: .library(library),
+            places: CachedRecord.Places(id: idPlace, parent: nil), now: now)
           out.append(listing)
           continue
         }
