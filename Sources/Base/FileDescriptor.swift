@@ -79,6 +79,26 @@ public final class FileDescriptor: @unchecked Sendable {
   }
 }
 
+extension FileDescriptor {
+  /// Up to `count` bytes of `fd` from `offset` (pread, retried until it has them all or the
+  /// file ends): fewer at the end of the file, nil on an error (`errno` says which).
+  public static func read(_ fd: Int32, count: Int, at offset: Int) -> [UInt8]? {
+    var out = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let n = out.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done))
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { return nil }
+      if n == 0 { break }
+      done += n
+    }
+    out.removeSubrange(done...)
+    return out
+  }
+}
+
 /// A write that failed: the errno.
 public struct FileDescriptorError: Error, CustomStringConvertible {
   /// The errno.

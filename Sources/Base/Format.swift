@@ -29,3 +29,19 @@ public enum StandardError {
     }
   }
 }
+
+/// FNV-1a, 64 bits: a quick hash of bytes for file names, stamps and keys (not for security).
+public struct FNV1a: Sendable {
+  /// The hash of the bytes added so far.
+  public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  public init() {}
+
+  /// Adds one byte.
+  @inline(__always) public mutating func add(_ byte: UInt8) {
+    value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
+  }
+
+  /// Adds bytes in order.
+  public mutating func add(_ bytes: some Sequence<UInt8>) { for b in bytes { add(b) } }
+}

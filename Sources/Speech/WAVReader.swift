@@ -1,3 +1,4 @@
+import Base
 import Glibc
 
 /// A WAV recording read a tenth of a second at a time, at 16 kHz mono: a 60-minute file of any
@@ -34,13 +35,10 @@ public final class WAVReader {
         "it is not a regular file (a pipe or a device); save the recording to a file first")
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    var head = [UInt8](repeating: 0, count: min(65536, Int(st.st_size)))
-    let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-    guard n >= 0 else {
+    guard let head = FileDescriptor.read(fd, count: min(65536, Int(st.st_size)), at: 0) else {
       close(fd)
       throw WAVFile.Problem(String(cString: strerror(errno)))
     }
-    head.removeSubrange(n...)
     do {
       header = try WAVFile.header(head, fileSize: Int(st.st_size))
     } catch {
@@ -65,18 +63,11 @@ public final class WAVReader {
     }
     let frameBytes = 2 * header.channels
     let want = min(left, max(1, header.rate / 10) * frameBytes)
-    var bytes = [UInt8](repeating: 0, count: want)
-    var got = 0
-    while got < want {
-      let n = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress! + got, want - got, off_t(offset + got))
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else {
-        throw WAVFile.Problem(
-          n == 0 ? "the file got shorter while it was read" : String(cString: strerror(errno)))
-      }
-      got += n
+    guard let bytes = FileDescriptor.read(fd, count: want, at: offset) else {
+      throw WAVFile.Problem(String(cString: strerror(errno)))
+    }
+    guard bytes.count == want else {
+      throw WAVFile.Problem("the file got shorter while it was read")
     }
     offset += want
     left -= want

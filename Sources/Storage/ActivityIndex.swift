@@ -432,17 +432,7 @@ public enum ActivityIndex {
       guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
       let size = Int(st.st_size)
       func read(_ offset: Int, _ count: Int) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-          let n = out.withUnsafeMutableBytes {
-            pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done))
-          }
-          if n < 0 && errno == EINTR { continue }
-          guard n > 0 else { return nil }
-          done += n
-        }
-        return out
+        FileDescriptor.read(fd, count: count, at: offset).flatMap { $0.count == count ? $0 : nil }
       }
       let headerSize = Array((version + " ").utf8).count + 41
       guard size >= headerSize, let header = read(0, headerSize), header.last == 10 else {

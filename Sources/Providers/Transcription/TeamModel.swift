@@ -98,22 +98,16 @@ public enum TeamModel {
 
   /// FNV-1a over the sentences: the stamp of the text a model came from.
   static func fingerprint(_ sentences: [[String]]) -> String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    var h = FNV1a()
     for sentence in sentences {
-      for byte in sentence.joined(separator: " ").utf8 + [10] {
-        h = (h ^ UInt64(byte)) &* 0x100_0000_01b3
-      }
+      h.add(sentence.joined(separator: " ").utf8)
+      h.add(10)
     }
-    return "v1-" + String(h, radix: 16)
+    return "v1-" + String(h.value, radix: 16)
   }
 
   /// Writes `text` to `path` through a temporary file renamed over it.
   static func write(_ text: String, to path: String) throws {
-    let temp = path + ".tmp-\(getpid())"
-    try Data(text.utf8).write(to: URL(fileURLWithPath: temp))
-    guard rename(temp, path) == 0 else {
-      unlink(temp)
-      throw TranscriberHelper.Missing(description: "can't write \(path)")
-    }
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 }

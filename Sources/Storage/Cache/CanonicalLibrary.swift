@@ -114,7 +114,7 @@ enum CanonicalLibrary {
       }
       // The word's natural key (trimmed, NFC, lowercase): ASCII needs only lowercasing.
       var ascii = !text.escaped && b[text.start] != 32 && b[text.end - 1] != 32
-      var h: UInt64 = 0xcbf2_9ce4_8422_2325
+      var h = FNV1a()
       if ascii {
         for i in text.start..<text.end {
           let c = b[i]
@@ -122,16 +122,16 @@ enum CanonicalLibrary {
             ascii = false
             break
           }
-          h = (h ^ UInt64(c >= 65 && c <= 90 ? c + 32 : c)) &* 0x100_0000_01b3
+          h.add(c >= 65 && c <= 90 ? c + 32 : c)
         }
       }
       if !ascii {
         let key = Word(text: text.string(b)).naturalKey
         guard !key.isEmpty else { return false }
-        h = 0xcbf2_9ce4_8422_2325
-        for c in key.utf8 { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        h = FNV1a()
+        h.add(key.utf8)
       }
-      guard keys.insert(Int(truncatingIfNeeded: h)).inserted else { return false }
+      guard keys.insert(Int(truncatingIfNeeded: h.value)).inserted else { return false }
       guard definition != nil || meanings == 0 else { return false }
       words.append(Word(text: text.string(b), phonetic: phonetic?.string(b), meanings: current))
       (phonetic, current) = (nil, [])

@@ -147,9 +147,9 @@ final class RecordCache {
 
   /// The cache file of a data folder: a hash of its path (folder names are a teammate's).
   static func fileName(_ dir: String) -> String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in dir.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    return String(h, radix: 16) + ".bin"
+    var h = FNV1a()
+    h.add(dir.utf8)
+    return String(h.value, radix: 16) + ".bin"
   }
 
   private func bucket(_ dir: String) -> Bucket {

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 
 /// A stand-up of three speakers, each turn spoken by its own `flite` voice after 1.5 s of
-/// silence, in one 16 kHz mono WAV file; and the word error rate of what a recognizer heard.
+/// silence (or the silences given), in one 16 kHz mono WAV file; and the word error rate of
+/// what a recognizer heard.
 struct SpokenMeeting {
   static let script: [(name: String, voice: String, text: String)] = [
     ("Ana", "slt", "Yesterday I finished the login page. Today I will review the pull requests."),
@@ -16,9 +17,13 @@ struct SpokenMeeting {
   let starts: [Double]
   /// Its length in seconds.
   let length: Double
+  /// The silence before each turn, in seconds.
+  let silences: [Double]
 
-  /// Makes the recording in `folder` (flite for the voices, Python's wave module to join them).
-  init(in folder: URL, turns: Int = 3) throws {
+  /// Makes the recording in `folder` (flite for the voices, Python's wave module to join them),
+  /// each turn after its silence (1.5 s unless `silences` says).
+  init(in folder: URL, turns: Int = 3, silences: [Double]? = nil) throws {
+    self.silences = silences ?? Array(repeating: 1.5, count: turns)
     guard let flite = ProcessRunner.which("flite") else {
       throw ProcessError("flite is needed for the transcription tests (make deps installs it)")
     }
@@ -39,18 +44,19 @@ struct SpokenMeeting {
         out = wave.open(sys.argv[1], 'wb')
         out.setnchannels(1); out.setsampwidth(2); out.setframerate(16000)
         at = 0.0
-        for part in sys.argv[2:]:
+        silences = [float(s) for s in sys.argv[2].split(',')]
+        for part, silence in zip(sys.argv[3:], silences):
             w = wave.open(part)
             assert w.getframerate() == 16000 and w.getnchannels() == 1
             print(at)
-            data = b'\\x00\\x00' * 24000 + w.readframes(w.getnframes())
+            data = b'\\x00\\x00' * int(16000 * silence) + w.readframes(w.getnframes())
             out.writeframes(data)
             at += len(data) / 32000
         out.writeframes(b'\\x00\\x00' * 16000)
         print(at + 1.0)
         out.close()
         """,
-        wav.path,
+        wav.path, self.silences.map { String($0) }.joined(separator: ","),
       ] + parts)
     guard joined.status == 0 else { throw ProcessError("joining the turns: \(joined.stderr)") }
     let numbers = joined.stdout.split(separator: "\n").compactMap { Double($0) }

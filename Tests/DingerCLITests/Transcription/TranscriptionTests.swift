@@ -202,41 +202,9 @@ import Testing
   @Test func keysLateBetweenSpeakersBarelyApartStillCutAtThePause() throws {
     let box = try Sandbox()
     try team(box)
-    guard let flite = ProcessRunner.which("flite") else {
-      throw ProcessError("flite is needed for the transcription tests (make deps installs it)")
-    }
-    var parts: [String] = []
-    for (i, turn) in SpokenMeeting.script.enumerated() {
-      let part = box.home.url.appendingPathComponent("close\(i).wav").path
-      let r = try ProcessRunner.run(flite, ["-voice", turn.voice, "-t", turn.text, "-o", part])
-      #expect(r.status == 0, "\(r.stderr)")
-      parts.append(part)
-    }
-    let wav = box.home.url.appendingPathComponent("close.wav").path
-    let joined = try ProcessRunner.run(
-      "/usr/bin/python3",
-      [
-        "-c",
-        """
-        import sys, wave
-        out = wave.open(sys.argv[1], 'wb')
-        out.setnchannels(1); out.setsampwidth(2); out.setframerate(16000)
-        at = 0.0
-        for i, part in enumerate(sys.argv[2:]):
-            w = wave.open(part)
-            gap = 16000 if i == 0 else 3200
-            at += gap / 16000
-            print(at)
-            data = w.readframes(w.getnframes())
-            out.writeframes(b'\\x00\\x00' * gap + data)
-            at += len(data) / 32000
-        out.writeframes(b'\\x00\\x00' * 16000)
-        out.close()
-        """,
-        wav,
-      ] + parts)
-    #expect(joined.status == 0, "\(joined.stderr)")
-    let speech = joined.stdout.split(separator: "\n").compactMap { Double($0) }
+    let spoken = try SpokenMeeting(in: box.home.url, silences: [1.0, 0.2, 0.2])
+    let wav = spoken.wav.path
+    let speech = zip(spoken.starts, spoken.silences).map { $0 + $1 }
     let keys = zip(SpokenMeeting.script, speech).enumerated().map { i, pair in
       i == 0 ? "\(pair.0.name)=0" : "\(pair.0.name)=\(pair.1 + 0.7)"
     }
