@@ -20,8 +20,9 @@ let package = Package(
     // C libraries from the system (apt: libyaml-dev, libgit2-dev, zlib1g-dev).
     .systemLibrary(
       name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-    .systemLibrary(
-      name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+    // libgit2's headers (libgit2-dev); the library itself is loaded with dlopen on first use
+    // (Sources/CGit2/loader.c, stubs.c from scripts/git2-stubs.py).
+    .target(name: "CGit2"),
     // The activity index reads packs itself (Git/Objects): zlib inflates them.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // http(s) remotes go through libcurl, loaded with dlopen on first use (headers only here).

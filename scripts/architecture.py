@@ -24,18 +24,23 @@ for m in re.finditer(r"\.(target|executableTarget|testTarget|systemLibrary)\(\s*
         inside = body[d.end():i - 1]
         deps = re.findall(r"\.product\(name:\s*\"([^\"]+)\"|\"([^\"]+)\"", inside)
         deps = [a or b for a, b in deps if (a or b) not in ("swift-argument-parser", "swift-clocks")]
+    # A target of C sources (CGit2: libgit2's headers and the stubs that load it) is a C library
+    # in the table and, like the system's, left out of the graph.
+    folder = os.path.join(root, "Sources", name)
+    if kind == "target" and os.path.isdir(folder) and any(f.endswith(".c") for f in os.listdir(folder)):
+        kind = "cTarget"
     targets.append((kind, name, deps))
 
-kinds = {"systemLibrary": "C library", "target": "library", "executableTarget": "program", "testTarget": "tests"}
+kinds = {"systemLibrary": "C library", "cTarget": "C library (loaded on first use)", "target": "library", "executableTarget": "program", "testTarget": "tests"}
 lines = ["<!-- generated: modules (scripts/architecture.py from Package.swift; do not edit) -->", "",
          "| module | kind | depends on |", "|---|---|---|"]
 for kind, name, deps in targets:
     lines.append("| `%s` | %s | %s |" % (name, kinds[kind], ", ".join("`%s`" % d for d in deps) or "-"))
 lines += ["", "```mermaid", "graph TD"]
 for kind, name, deps in targets:
-    if kind in ("testTarget", "systemLibrary"): continue
+    if kind in ("testTarget", "systemLibrary", "cTarget"): continue
     for d in deps:
-        if any(t[1] == d and t[0] == "systemLibrary" for t in targets): continue
+        if any(t[1] == d and t[0] in ("systemLibrary", "cTarget") for t in targets): continue
         lines.append("  %s --> %s" % (name, d))
 lines += ["```", "", "<!-- end generated: modules -->"]
 generated = "\n".join(lines)

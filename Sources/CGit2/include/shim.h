@@ -1,0 +1,25 @@
+#include <git2.h>
+#include <git2/sys/transport.h>
+#include <git2/sys/credential.h>
+#include <git2/sys/remote.h>
+
+/* libgit2 is loaded with dlopen on the first call of any of its functions (stubs.c, loader.c):
+   dinger carries no DT_NEEDED on it, so commands that never use it don't load its 15 libraries.
+   git_libgit2_opts is variadic, which neither Swift nor a stub can forward: one fixed-signature
+   wrapper per option used, in loader.c. */
+
+/* Objects read from the object database are not hashed again to verify them: git does not either
+   (fsck does), and it was a fifth of the time of a log walk. */
+int dinger_git_verify_object_hashes(int enabled);
+
+/* Trees up to `bytes` stay in libgit2's object cache (its default keeps none above 4 KiB, so a
+   folder of a thousand meetings was inflated and parsed again for every commit that touched it). */
+int dinger_git_cache_trees_up_to(size_t bytes);
+
+/* Where TLS certificate authorities are (git's http.sslCAInfo / http.sslCAPath); NULL keeps
+   that one as it is. */
+int dinger_git_set_ssl_cert_locations(const char *file, const char *path);
+
+/* Whether libgit2 has been loaded in this process (tests: commands that don't need it don't
+   load it). */
+int dinger_git2_loaded(void);
