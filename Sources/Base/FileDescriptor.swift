@@ -97,6 +97,19 @@ extension FileDescriptor {
     out.removeSubrange(done...)
     return out
   }
+
+  /// Writes all of `bytes` to `fd` (retried after a short write or EINTR); false on an error
+  /// (`errno` says which).
+  public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var done = 0
+    while done < bytes.count {
+      let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return false }
+      done += n
+    }
+    return true
+  }
 }
 
 /// A write that failed: the errno.

@@ -76,4 +76,22 @@ public struct WordRows: Sendable, Equatable {
 
   /// How many words.
   public var count: Int { rows.count }
+
+  /// The same words (texts, first definitions and meaning counts), wherever their bytes lie:
+  /// rows read from a cache file point into all of it.
+  public static func == (a: WordRows, b: WordRows) -> Bool {
+    guard a.rows.count == b.rows.count else { return false }
+    func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
+      x.count == y.count && a.bytes[x].elementsEqual(b.bytes[y])
+    }
+    for (x, y) in zip(a.rows, b.rows) {
+      guard x.meanings == y.meanings, same(x.text, y.text) else { return false }
+      switch (x.definition, y.definition) {
+      case (nil, nil): continue
+      case (let dx?, let dy?): guard same(dx, dy) else { return false }
+      default: return false
+      }
+    }
+    return true
+  }
 }

@@ -41,8 +41,7 @@ import Testing
     let read = CanonicalLibrary.read(bytes, path: "libraries/l.yaml")!
     let file = RecordCodec.decode(bytes, path: "libraries/l.yaml", kind: .library)
     let fromFull = CachedRecord.encode(file.record!, places: DataChecker.SlimFile.places(of: file))
-    let fromFast = CachedRecord.encode(
-      .library(read.library), places: CachedRecord.Places(id: read.idPlace, parent: nil))
+    let fromFast = Array(read.entry)
     if fromFull != fromFast {
       Issue.record(
         "the cache entries differ on \(what):\n\(String(decoding: bytes, as: UTF8.self))")
@@ -157,5 +156,19 @@ import Testing
     let slow = try #require(Self.slow(Array(text.utf8)))
     #expect(Self.same(fast, slow))
     #expect(fast.rows.rows.count == 2 && fast.rows.rows[1].meanings == 0)
+  }
+
+  /// The entry's head (places, id, name, language) goes in the room left before the words; a
+  /// name longer than that room makes a new array, with the same bytes.
+  @Test func aNameLongerThanTheRoomBeforeTheWordsGivesTheSameEntry() throws {
+    for length in [10, CanonicalLibrary.gap - 80, CanonicalLibrary.gap, 3 * CanonicalLibrary.gap] {
+      let text =
+        "id: 6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f\nname: \(String(repeating: "n", count: length))\n"
+        + "language: en\nwords:\n  - text: one\n    meanings:\n      - definition: first\n"
+      let bytes = Array(text.utf8)
+      let read = try #require(CanonicalLibrary.read(bytes, path: "libraries/l.yaml"))
+      #expect(read.listing.name.count == length)
+      #expect(Self.agree(bytes, "a name of \(length) bytes"))
+    }
   }
 }

@@ -280,4 +280,46 @@ import Testing
     try box.write("libraries/broken.yaml", "name: Broken\nlanguage: 12x\n")
     #expect(repo.libraryListings() == nil)
   }
+
+  /// An entry of 64 KB or more is written from its own buffer, the rest gathered around it; the
+  /// checksum taken over the pieces is the file's, so the next run reads it back.
+  @Test func aBigLibraryIsWrittenInPiecesAndReadBack() throws {
+    let (box, repo) = try repository()
+    let big = Library(
+      id: UUID(), name: "Big", language: "en",
+      words: (0..<3000).map { i in
+        Word(text: "word\(i)", meanings: [Meaning(definition: "meaning of word \(i), at length")])
+      })
+    try box.write("libraries/big.yaml", try RecordCodec.encode(.library(big)))
+    let cold = try #require(repo.libraryListings())
+    #expect(repo.cacheHits == 0)
+    let warm = try #require(repo.libraryListings())
+    #expect(repo.cacheHits == 2)
+    #expect(cold.map(\.name) == warm.map(\.name) && cold.map(\.rows) == warm.map(\.rows))
+    let rows = try #require(warm.first { $0.name == "Big" }).rows
+    #expect(rows.count == 3000)
+    #expect(String(decoding: rows.bytes[rows.rows[2999].text], as: UTF8.self) == "word2999")
+  }
+
+  /// The checksum of bytes given in pieces is the checksum of them all, however they are cut.
+  @Test func theChecksumDoesNotDependOnThePieces() {
+    var rng = SeededGenerator(seed: 7)
+    for _ in 0..<200 {
+      let bytes = (0..<Int.random(in: 0...300, using: &rng)).map { _ in
+        UInt8.random(in: 0...255, using: &rng)
+      }
+      let whole = bytes.withUnsafeBytes { cacheChecksum($0) }
+      var sum = CacheChecksum()
+      var at = 0
+      while at < bytes.count {
+        let end = min(bytes.count, at + Int.random(in: 0...70, using: &rng))
+        bytes[at..<end].withUnsafeBytes { sum.add($0) }
+        at = end
+      }
+      #expect(sum.value == whole)
+    }
+    #expect(
+      [UInt8](repeating: 1, count: 64).withUnsafeBytes { cacheChecksum($0) }
+        != [UInt8](repeating: 1, count: 65).withUnsafeBytes { cacheChecksum($0) })
+  }
 }

@@ -49,6 +49,16 @@ struct CacheWriter {
   }
 
   mutating func date(_ d: Date) { u64(d.timeIntervalSinceReferenceDate.bitPattern) }
+
+  /// A string from its UTF-8, as `string` writes one; returns where its bytes went.
+  @discardableResult
+  mutating func string(utf8: UnsafeRawBufferPointer) -> Range<Int> {
+    varint(utf8.count)
+    let start = bytes.count
+    // NB: as typed bytes: appending the raw buffer took the generic (byte by byte) path.
+    bytes.append(contentsOf: utf8.assumingMemoryBound(to: UInt8.self))
+    return start..<bytes.count
+  }
 }
 
 /// Reads what `CacheWriter` wrote, every length checked against what is left: a damaged cache
@@ -164,26 +174,55 @@ struct CacheReader {
 /// A quick checksum of a cache file (64-bit words multiplied in), enough to tell a torn or
 /// damaged file; not a defence against someone who can write to `.git/` anyway.
 func cacheChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  var sum = CacheChecksum()
+  sum.add(bytes)
+  return sum.value
+}
+
+/// `cacheChecksum` of bytes given in pieces (a cache file is written from its entries' own
+/// buffers, not copied into one): the same value however the bytes are cut.
+struct CacheChecksum {
   // NB: four independent lanes of 64-bit words, so the multiplications overlap (one lane was
   // a chain of dependent multiplies, 1.5 ms over a 6 MB cache file).
-  var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+  private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
     0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5
   )
-  func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
+  /// The bytes of a block of 32 not yet complete.
+  private var pending: [UInt8] = []
+  private var total = 0
+
+  @inline(__always) private static func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
     let x = (h ^ w) &* 0x100_0000_01B3 &+ 0x2545_F491
     return x ^ (x >> 29)
   }
-  let blocks = bytes.count / 32
-  for i in 0..<blocks {
-    let at = i * 32
-    lanes.0 = mix(lanes.0, bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-    lanes.1 = mix(lanes.1, bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
-    lanes.2 = mix(lanes.2, bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
-    lanes.3 = mix(lanes.3, bytes.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))
+
+  private mutating func block(_ bytes: UnsafeRawBufferPointer, at: Int) {
+    lanes.0 = Self.mix(lanes.0, bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+    lanes.1 = Self.mix(lanes.1, bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+    lanes.2 = Self.mix(lanes.2, bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
+    lanes.3 = Self.mix(lanes.3, bytes.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))
   }
-  var h = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
-  for i in (blocks * 32)..<bytes.count {
-    h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3
+
+  mutating func add(_ bytes: UnsafeRawBufferPointer) {
+    total += bytes.count
+    var at = 0
+    if !pending.isEmpty {
+      at = min(32 - pending.count, bytes.count)
+      pending.append(contentsOf: bytes[0..<at])
+      guard pending.count == 32 else { return }
+      pending.withUnsafeBytes { block($0, at: 0) }
+      pending.removeAll(keepingCapacity: true)
+    }
+    while at + 32 <= bytes.count {
+      block(bytes, at: at)
+      at += 32
+    }
+    pending.append(contentsOf: bytes[at...])
   }
-  return h ^ UInt64(bytes.count)
+
+  var value: UInt64 {
+    var h = Self.mix(Self.mix(Self.mix(lanes.0, lanes.1), lanes.2), lanes.3)
+    for byte in pending { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    return h ^ UInt64(total)
+  }
 }

@@ -5,8 +5,8 @@ import Models
 import YAML
 
 /// `word list` of a library file written in dinger's own form, without libyaml: one pass over
-/// the bytes, line by line, straight into the listing's packed rows (no `Word`s). libyaml alone
-/// takes 56x `cat` on a 10 MB library; this is about a tenth of that.
+/// the bytes, line by line, straight into the record cache's entry for it, which the listing's
+/// packed rows point into (no `Word`s). libyaml alone takes 56x `cat` on a 10 MB library.
 ///
 /// Only the form dinger writes is read here: two-space indents, the keys of a library, a word
 /// and a meaning each once, plain or single-quoted one-line scalars that YAML reads as strings.
@@ -30,16 +30,20 @@ enum CanonicalLibrary {
     read(bytes, path: path)?.listing
   }
 
-  /// The listing, the library itself and where its id is (what the record cache keeps), or
-  /// nil when the full decode must read `bytes`.
+  /// The listing and the record cache's entry for the file (byte for byte what the full
+  /// decode's library would be cached as; the listing's rows point into it), or nil when the
+  /// full decode must read `bytes`.
   static func read(_ bytes: [UInt8], path: String) -> (
-    listing: LibraryListing, library: Library, idPlace: Diagnostic?
+    listing: LibraryListing, entry: ArraySlice<UInt8>
   )? {
     bytes.withUnsafeBufferPointer { read($0, path: path) }
   }
 
-  private static func read(_ b: UnsafeBufferPointer<UInt8>, path: String) -> (
-    listing: LibraryListing, library: Library, idPlace: Diagnostic?
+  /// Room before the words for the rest of the entry (its places, id, name, language).
+  static let gap = 1024
+
+  static func read(_ b: UnsafeBufferPointer<UInt8>, path: String) -> (
+    listing: LibraryListing, entry: ArraySlice<UInt8>
   )? {
     guard let last = b.last, last == 10, !b.starts(with: [0xEF, 0xBB, 0xBF]), printable(b)
     else { return nil }
@@ -48,17 +52,22 @@ enum CanonicalLibrary {
       let name = reader.name, !name.trimmed.isEmpty, let language = reader.language,
       LanguageCode.isWellFormed(language)
     else { return nil }
-    // NB: a library without words has no `words` key at all.
-    let listing = LibraryListing(
-      path: path, id: reader.id, name: name, language: language, rows: reader.rows)
-    let library = Library(id: reader.id, name: name, language: language, words: reader.words)
     // The id's place, as the full decode gives it: the value's line and column, and the line.
     let place = reader.idLine.map {
       Diagnostic(
         .error, file: path, line: $0.number, column: 5, path: "id", message: "",
         sourceLine: String(decoding: b[$0.start..<$0.end], as: UTF8.self))
     }
-    return (listing, library, place)
+    // NB: a library without words has no `words` key at all.
+    var words = reader.body.bytes
+    reader.body.bytes = []
+    let entry = CachedRecord.libraryEntry(
+      places: CachedRecord.Places(id: place, parent: nil), id: reader.id, name: name,
+      language: language, count: reader.rows.count, words: &words, gap: gap)
+    let listing = LibraryListing(
+      path: path, id: reader.id, name: name, language: language,
+      rows: WordRows(bytes: words, rows: reader.rows))
+    return (listing, entry)
   }
 
   /// The reading under way. A struct with mutating methods, not local variables captured by
@@ -69,17 +78,18 @@ enum CanonicalLibrary {
     var name: String?
     var language: String?
     var sawWords = false
-    var rows = WordRows()
+    /// The words as the cache's entry holds them, and each one's row (ranges in `body`).
+    var body = CacheWriter()
+    var rows: [WordRows.Row] = []
     // NB: natural keys by their hash; two words with one hash (a duplicate, or a collision)
     // send the file to the full decode, which tells which.
-    var keys: Set<Int>
+    var keys: [UInt64] = []
     var text: Scalar?
     var phonetic: Scalar?
     var definition: Scalar?
-    /// The meaning being read, the word's meanings so far, and the words.
+    /// The meaning being read, and the word's meanings so far.
     var pos: Scalar?, meaningText: Scalar?, example: Scalar?
-    var current: [Meaning] = []
-    var words: [Word] = []
+    var current: [(pos: Scalar?, definition: Scalar, example: Scalar?)] = []
     /// The id's line: its number and where it lies.
     var idLine: (number: Int, start: Int, end: Int)?
     var line = 0
@@ -91,18 +101,17 @@ enum CanonicalLibrary {
 
     init(_ b: UnsafeBufferPointer<UInt8>) {
       self.b = b
-      keys = Set<Int>(minimumCapacity: b.count / 64)
-      rows.reserve(words: b.count / 100, bytes: b.count / 3)
+      keys.reserveCapacity(b.count / 128)
+      rows.reserveCapacity(b.count / 100)
+      body.bytes.reserveCapacity(CanonicalLibrary.gap + b.count)
+      body.bytes.append(contentsOf: repeatElement(0, count: CanonicalLibrary.gap))
     }
 
     /// Ends the meaning being read (if any): false when it has no definition.
     mutating func closeMeaning() -> Bool {
       guard meaningKeys != 0 else { return true }
       guard meaningKeys & 2 != 0, let meaningText else { return false }
-      current.append(
-        Meaning(
-          partOfSpeech: pos?.string(b), definition: meaningText.string(b),
-          example: example?.string(b)))
+      current.append((pos, meaningText, example))
       (meaningKeys, pos, self.meaningText, example) = (0, nil, nil, nil)
       return true
     }
@@ -131,19 +140,36 @@ enum CanonicalLibrary {
         h = FNV1a()
         h.add(key.utf8)
       }
-      guard keys.insert(Int(truncatingIfNeeded: h.value)).inserted else { return false }
+      keys.append(h.value)
       guard definition != nil || meanings == 0 else { return false }
-      words.append(Word(text: text.string(b), phonetic: phonetic?.string(b), meanings: current))
-      (phonetic, current) = (nil, [])
-      let (count, definition) = (meanings, self.definition)
-      text.withBytes(b) { tb in
-        if let definition {
-          definition.withBytes(b) { db in rows.append(text: tb, definition: db, meanings: count) }
-        } else {
-          rows.append(text: tb, definition: nil, meanings: 0)
-        }
+      // The layout of CachedRecord.body's words.
+      let textRange = write(text)
+      write(optional: phonetic)
+      body.varint(current.count)
+      var first: Range<Int>?
+      for meaning in current {
+        write(optional: meaning.pos)
+        let d = write(meaning.definition)
+        if first == nil { first = d }
+        write(optional: meaning.example)
       }
+      rows.append(WordRows.Row(text: textRange, definition: first, meanings: current.count))
+      phonetic = nil
+      current.removeAll(keepingCapacity: true)
       return true
+    }
+
+    @discardableResult
+    mutating func write(_ scalar: Scalar) -> Range<Int> {
+      var range = 0..<0
+      scalar.withBytes(b) { range = body.string(utf8: $0) }
+      return range
+    }
+
+    mutating func write(optional scalar: Scalar?) {
+      guard let scalar else { return body.u8(0) }
+      body.u8(1)
+      write(scalar)
     }
 
     /// A word's key: `text`, `phonetic` (strings) or `meanings` (a list follows).
@@ -281,6 +307,9 @@ enum CanonicalLibrary {
         }
       }
       if level > 0 { guard endWord() else { return false } }
+      // NB: sorted, then each next to the next: a hash table was a cache miss per word (90 ns).
+      keys.sort()
+      for k in keys.indices.dropFirst() where keys[k] == keys[k - 1] { return false }
       return true
     }
   }
@@ -354,8 +383,15 @@ enum CanonicalLibrary {
     let quoted: Bool
     /// False when it is only spaces (after trimming: an empty definition).
     let hasText: Bool
-    static let special: Set<[UInt8]> = Set(
-      ["null", "true", "false", "yes", "no", "on", "off", "y", "n"].map { Array($0.utf8) })
+    /// Their bytes, lowercase, packed in a number (the first in the highest byte).
+    static let special: [UInt64] = ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
+      .map { $0.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+
+    /// Nonzero when one of the eight bytes of `w` is `c`.
+    @inline(__always) static func has(_ w: UInt64, _ c: UInt8) -> UInt64 {
+      let v = w ^ (0x0101_0101_0101_0101 &* UInt64(c))
+      return (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080
+    }
 
     /// True when it holds `''` (a quote).
     var escaped = false
@@ -390,8 +426,18 @@ enum CanonicalLibrary {
       default: break
       }
       guard b[end - 1] != 32, b[end - 1] != 58 else { return nil }
+      // NB: eight bytes at a time while none is a ':', a '#' or a control (printable() let
+      // through no control but the tab and the line feed, and a line holds no line feed).
+      let raw = UnsafeRawPointer(b.baseAddress!)
       var i = start
       while i < end {
+        if i + 8 <= end {
+          let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          if Self.has(w, 58) | Self.has(w, 35) | Self.has(w, 9) == 0 {
+            i += 8
+            continue
+          }
+        }
         let c = b[i]
         if c < 32 || c == 127 { return nil }
         if c == 58 && i + 1 < end && b[i + 1] == 32 { return nil }
@@ -400,8 +446,8 @@ enum CanonicalLibrary {
       }
       if end - start <= 5 {
         // null, true, false, yes, no, on, off, y, n in any case: not strings to YAML 1.1.
-        var lower = [UInt8](repeating: 0, count: end - start)
-        for i in start..<end { lower[i - start] = b[i] | 0x20 }
+        var lower: UInt64 = 0
+        for i in start..<end { lower = lower << 8 | UInt64(b[i] | 0x20) }
         if Self.special.contains(lower) { return nil }
       }
       (self.start, self.end, quoted, hasText) = (start, end, false, true)

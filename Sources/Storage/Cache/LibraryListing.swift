@@ -39,10 +39,8 @@ extension DataRepository {
       case .success(.read(let bytes, let stamp)):
         // NB: a file in dinger's own form is read without libyaml, and cached as the full
         // decode would cache it.
-        if let (listing, library, idPlace) = CanonicalLibrary.read(bytes, path: path) {
-          cache?.remember(
-            path, stamp: stamp, record: .library(library),
-            places: CachedRecord.Places(id: idPlace, parent: nil), now: now)
+        if let (listing, entry) = CanonicalLibrary.read(bytes, path: path) {
+          cache?.remember(path, stamp: stamp, entry: entry, now: now)
           out.append(listing)
           continue
         }

@@ -32,7 +32,7 @@ final class RecordCache {
     var data: [UInt8] = []
     /// File name -> (stamp, the record's bytes in `data`).
     var entries: [String: (stamp: FileStamp, payload: Range<Int>)] = [:]
-    var added: [String: (stamp: FileStamp, payload: [UInt8])] = [:]
+    var added: [String: (stamp: FileStamp, payload: ArraySlice<UInt8>)] = [:]
     var dropped: Set<String> = []
     var changed = false
   }
@@ -95,6 +95,12 @@ final class RecordCache {
   ) {
     guard stamp.isSettled(at: now), let payload = CachedRecord.encode(record, places: places)
     else { return }
+    remember(path, stamp: stamp, entry: payload[...], now: now)
+  }
+
+  /// Keeps an entry already in the cache's form (`CachedRecord.libraryEntry`).
+  func remember(_ path: String, stamp: FileStamp, entry payload: ArraySlice<UInt8>, now: Int64) {
+    guard stamp.isSettled(at: now) else { return }
     let (dir, name) = Self.split(path)
     let bucket = self.bucket(dir)
     bucket.added[name] = (stamp, payload)
@@ -104,9 +110,17 @@ final class RecordCache {
   /// Writes every folder's cache that changed. Failures are ignored: the cache only saves time.
   func save() {
     for (dir, bucket) in buckets where bucket.changed {
+      // NB: the file goes out as pieces: small parts gathered in one buffer, big entries from
+      // their own (a 50,000-word library's 10 MB entry was copied, and its pages faulted in,
+      // once more to be written).
+      var pieces: [ArraySlice<UInt8>] = []
       var w = CacheWriter()
-      w.bytes.reserveCapacity(
-        bucket.data.count + bucket.added.values.reduce(0) { $0 + $1.payload.count + 64 })
+      func add(_ payload: ArraySlice<UInt8>) {
+        guard payload.count >= 1 << 16 else { return w.bytes.append(contentsOf: payload) }
+        pieces.append(w.bytes[...])
+        pieces.append(payload)
+        w = CacheWriter()
+      }
       w.bytes.append(contentsOf: Self.magic)
       w.u8(CachedRecord.version)
       w.string(dir)
@@ -118,18 +132,22 @@ final class RecordCache {
         w.string(name)
         entry.stamp.write(to: &w)
         w.varint(entry.payload.count)
-        w.bytes.append(contentsOf: bucket.data[entry.payload])
+        add(bucket.data[entry.payload])
       }
       kept = [:]
       for (name, entry) in bucket.added.sorted(by: { $0.key < $1.key }) {
         w.string(name)
         entry.stamp.write(to: &w)
         w.varint(entry.payload.count)
-        w.bytes.append(contentsOf: entry.payload)
+        add(entry.payload)
       }
-      let sum = w.bytes.withUnsafeBytes { cacheChecksum($0) }
-      w.u64(sum)
-      write(w.bytes, to: Self.fileName(dir))
+      pieces.append(w.bytes[...])
+      var sum = CacheChecksum()
+      for piece in pieces { piece.withUnsafeBytes { sum.add($0) } }
+      var tail = CacheWriter()
+      tail.u64(sum.value)
+      pieces.append(tail.bytes[...])
+      write(pieces, to: Self.fileName(dir))
       bucket.changed = false
     }
   }
@@ -218,7 +236,7 @@ final class RecordCache {
     return done == size ? bytes : nil
   }
 
-  private func write(_ bytes: [UInt8], to name: String) {
+  private func write(_ pieces: [ArraySlice<UInt8>], to name: String) {
     let path = folder.appendingPathComponent(name).path
     let temp = folder.appendingPathComponent(
       ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
@@ -227,14 +245,11 @@ final class RecordCache {
     mkdir(folder.path, 0o755)
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return }
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      done += n
+    var complete = true
+    for piece in pieces where complete {
+      complete = piece.withUnsafeBytes { FileDescriptor.writeAll(fd, $0) }
     }
     close(fd)
-    if done < bytes.count || rename(temp, path) != 0 { unlink(temp) }
+    if !complete || rename(temp, path) != 0 { unlink(temp) }
   }
 }
