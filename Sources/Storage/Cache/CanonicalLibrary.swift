@@ -32,31 +32,89 @@ enum CanonicalLibrary {
 
   /// The listing and the record cache's entry for the file (byte for byte what the full
   /// decode's library would be cached as; the listing's rows point into it), or nil when the
-  /// full decode must read `bytes`.
-  static func read(_ bytes: [UInt8], path: String) -> (
+  /// full decode must read `bytes`. `chunk` is how much is read at a time (tests vary it).
+  static func read(_ bytes: [UInt8], path: String, chunk: Int = 1 << 18) -> (
     listing: LibraryListing, entry: ArraySlice<UInt8>
   )? {
-    bytes.withUnsafeBufferPointer { read($0, path: path) }
+    var at = 0
+    return read(size: bytes.count, path: path, chunk: chunk) { into in
+      let n = min(into.count, bytes.count - at)
+      bytes[at..<(at + n)].withUnsafeBytes { into.copyMemory(from: $0) }
+      at += n
+      return n
+    }
+  }
+
+  /// The same from an open file of `size` bytes (its stamp's), read a piece at a time: a
+  /// 10 MB library is never in memory whole, only the entry made from it (reading it whole
+  /// cost more than `cat` takes, in page faults and copies). Nil also when the file is not
+  /// `size` bytes long after all.
+  static func read(fd: Int32, size: Int, path: String) -> (
+    listing: LibraryListing, entry: ArraySlice<UInt8>
+  )? {
+    read(size: size, path: path, chunk: 1 << 18) { into in
+      while true {
+        let n = Glibc.read(fd, into.baseAddress!, into.count)
+        if n < 0 && errno == EINTR { continue }
+        return n
+      }
+    }
   }
 
   /// Room before the words for the rest of the entry (its places, id, name, language).
   static let gap = 1024
 
-  static func read(_ b: UnsafeBufferPointer<UInt8>, path: String) -> (
-    listing: LibraryListing, entry: ArraySlice<UInt8>
-  )? {
-    guard let last = b.last, last == 10, !b.starts(with: [0xEF, 0xBB, 0xBF]), printable(b)
-    else { return nil }
-    var reader = Reader(b)
-    guard reader.run(),
-      let name = reader.name, !name.trimmed.isEmpty, let language = reader.language,
+  /// Reads `size` bytes through `fill` (which puts up to its buffer's count of the next bytes
+  /// there and says how many, 0 at the end, -1 on an error), whole lines at a time; a word cut
+  /// by the end of what has been read is read again from its first line with what follows.
+  private static func read(
+    size: Int, path: String, chunk: Int, fill: (UnsafeMutableRawBufferPointer) -> Int
+  ) -> (listing: LibraryListing, entry: ArraySlice<UInt8>)? {
+    guard size > 0 else { return nil }
+    var buffer = [UInt8](repeating: 0, count: max(1, min(chunk, size)))
+    var reader = Reader(expected: size)
+    var (have, checked, total) = (0, 0, 0)
+    while true {
+      if have == buffer.count {
+        // A word longer than the buffer: room for it (bounded by the file's size).
+        buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+      }
+      let n = buffer.withUnsafeMutableBytes {
+        fill(UnsafeMutableRawBufferPointer(rebasing: $0[have...]))
+      }
+      guard n >= 0, total + n <= size else { return nil }
+      total += n
+      have += n
+      let end: Int
+      if n == 0 {
+        // The end: every byte of the stamp's size, ending with a line feed. NB: a byte order
+        // mark is U+FEFF, which printable() refuses.
+        guard total == size, have == 0 || buffer[have - 1] == 10 else { return nil }
+        end = have
+      } else {
+        guard let last = buffer[checked..<have].lastIndex(of: 10) else { continue }
+        end = last + 1
+      }
+      let restart = buffer.withUnsafeBufferPointer { b -> Int? in
+        guard printable(UnsafeBufferPointer(rebasing: b[checked..<end])) else { return nil }
+        reader.b = b
+        return reader.run(to: end, final: n == 0)
+      }
+      guard let restart else { return nil }
+      if n == 0 { break }
+      buffer.withUnsafeMutableBytes { raw in
+        raw.baseAddress!.copyMemory(from: raw.baseAddress! + restart, byteCount: have - restart)
+      }
+      (have, checked) = (have - restart, end - restart)
+    }
+    guard let name = reader.name, !name.trimmed.isEmpty, let language = reader.language,
       LanguageCode.isWellFormed(language)
     else { return nil }
     // The id's place, as the full decode gives it: the value's line and column, and the line.
     let place = reader.idLine.map {
       Diagnostic(
         .error, file: path, line: $0.number, column: 5, path: "id", message: "",
-        sourceLine: String(decoding: b[$0.start..<$0.end], as: UTF8.self))
+        sourceLine: $0.text)
     }
     // NB: a library without words has no `words` key at all.
     var words = reader.body.bytes
@@ -73,7 +131,8 @@ enum CanonicalLibrary {
   /// The reading under way. A struct with mutating methods, not local variables captured by
   /// nested functions: those were checked for exclusive access at run time on every use.
   private struct Reader {
-    let b: UnsafeBufferPointer<UInt8>
+    /// The lines read so far and not yet taken (valid only during `run`).
+    var b = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     var id: UUID?
     var name: String?
     var language: String?
@@ -90,20 +149,22 @@ enum CanonicalLibrary {
     /// The meaning being read, and the word's meanings so far.
     var pos: Scalar?, meaningText: Scalar?, example: Scalar?
     var current: [(pos: Scalar?, definition: Scalar, example: Scalar?)] = []
-    /// The id's line: its number and where it lies.
-    var idLine: (number: Int, start: Int, end: Int)?
+    /// The id's line: its number and text.
+    var idLine: (number: Int, text: String)?
     var line = 0
+    /// Where the word being read starts in `b`, and the line count before it.
+    var wordStart: Int?
+    var wordLine = 0
     var meanings = 0
     var wordKeys = 0  // bits: text 1, phonetic 2, meanings 4
     var meaningKeys = 0  // bits: partOfSpeech 1, definition 2, example 4
     var inMeanings = false
     var level = 0  // 0 top, 1 in words, 2 in meanings
 
-    init(_ b: UnsafeBufferPointer<UInt8>) {
-      self.b = b
-      keys.reserveCapacity(b.count / 128)
-      rows.reserveCapacity(b.count / 100)
-      body.bytes.reserveCapacity(CanonicalLibrary.gap + b.count)
+    init(expected size: Int) {
+      keys.reserveCapacity(size / 128)
+      rows.reserveCapacity(size / 100)
+      body.bytes.reserveCapacity(CanonicalLibrary.gap + size)
       body.bytes.append(contentsOf: repeatElement(0, count: CanonicalLibrary.gap))
     }
 
@@ -223,15 +284,39 @@ enum CanonicalLibrary {
       return true
     }
 
-    /// Reads every line; false when the full decode must read the file.
-    mutating func run() -> Bool {
+    /// Forgets the word being read (its scalars lie in bytes about to move): it is read again
+    /// from its first line. Returns where that is.
+    mutating func restartWord() -> Int? {
+      guard let start = wordStart else { return nil }
+      (text, phonetic, definition, pos, meaningText, example) = (nil, nil, nil, nil, nil, nil)
+      current.removeAll(keepingCapacity: true)
+      (meanings, wordKeys, meaningKeys, inMeanings, level, line) = (0, 0, 0, false, 1, wordLine)
+      wordStart = nil
+      return start
+    }
+
+    /// Reads the lines of `b` up to `limit` (the end of a line); nil when the full decode must
+    /// read the file. Else where the next read starts: `limit`, or the first line of a word
+    /// not yet complete (unless `final`: then every word ends and the keys are checked).
+    mutating func run(to limit: Int, final: Bool) -> Int? {
+      guard run(to: limit) else { return nil }
+      guard final else { return restartWord() ?? limit }
+      if level > 0 { guard endWord() else { return nil } }
+      // NB: sorted, then each next to the next: a hash table was a cache miss per word (90 ns).
+      keys.sort()
+      for k in keys.indices.dropFirst() where keys[k] == keys[k - 1] { return nil }
+      return limit
+    }
+
+    private mutating func run(to limit: Int) -> Bool {
       let (idKey, nameKey, languageKey, wordsKey) = (K.id, K.name, K.language, K.words)
       var at = 0
-      while at < b.count {
+      while at < limit {
         // NB: memchr finds the line's end a vector at a time.
         let end =
-          UnsafeRawPointer(memchr(b.baseAddress! + at, 10, b.count - at)!)
+          UnsafeRawPointer(memchr(b.baseAddress! + at, 10, limit - at)!)
           - UnsafeRawPointer(b.baseAddress!)
+        let lineStart = at
         defer { at = end + 1 }
         line += 1
         var indent = at
@@ -256,7 +341,7 @@ enum CanonicalLibrary {
             let u = FastUUID.parse(bytes: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]))
           else { return false }
           id = u
-          idLine = (line, at, end)
+          idLine = (line, String(decoding: b[at..<end], as: UTF8.self))
           continue
         }
         if i < end {
@@ -269,6 +354,7 @@ enum CanonicalLibrary {
           if level > 0 {
             guard endWord() else { return false }
             (level, text, definition, meanings, wordKeys, meaningKeys) = (0, nil, nil, 0, 0, 0)
+            wordStart = nil
           }
           if CanonicalLibrary.same(key, nameKey) {
             guard name == nil, let v = value else { return false }
@@ -290,6 +376,7 @@ enum CanonicalLibrary {
             nil, nil, 0, 0, 0, false
           )
           level = 1
+          (wordStart, wordLine) = (lineStart, line - 1)
           guard wordKey(key, value), !inMeanings || value == nil else { return false }
           if inMeanings { level = 2 }
         case (4, false) where level >= 1 && wordKeys != 0:
@@ -306,10 +393,6 @@ enum CanonicalLibrary {
         default: return false
         }
       }
-      if level > 0 { guard endWord() else { return false } }
-      // NB: sorted, then each next to the next: a hash table was a cache miss per word (90 ns).
-      keys.sort()
-      for k in keys.indices.dropFirst() where keys[k] == keys[k - 1] { return false }
       return true
     }
   }
@@ -403,7 +486,15 @@ enum CanonicalLibrary {
         var i = start + 1
         var text = false
         var escaped = false
+        let raw = UnsafeRawPointer(b.baseAddress!)
         while i < end - 1 {
+          // NB: once it has text, eight bytes at a time while none is a quote.
+          if text && i + 8 <= end - 1
+            && Self.has(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self), 39) == 0
+          {
+            i += 8
+            continue
+          }
           if b[i] == 39 {
             guard i + 1 < end - 1, b[i + 1] == 39 else { return nil }
             escaped = true

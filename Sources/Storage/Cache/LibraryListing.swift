@@ -25,25 +25,35 @@ extension DataRepository {
     let cache = RecordCache.of(gitDirectory: git.gitDirectory)
     defer { cache?.save() }
     let now = clock()
-    var hits: [String: LibraryListing] = [:]
-    let read = WorkTree(root: root).read(paths) { path, stamp in
-      guard let listing = cache?.libraryListing(path, stamp: stamp) else { return false }
-      hits[path] = listing
-      return true
-    }
-    cacheHits = hits.count
+    let tree = WorkTree(root: root)
     var out: [LibraryListing] = []
-    for (path, result) in zip(paths, read) {
-      switch result {
-      case .success(.known): if let listing = hits[path] { out.append(listing) }
-      case .success(.read(let bytes, let stamp)):
-        // NB: a file in dinger's own form is read without libyaml, and cached as the full
-        // decode would cache it.
-        if let (listing, entry) = CanonicalLibrary.read(bytes, path: path) {
+    var hits = 0
+    for path in paths {
+      // From the record cache, else (a file in dinger's own form) read a piece at a time
+      // without libyaml and cached as the full decode would cache it.
+      let listed: LibraryListing??
+      do {
+        listed = try tree.withOpenFile(path) { fd, stamp -> LibraryListing? in
+          if let listing = cache?.libraryListing(path, stamp: stamp) {
+            hits += 1
+            return listing
+          }
+          guard
+            let (listing, entry) = CanonicalLibrary.read(fd: fd, size: Int(stamp.size), path: path)
+          else { return nil }
           cache?.remember(path, stamp: stamp, entry: entry, now: now)
-          out.append(listing)
-          continue
+          return listing
         }
+      } catch { return nil }
+      switch listed {
+      case nil: continue  // no file (any more)
+      case let listing??: out.append(listing)
+      case .some(nil):
+        // Any other form: the full decode, which says what is wrong if anything is.
+        guard
+          case .success(.read(let bytes, let stamp)) = tree.read([path], unless: { _, _ in false })[
+            0]
+        else { return nil }
         let file = RecordCodec.decode(bytes, path: path, kind: .library)
         guard case .library(let library)? = file.record, file.diagnostics.isEmpty else {
           return nil
@@ -55,11 +65,10 @@ extension DataRepository {
           LibraryListing(
             path: path, id: library.id, name: library.name, language: library.language,
             rows: WordRows(library.words)))
-      case .success(.missing): continue
-      case .failure: return nil
       }
     }
-    Trace.mark("listed \(paths.count) libraries, \(hits.count) of them from the record cache")
+    cacheHits = hits
+    Trace.mark("listed \(paths.count) libraries, \(hits) of them from the record cache")
     return out
   }
 }

@@ -181,8 +181,11 @@ public struct WorkTree: Sendable {
     }
   }
 
-  private func readFile(in dir: Int32, name: String, path: String) throws(Refusal)
-    -> (bytes: [UInt8], stamp: FileStamp)?
+  /// Opens a file as `read` reads one: no link followed, a folder, FIFO or device refused,
+  /// the size bounded. Returns the descriptor (the caller closes it) and its stat; nil when
+  /// there is no file.
+  private func openFile(in dir: Int32, name: String, path: String) throws(Refusal)
+    -> (fd: Int32, stat: stat)?
   {
     // NB: O_NONBLOCK: opening a FIFO for reading would wait for a writer forever; it is
     // refused below, before any read.
@@ -196,16 +199,44 @@ public struct WorkTree: Sendable {
       }
       throw .unreadable(path, code)
     }
-    defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { throw .unreadable(path, errno) }
-    switch st.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: throw .isAFolder(path)
-    default: throw .notAFile(path)
+    do throws(Refusal) {
+      guard fstat(fd, &st) == 0 else { throw .unreadable(path, errno) }
+      switch st.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw .isAFolder(path)
+      default: throw .notAFile(path)
+      }
+      // NB: bounded by fstat before anything is allocated (a sparse 1 GB file is not read).
+      guard st.st_size <= WorkTree.largestFile else { throw .tooLarge(path, Int(st.st_size)) }
+    } catch {
+      close(fd)
+      throw error
     }
-    // NB: bounded by fstat before anything is allocated (a sparse 1 GB file is not read).
-    guard st.st_size <= WorkTree.largestFile else { throw .tooLarge(path, Int(st.st_size)) }
+    return (fd, st)
+  }
+
+  /// Opens `path` as `read` would and gives `body` the descriptor (at the file's start) and
+  /// the file's stamp, for a reader that takes the file a piece at a time; nil when there is
+  /// no file.
+  public func withOpenFile<T>(_ path: String, _ body: (Int32, FileStamp) -> T) throws(Refusal)
+    -> T?
+  {
+    let parts = try Self.parts(path)
+    guard let fds = try folders(parts, path: path, create: false) else { return nil }
+    defer { fds.forEach { close($0) } }
+    guard
+      let (fd, st) = try openFile(in: fds[fds.count - 1], name: parts[parts.count - 1], path: path)
+    else { return nil }
+    defer { close(fd) }
+    return body(fd, FileStamp(st))
+  }
+
+  private func readFile(in dir: Int32, name: String, path: String) throws(Refusal)
+    -> (bytes: [UInt8], stamp: FileStamp)?
+  {
+    guard let (fd, st) = try openFile(in: dir, name: name, path: path) else { return nil }
+    defer { close(fd) }
     let size = Int(st.st_size)
     // NB: not zeroed first: read() writes each byte once (a 10 MB library was 1 ms of memset).
     var failure: Int32 = 0
