@@ -68,6 +68,18 @@ import Testing
       "\(words)")
   }
 
+  /// A word's other meanings are counted after its first definition: "(+1)" to "(+11)".
+  @Test func wordListCountsTheOtherMeanings() {
+    func word(_ text: String, meanings: Int) -> Word {
+      Word(text: text, meanings: (0..<meanings).map { Meaning(definition: "d\($0)") })
+    }
+    let list = WordListView(
+      groups: [("L", [word("a", meanings: 1), word("b", meanings: 2), word("c", meanings: 12)])],
+      showLibrary: false
+    ).render()
+    #expect(list == "a  d0\nb  d0 (+1)\nc  d0 (+11)\n", "\(list)")
+  }
+
   @Test func quizScreenAtANarrowWidth() {
     let state = QuizState(
       questions: [

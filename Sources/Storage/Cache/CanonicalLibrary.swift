@@ -16,13 +16,55 @@ import YAML
 /// listed twice) gives nil: the full decode then reads the file and says what is wrong, if
 /// anything is. A differential test holds both paths to the same answer.
 enum CanonicalLibrary {
-  /// The keys, as bytes.
-  private enum K {
-    static let id = Array("id".utf8), name = Array("name".utf8)
-    static let language = Array("language".utf8), words = Array("words".utf8)
-    static let text = Array("text".utf8), phonetic = Array("phonetic".utf8)
-    static let meanings = Array("meanings".utf8), partOfSpeech = Array("partOfSpeech".utf8)
-    static let definition = Array("definition".utf8), example = Array("example".utf8)
+  /// The keys of a library, a word and a meaning.
+  enum Key: Int {
+    case id, name, language, words, text, phonetic, meanings, partOfSpeech, definition, example
+
+    static let names = [
+      "id", "name", "language", "words", "text", "phonetic", "meanings", "partOfSpeech",
+      "definition", "example",
+    ].map { Array($0.utf8) }
+
+    /// Each key's first and last eight bytes as little-endian numbers (zeros past its end).
+    static let patterns: [(head: UInt64, tail: UInt64)] = names.map { name in
+      func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+      }
+      return (word(name.prefix(8)), word(name.suffix(8)))
+    }
+
+    /// The key `b[start..<end]` is, if any: told by its length and first letter, then
+    /// compared eight bytes at a time.
+    @inline(__always) static func of(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+      -> Key?
+    {
+      let key: Key
+      switch (end - start, b[start]) {
+      case (2, 105): key = .id
+      case (4, 110): key = .name
+      case (4, 116): key = .text
+      case (5, 119): key = .words
+      case (7, 101): key = .example
+      case (8, 108): key = .language
+      case (8, 112): key = .phonetic
+      case (8, 109): key = .meanings
+      case (10, 100): key = .definition
+      case (12, 112): key = .partOfSpeech
+      default: return nil
+      }
+      let count = end - start
+      guard start + max(8, count) <= b.count else {
+        return b[start..<end].elementsEqual(names[key.rawValue]) ? key : nil
+      }
+      let raw = UnsafeRawPointer(b.baseAddress!)
+      let pattern = patterns[key.rawValue]
+      var head = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+      if count < 8 { head &= (1 << (8 * UInt64(count))) - 1 }
+      guard head == pattern.head else { return nil }
+      guard count > 8 else { return key }
+      let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+      return tail == pattern.tail ? key : nil
+    }
   }
 
   /// The listing of `bytes`, or nil when the full decode must read them.
@@ -234,16 +276,13 @@ enum CanonicalLibrary {
     }
 
     /// A word's key: `text`, `phonetic` (strings) or `meanings` (a list follows).
-    mutating func wordKey(_ key: UnsafeBufferPointer<UInt8>, _ value: Scalar?) -> Bool {
+    mutating func wordKey(_ key: Key, _ value: Scalar?) -> Bool {
       let bit: Int
-      if CanonicalLibrary.same(key, K.text) {
-        bit = 1
-      } else if CanonicalLibrary.same(key, K.phonetic) {
-        bit = 2
-      } else if CanonicalLibrary.same(key, K.meanings) {
-        bit = 4
-      } else {
-        return false
+      switch key {
+      case .text: bit = 1
+      case .phonetic: bit = 2
+      case .meanings: bit = 4
+      default: return false
       }
       guard wordKeys & bit == 0 else { return false }
       wordKeys |= bit
@@ -258,18 +297,13 @@ enum CanonicalLibrary {
     }
 
     /// A meaning's key: `partOfSpeech`, `definition`, `example`, each a string.
-    mutating func meaningKey(_ key: UnsafeBufferPointer<UInt8>, _ value: Scalar?, first: Bool)
-      -> Bool
-    {
+    mutating func meaningKey(_ key: Key, _ value: Scalar?, first: Bool) -> Bool {
       let bit: Int
-      if CanonicalLibrary.same(key, K.partOfSpeech) {
-        bit = 1
-      } else if CanonicalLibrary.same(key, K.definition) {
-        bit = 2
-      } else if CanonicalLibrary.same(key, K.example) {
-        bit = 4
-      } else {
-        return false
+      switch key {
+      case .partOfSpeech: bit = 1
+      case .definition: bit = 2
+      case .example: bit = 4
+      default: return false
       }
       guard meaningKeys & bit == 0, let value else { return false }
       meaningKeys |= bit
@@ -309,7 +343,7 @@ enum CanonicalLibrary {
     }
 
     private mutating func run(to limit: Int) -> Bool {
-      let (idKey, nameKey, languageKey, wordsKey) = (K.id, K.name, K.language, K.words)
+      let raw = UnsafeRawPointer(b.baseAddress!)
       var at = 0
       while at < limit {
         // NB: memchr finds the line's end a vector at a time.
@@ -328,14 +362,23 @@ enum CanonicalLibrary {
           item = true
           i += 2
         }
-        // key: letters only, then ":" and a space or the end of the line.
+        // key: one of the library's, then ":" and a space or the end of the line. NB: the
+        // first ':' is found eight bytes at a time (keys are letters only, at most 12).
         let keyStart = i
-        while i < end && ((b[i] >= 97 && b[i] <= 122) || (b[i] >= 65 && b[i] <= 90)) { i += 1 }
-        guard i > keyStart, i < end, b[i] == 58 else { return false }
-        let key = UnsafeBufferPointer(rebasing: b[keyStart..<i])
+        if keyStart + 16 <= b.count {
+          let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+          let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+          let (c, c2) = (Scalar.has(w, 58), Scalar.has(w2, 58))
+          i += c != 0 ? c.trailingZeroBitCount / 8 : c2 != 0 ? 8 + c2.trailingZeroBitCount / 8 : 16
+        } else {
+          while i < end && b[i] != 58 { i += 1 }
+        }
+        guard i > keyStart, i < end, b[i] == 58, let key = Key.of(b, from: keyStart, to: i) else {
+          return false
+        }
         i += 1
         var value: Scalar?
-        if depth == 0 && !item && CanonicalLibrary.same(key, idKey) {
+        if depth == 0 && !item && key == .id {
           // NB: an id is read as a UUID as it stands (a plain scalar may start with a digit).
           guard id == nil, level == 0, b[i] == 32, i + 1 < end,
             let u = FastUUID.parse(bytes: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]))
@@ -356,13 +399,13 @@ enum CanonicalLibrary {
             (level, text, definition, meanings, wordKeys, meaningKeys) = (0, nil, nil, 0, 0, 0)
             wordStart = nil
           }
-          if CanonicalLibrary.same(key, nameKey) {
+          if key == .name {
             guard name == nil, let v = value else { return false }
             name = v.string(b)
-          } else if CanonicalLibrary.same(key, languageKey) {
+          } else if key == .language {
             guard language == nil, let v = value else { return false }
             language = v.string(b)
-          } else if CanonicalLibrary.same(key, wordsKey) {
+          } else if key == .words {
             guard !sawWords, value == nil else { return false }
             sawWords = true
             level = 1
@@ -404,16 +447,19 @@ enum CanonicalLibrary {
     let n = b.count
     let raw = UnsafeRawPointer(b.baseAddress!)
     while i < n {
-      // NB: eight bytes at a time while they are all printable ASCII (none >= 0x80, none below
-      // 0x20, none 0x7F): most of a library.
+      // NB: eight bytes at a time while they are all printable ASCII or line feeds (none
+      // >= 0x80, none below 0x20 but 0x0A, none 0x7F): most of a library. Each test is exact
+      // per byte (no borrow crosses a byte), so a line feed clears only its own.
+      let m: UInt64 = 0x8080_8080_8080_8080
+      let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
       while i + 8 <= n {
         let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        let high = w & 0x8080_8080_8080_8080
-        let low = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-        let del =
-          ((w ^ 0x7F7F_7F7F_7F7F_7F7F) &- 0x0101_0101_0101_0101) & ~(w ^ 0x7F7F_7F7F_7F7F_7F7F)
-          & 0x8080_8080_8080_8080
-        guard high | low | del == 0 else { break }
+        let control = ~((w | m) &- 0x2020_2020_2020_2020) & m
+        let t = w ^ 0x0A0A_0A0A_0A0A_0A0A
+        let lineFeed = ~(((t & low7) &+ low7) | t) & m
+        let d = w ^ low7
+        let del = ~(((d & low7) &+ low7) | d) & m
+        guard (w & m) | (control & ~lineFeed) | del == 0 else { break }
         i += 8
       }
       guard i < n else { break }
@@ -449,14 +495,6 @@ enum CanonicalLibrary {
       i += length
     }
     return true
-  }
-
-  /// True when `key` is `name`.
-  @inline(__always) fileprivate static func same(
-    _ key: UnsafeBufferPointer<UInt8>, _ name: [UInt8]
-  ) -> Bool {
-    key.count == name.count
-      && name.withUnsafeBytes { memcmp(key.baseAddress!, $0.baseAddress!, key.count) == 0 }
   }
 
   /// A one-line scalar YAML reads as a string: plain, or single-quoted (`''` for a quote).
