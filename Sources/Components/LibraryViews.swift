@@ -84,8 +84,16 @@ public struct WordListView {
   /// The text.
   public func render() -> String { String(decoding: renderBytes(), as: UTF8.self) }
 
-  /// The text as UTF-8 bytes (what a large list is written as).
+  /// The text as UTF-8 bytes.
   public func renderBytes() -> [UInt8] {
+    var out: [UInt8] = []
+    render { out.append(contentsOf: $0) }
+    return out
+  }
+
+  /// The text as UTF-8, handed to `emit` a piece at a time (what a large list is written as:
+  /// 50,000 lines go out through one 64 KB buffer, never a 3 MB one whose pages are all new).
+  public func render(_ emit: (UnsafeRawBufferPointer) -> Void) {
     var textWidth = 0
     var libraryWidth = 0
     for group in listing {
@@ -97,45 +105,57 @@ public struct WordListView {
       }
     }
     (textWidth, libraryWidth) = (min(30, textWidth), min(30, libraryWidth))
-    // The most a line can take: text and its padding, the library column, the definition,
-    // " (+N)" and the newline. The lines are written straight into the array by copies (no
-    // Foundation padding, no Characters, no second buffer): this prints 50,000 of them.
-    var bound = 0
+    // The lines are written straight into the buffer by copies (no Foundation padding, no
+    // Characters); each line's most (text and padding, the library column, the definition,
+    // " (+N)", the newline) is made room for before it is written.
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var used = 0
     for group in listing {
       let column = showLibrary ? libraryWidth + group.library.utf8.count + 2 : 0
-      for row in group.rows.rows {
-        bound += row.text.count + textWidth + 2 + column + (row.definition?.count ?? 0) + 24 + 1
-      }
-    }
-    return [UInt8](unsafeUninitializedCapacity: bound) { buffer, written in
-      var out = ByteWriter(into: buffer)
-      for group in listing {
-        group.rows.bytes.withUnsafeBufferPointer { bytes in
-          for row in group.rows.rows {
-            let start = out.count
-            let text = UnsafeBufferPointer(rebasing: bytes[row.text])
-            out.append(text)
-            out.spaces(textWidth - Self.width(text))
+      group.rows.bytes.withUnsafeBufferPointer { bytes in
+        /// Writes the line of `row` into `into`; returns its length.
+        func line(_ row: WordRows.Row, into: UnsafeMutableBufferPointer<UInt8>) -> Int {
+          var out = ByteWriter(into: into)
+          let text = UnsafeBufferPointer(rebasing: bytes[row.text])
+          out.append(text)
+          out.spaces(textWidth - Self.width(text))
+          out.spaces(2)
+          if showLibrary {
+            out.pad(group.library, to: libraryWidth)
             out.spaces(2)
-            if showLibrary {
-              out.pad(group.library, to: libraryWidth)
-              out.spaces(2)
+          }
+          if let definition = row.definition {
+            out.joiningLines(UnsafeBufferPointer(rebasing: bytes[definition]))
+            if row.meanings > 1 {
+              out.append(" (+")
+              out.number(row.meanings - 1)
+              out.append(")")
             }
-            if let definition = row.definition {
-              out.joiningLines(UnsafeBufferPointer(rebasing: bytes[definition]))
-              if row.meanings > 1 {
-                out.append(" (+")
-                out.number(row.meanings - 1)
-                out.append(")")
-              }
-            }
-            out.trimSpaces(after: start)
-            out.byte(10)
+          }
+          out.trimSpaces(after: 0)
+          out.byte(10)
+          return out.count
+        }
+        for row in group.rows.rows {
+          let most = row.text.count + textWidth + 2 + column + (row.definition?.count ?? 0) + 24
+          if used + most > buffer.count {
+            buffer.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<used])) }
+            used = 0
+          }
+          guard most <= buffer.count else {
+            // A line longer than the buffer: a piece of its own.
+            var own = [UInt8](repeating: 0, count: most)
+            let n = own.withUnsafeMutableBufferPointer { line(row, into: $0) }
+            own.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            continue
+          }
+          used += buffer.withUnsafeMutableBufferPointer {
+            line(row, into: UnsafeMutableBufferPointer(rebasing: $0[used...]))
           }
         }
       }
-      written = out.count
     }
+    buffer.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<used])) }
   }
 
   /// Columns UTF-8 text takes: its characters (bytes when it is all ASCII, the common case).

@@ -161,6 +161,17 @@ enum Terminal {
     bytes.withUnsafeBytes { write(1, $0) }
   }
 
+  /// `output(bytes:)` for a listing rendered a piece at a time: each piece written as it comes
+  /// to a pipe or file; on a terminal, the whole text escaped.
+  static func output(pieces render: ((UnsafeRawBufferPointer) -> Void) -> Void) {
+    guard isatty(1) != 1 else {
+      var all: [UInt8] = []
+      render { all.append(contentsOf: $0) }
+      return output(bytes: all)
+    }
+    render { write(1, $0) }
+  }
+
   /// Writes dinger's own status line (progress with `\r`) to stderr as it is; the data in it
   /// is numbers.
   static func status(_ text: String) { write(2, text) }

@@ -80,6 +80,28 @@ import Testing
     #expect(list == "a  d0\nb  d0 (+1)\nc  d0 (+11)\n", "\(list)")
   }
 
+  /// A long listing goes out in pieces of at most 64 KB, a line longer than that in one piece
+  /// of its own, and the pieces make the whole text.
+  @Test func wordListGoesOutInPieces() {
+    var words = (0..<12000).map { Word(text: "w\($0)", meanings: [Meaning(definition: "d\($0)")]) }
+    words.insert(
+      Word(text: "long", meanings: [Meaning(definition: String(repeating: "x", count: 100_000))]),
+      at: 2500)
+    let view = WordListView(groups: [("L", words)], showLibrary: false)
+    var pieces: [[UInt8]] = []
+    view.render { pieces.append(Array($0)) }
+    #expect(pieces.count >= 4)
+    #expect(pieces.filter { $0.count > 1 << 16 }.count == 1)
+    let text = String(decoding: pieces.joined(), as: UTF8.self)
+    var expected = ""
+    for word in words {
+      let pad = String(repeating: " ", count: 6 - word.text.count)
+      expected += "\(word.text)\(pad)  \(word.meanings[0].definition)\n"
+    }
+    #expect(text == expected)
+    #expect(view.render() == expected)
+  }
+
   @Test func quizScreenAtANarrowWidth() {
     let state = QuizState(
       questions: [

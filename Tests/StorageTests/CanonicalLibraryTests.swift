@@ -164,6 +164,32 @@ import Testing
     #expect(fast.rows.rows.count == 2 && fast.rows.rows[1].meanings == 0)
   }
 
+  /// Every key is told from its bytes wherever it lies (the numbers it is compared with are
+  /// its name), and a key one byte off is none.
+  @Test func keysAreToldByTheirBytes() {
+    for key in CanonicalLibrary.Key.allCases {
+      let name = CanonicalLibrary.Key.names[key.rawValue]
+      for before in [0, 3, 40] {
+        for after in [0, 1, 30] {
+          let bytes =
+            [UInt8](repeating: 32, count: before) + name + [58] + .init(repeating: 97, count: after)
+          let found = bytes.withUnsafeBufferPointer {
+            CanonicalLibrary.Key.of($0, from: before, to: before + name.count)
+          }
+          #expect(found == key, "\(String(decoding: name, as: UTF8.self)) at \(before)")
+          for k in name.indices {
+            var wrong = bytes
+            wrong[before + k] ^= 0x20
+            let none = wrong.withUnsafeBufferPointer {
+              CanonicalLibrary.Key.of($0, from: before, to: before + name.count)
+            }
+            #expect(none == nil)
+          }
+        }
+      }
+    }
+  }
+
   /// The entry's head (places, id, name, language) goes in the room left before the words; a
   /// name longer than that room makes a new array, with the same bytes.
   @Test func aNameLongerThanTheRoomBeforeTheWordsGivesTheSameEntry() throws {

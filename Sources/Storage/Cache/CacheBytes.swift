@@ -49,16 +49,6 @@ struct CacheWriter {
   }
 
   mutating func date(_ d: Date) { u64(d.timeIntervalSinceReferenceDate.bitPattern) }
-
-  /// A string from its UTF-8, as `string` writes one; returns where its bytes went.
-  @discardableResult
-  mutating func string(utf8: UnsafeRawBufferPointer) -> Range<Int> {
-    varint(utf8.count)
-    let start = bytes.count
-    // NB: as typed bytes: appending the raw buffer took the generic (byte by byte) path.
-    bytes.append(contentsOf: utf8.assumingMemoryBound(to: UInt8.self))
-    return start..<bytes.count
-  }
 }
 
 /// Reads what `CacheWriter` wrote, every length checked against what is left: a damaged cache

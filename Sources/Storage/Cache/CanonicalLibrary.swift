@@ -17,7 +17,7 @@ import YAML
 /// anything is. A differential test holds both paths to the same answer.
 enum CanonicalLibrary {
   /// The keys of a library, a word and a meaning.
-  enum Key: Int {
+  enum Key: Int, CaseIterable {
     case id, name, language, words, text, phonetic, meanings, partOfSpeech, definition, example
 
     static let names = [
@@ -25,45 +25,35 @@ enum CanonicalLibrary {
       "definition", "example",
     ].map { Array($0.utf8) }
 
-    /// Each key's first and last eight bytes as little-endian numbers (zeros past its end).
-    static let patterns: [(head: UInt64, tail: UInt64)] = names.map { name in
-      func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
-      }
-      return (word(name.prefix(8)), word(name.suffix(8)))
-    }
-
-    /// The key `b[start..<end]` is, if any: told by its length and first letter, then
-    /// compared eight bytes at a time.
+    /// The key `b[start..<end]` is, if any: its length and its first and last eight bytes read
+    /// as little-endian numbers, against each key's (the numbers spell `names`; a test holds
+    /// them together).
     @inline(__always) static func of(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
       -> Key?
     {
-      let key: Key
-      switch (end - start, b[start]) {
-      case (2, 105): key = .id
-      case (4, 110): key = .name
-      case (4, 116): key = .text
-      case (5, 119): key = .words
-      case (7, 101): key = .example
-      case (8, 108): key = .language
-      case (8, 112): key = .phonetic
-      case (8, 109): key = .meanings
-      case (10, 100): key = .definition
-      case (12, 112): key = .partOfSpeech
-      default: return nil
-      }
       let count = end - start
-      guard start + max(8, count) <= b.count else {
-        return b[start..<end].elementsEqual(names[key.rawValue]) ? key : nil
+      guard start + 16 <= b.count else {
+        return Key.allCases.first { names[$0.rawValue].elementsEqual(b[start..<end]) }
       }
       let raw = UnsafeRawPointer(b.baseAddress!)
-      let pattern = patterns[key.rawValue]
-      var head = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-      if count < 8 { head &= (1 << (8 * UInt64(count))) - 1 }
-      guard head == pattern.head else { return nil }
-      guard count > 8 else { return key }
-      let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
-      return tail == pattern.tail ? key : nil
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+      let head = count < 8 ? word & ((1 << (8 * UInt64(count))) - 1) : word
+      let tail =
+        count > 8
+        ? UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self)) : 0
+      switch (count, head, tail) {
+      case (2, 0x6469, 0): return .id
+      case (4, 0x656d_616e, 0): return .name
+      case (4, 0x7478_6574, 0): return .text
+      case (5, 0x73_6472_6f77, 0): return .words
+      case (7, 0x65_6c70_6d61_7865, 0): return .example
+      case (8, 0x6567_6175_676e_616c, 0): return .language
+      case (8, 0x6369_7465_6e6f_6870, 0): return .phonetic
+      case (8, 0x7367_6e69_6e61_656d, 0): return .meanings
+      case (10, 0x6974_696e_6966_6564, 0x6e6f_6974_696e_6966): return .definition
+      case (12, 0x7053_664f_7472_6170, 0x6863_6565_7053_664f): return .partOfSpeech
+      default: return nil
+      }
     }
   }
 
@@ -113,8 +103,40 @@ enum CanonicalLibrary {
     size: Int, path: String, chunk: Int, fill: (UnsafeMutableRawBufferPointer) -> Int
   ) -> (listing: LibraryListing, entry: ArraySlice<UInt8>)? {
     guard size > 0 else { return nil }
-    var buffer = [UInt8](repeating: 0, count: max(1, min(chunk, size)))
+    // NB: the words go straight into the array that becomes the entry, set aside at the file's
+    // size (no append's checks per string; untouched memory is never faulted in).
     var reader = Reader(expected: size)
+    var read = false
+    var words = [UInt8](unsafeUninitializedCapacity: gap + size) { buffer, count in
+      buffer.baseAddress!.initialize(repeating: 0, count: gap)
+      reader.out = Out(base: buffer.baseAddress!, capacity: buffer.count, count: gap)
+      read = Self.read(size: size, chunk: chunk, fill: fill, into: &reader)
+      count = read ? reader.out.count : 0
+    }
+    guard read, !reader.out.full, let name = reader.name, !name.trimmed.isEmpty,
+      let language = reader.language, LanguageCode.isWellFormed(language)
+    else { return nil }
+    // The id's place, as the full decode gives it: the value's line and column, and the line.
+    let place = reader.idLine.map {
+      Diagnostic(
+        .error, file: path, line: $0.number, column: 5, path: "id", message: "",
+        sourceLine: $0.text)
+    }
+    // NB: a library without words has no `words` key at all.
+    let entry = CachedRecord.libraryEntry(
+      places: CachedRecord.Places(id: place, parent: nil), id: reader.id, name: name,
+      language: language, count: reader.rows.count, words: &words, gap: gap)
+    let listing = LibraryListing(
+      path: path, id: reader.id, name: name, language: language,
+      rows: WordRows(bytes: words, rows: reader.rows))
+    return (listing, entry)
+  }
+
+  /// Reads every line of the file into `reader`; false when the full decode must read it.
+  private static func read(
+    size: Int, chunk: Int, fill: (UnsafeMutableRawBufferPointer) -> Int, into reader: inout Reader
+  ) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: max(1, min(chunk, size)))
     var (have, checked, total) = (0, 0, 0)
     while true {
       if have == buffer.count {
@@ -124,14 +146,14 @@ enum CanonicalLibrary {
       let n = buffer.withUnsafeMutableBytes {
         fill(UnsafeMutableRawBufferPointer(rebasing: $0[have...]))
       }
-      guard n >= 0, total + n <= size else { return nil }
+      guard n >= 0, total + n <= size else { return false }
       total += n
       have += n
       let end: Int
       if n == 0 {
         // The end: every byte of the stamp's size, ending with a line feed. NB: a byte order
         // mark is U+FEFF, which printable() refuses.
-        guard total == size, have == 0 || buffer[have - 1] == 10 else { return nil }
+        guard total == size, have == 0 || buffer[have - 1] == 10 else { return false }
         end = have
       } else {
         guard let last = buffer[checked..<have].lastIndex(of: 10) else { continue }
@@ -142,32 +164,57 @@ enum CanonicalLibrary {
         reader.b = b
         return reader.run(to: end, final: n == 0)
       }
-      guard let restart else { return nil }
-      if n == 0 { break }
+      guard let restart else { return false }
+      if n == 0 { return true }
       buffer.withUnsafeMutableBytes { raw in
         raw.baseAddress!.copyMemory(from: raw.baseAddress! + restart, byteCount: have - restart)
       }
       (have, checked) = (have - restart, end - restart)
     }
-    guard let name = reader.name, !name.trimmed.isEmpty, let language = reader.language,
-      LanguageCode.isWellFormed(language)
-    else { return nil }
-    // The id's place, as the full decode gives it: the value's line and column, and the line.
-    let place = reader.idLine.map {
-      Diagnostic(
-        .error, file: path, line: $0.number, column: 5, path: "id", message: "",
-        sourceLine: $0.text)
+  }
+
+  /// The entry's words, written into memory set aside for them: the file's size, as dinger's
+  /// form never takes more bytes to cache than to write (a key's name is longer than the
+  /// length and flag that stand for it). Should it ever, `full` is set and the full decode
+  /// reads the file.
+  struct Out {
+    var base = UnsafeMutablePointer<UInt8>(bitPattern: 8)!
+    var capacity = 0
+    var count = 0
+    var full = false
+
+    @inline(__always) mutating func room(_ n: Int) -> Bool {
+      if count + n > capacity { full = true }
+      return !full
     }
-    // NB: a library without words has no `words` key at all.
-    var words = reader.body.bytes
-    reader.body.bytes = []
-    let entry = CachedRecord.libraryEntry(
-      places: CachedRecord.Places(id: place, parent: nil), id: reader.id, name: name,
-      language: language, count: reader.rows.count, words: &words, gap: gap)
-    let listing = LibraryListing(
-      path: path, id: reader.id, name: name, language: language,
-      rows: WordRows(bytes: words, rows: reader.rows))
-    return (listing, entry)
+
+    mutating func u8(_ v: UInt8) {
+      guard room(1) else { return }
+      base[count] = v
+      count += 1
+    }
+
+    /// As CacheWriter writes one.
+    mutating func varint(_ v: Int) {
+      guard room(10) else { return }
+      var v = UInt64(v)
+      while v >= 0x80 {
+        base[count] = UInt8(v & 0x7f) | 0x80
+        count += 1
+        v >>= 7
+      }
+      base[count] = UInt8(v)
+      count += 1
+    }
+
+    /// A string as CacheWriter writes one; where its bytes went.
+    mutating func string(_ utf8: UnsafeRawBufferPointer) -> Range<Int> {
+      varint(utf8.count)
+      guard room(utf8.count), let from = utf8.baseAddress else { return count..<count }
+      UnsafeMutableRawPointer(base + count).copyMemory(from: from, byteCount: utf8.count)
+      count += utf8.count
+      return (count - utf8.count)..<count
+    }
   }
 
   /// The reading under way. A struct with mutating methods, not local variables captured by
@@ -179,8 +226,8 @@ enum CanonicalLibrary {
     var name: String?
     var language: String?
     var sawWords = false
-    /// The words as the cache's entry holds them, and each one's row (ranges in `body`).
-    var body = CacheWriter()
+    /// The words as the cache's entry holds them, and each one's row (ranges in `out`).
+    var out = Out()
     var rows: [WordRows.Row] = []
     // NB: natural keys by their hash; two words with one hash (a duplicate, or a collision)
     // send the file to the full decode, which tells which.
@@ -206,8 +253,6 @@ enum CanonicalLibrary {
     init(expected size: Int) {
       keys.reserveCapacity(size / 128)
       rows.reserveCapacity(size / 100)
-      body.bytes.reserveCapacity(CanonicalLibrary.gap + size)
-      body.bytes.append(contentsOf: repeatElement(0, count: CanonicalLibrary.gap))
     }
 
     /// Ends the meaning being read (if any): false when it has no definition.
@@ -248,7 +293,7 @@ enum CanonicalLibrary {
       // The layout of CachedRecord.body's words.
       let textRange = write(text)
       write(optional: phonetic)
-      body.varint(current.count)
+      out.varint(current.count)
       var first: Range<Int>?
       for meaning in current {
         write(optional: meaning.pos)
@@ -265,13 +310,13 @@ enum CanonicalLibrary {
     @discardableResult
     mutating func write(_ scalar: Scalar) -> Range<Int> {
       var range = 0..<0
-      scalar.withBytes(b) { range = body.string(utf8: $0) }
+      scalar.withBytes(b) { range = out.string($0) }
       return range
     }
 
     mutating func write(optional scalar: Scalar?) {
-      guard let scalar else { return body.u8(0) }
-      body.u8(1)
+      guard let scalar else { return out.u8(0) }
+      out.u8(1)
       write(scalar)
     }
 

@@ -34,9 +34,9 @@ extension WordCommand {
           let listing = provider.wordListing(library: library, language: language),
           !listing.isEmpty
         {
-          let bytes = WordListView(listing: listing, showLibrary: library == nil).renderBytes()
-          Workspace.trace("rendered")
-          Terminal.output(bytes: bytes)
+          let view = WordListView(listing: listing, showLibrary: library == nil)
+          Terminal.output(pieces: view.render)
+          Workspace.trace("rendered and written")
           return
         }
         let stored = try library.map { try provider.find($0) }
