@@ -164,6 +164,20 @@ import Testing
     #expect(fast.rows.rows.count == 2 && fast.rows.rows[1].meanings == 0)
   }
 
+  /// A word twice is found among 50,000 however their hashes fall: apart, next to each other,
+  /// or among others that share their top bits.
+  @Test func aHashTwiceIsFound() {
+    var rng = SeededGenerator(seed: 5)
+    let keys = (0..<50_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) }
+    #expect(!CanonicalLibrary.hasDuplicate(keys))
+    #expect(!CanonicalLibrary.hasDuplicate([]) && !CanonicalLibrary.hasDuplicate([7]))
+    #expect(CanonicalLibrary.hasDuplicate(keys + [keys[12_345]]))
+    #expect(CanonicalLibrary.hasDuplicate([keys[0]] + keys))
+    let sameTop = (0..<100).map { UInt64(0xABCD) << 48 | UInt64($0 * 7919) }
+    #expect(!CanonicalLibrary.hasDuplicate(keys + sameTop))
+    #expect(CanonicalLibrary.hasDuplicate(keys + sameTop + [sameTop[42]]))
+  }
+
   /// Every key is told from its bytes wherever it lies (the numbers it is compared with are
   /// its name), and a key one byte off is none.
   @Test func keysAreToldByTheirBytes() {
