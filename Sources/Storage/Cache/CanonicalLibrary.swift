@@ -173,24 +173,36 @@ enum CanonicalLibrary {
     }
   }
 
-  /// True when a hash is in `keys` twice. NB: placed by their top 16 bits (a count and a
+  /// True when a hash is in `keys` twice. NB: placed by their top 12 bits (a count and a
   /// scatter, like a radix sort's first pass), then only hashes that share those bits are
   /// compared: a hash table was a cache miss per word, a whole sort 1 ms for 50,000 words.
   static func hasDuplicate(_ keys: [UInt64]) -> Bool {
     guard keys.count > 1 else { return false }
-    var starts = [Int32](repeating: 0, count: (1 << 16) + 1)
-    for key in keys { starts[Int(key >> 48) + 1] += 1 }
+    let shift: UInt64 = 52  // 4,096 places: a dozen hashes each for 50,000 words
+    var starts = [Int32](repeating: 0, count: (1 << 12) + 1)
+    for key in keys { starts[Int(key >> shift) + 1] += 1 }
     for b in 1..<starts.count { starts[b] += starts[b - 1] }
     var next = starts
     var placed = [UInt64](repeating: 0, count: keys.count)
     for key in keys {
-      let b = Int(key >> 48)
+      let b = Int(key >> shift)
       placed[Int(next[b])] = key
       next[b] += 1
     }
-    for b in 0..<(1 << 16) where starts[b + 1] - starts[b] > 1 {
-      let same = placed[Int(starts[b])..<Int(starts[b + 1])].sorted()
-      for k in same.indices.dropFirst() where same[k] == same[k - 1] { return true }
+    // Each place sorted where it lies (insertion: a dozen), then each next to the next.
+    for b in 0..<(1 << 12) {
+      let (low, high) = (Int(starts[b]), Int(starts[b + 1]))
+      guard high - low > 1 else { continue }
+      for k in (low + 1)..<high {
+        let key = placed[k]
+        var j = k
+        while j > low && placed[j - 1] > key {
+          placed[j] = placed[j - 1]
+          j -= 1
+        }
+        if j > low && placed[j - 1] == key { return true }
+        placed[j] = key
+      }
     }
     return false
   }
@@ -259,7 +271,10 @@ enum CanonicalLibrary {
     var definition: Scalar?
     /// The meaning being read, and the word's meanings so far.
     var pos: Scalar?, meaningText: Scalar?, example: Scalar?
+    /// NB: `currentCount` of `current` are the word's (the array is kept, not emptied: its
+    /// removeAll was a generic replaceSubrange per word).
     var current: [(pos: Scalar?, definition: Scalar, example: Scalar?)] = []
+    var currentCount = 0
     /// The id's line: its number and text.
     var idLine: (number: Int, text: String)?
     var line = 0
@@ -281,7 +296,12 @@ enum CanonicalLibrary {
     mutating func closeMeaning() -> Bool {
       guard meaningKeys != 0 else { return true }
       guard meaningKeys & 2 != 0, let meaningText else { return false }
-      current.append((pos, meaningText, example))
+      if currentCount < current.count {
+        current[currentCount] = (pos, meaningText, example)
+      } else {
+        current.append((pos, meaningText, example))
+      }
+      currentCount += 1
       (meaningKeys, pos, self.meaningText, example) = (0, nil, nil, nil)
       return true
     }
@@ -315,17 +335,17 @@ enum CanonicalLibrary {
       // The layout of CachedRecord.body's words.
       let textRange = write(text)
       write(optional: phonetic)
-      out.varint(current.count)
+      out.varint(currentCount)
       var first: Range<Int>?
-      for meaning in current {
+      for meaning in current[..<currentCount] {
         write(optional: meaning.pos)
         let d = write(meaning.definition)
         if first == nil { first = d }
         write(optional: meaning.example)
       }
-      rows.append(WordRows.Row(text: textRange, definition: first, meanings: current.count))
+      rows.append(WordRows.Row(text: textRange, definition: first, meanings: currentCount))
       phonetic = nil
-      current.removeAll(keepingCapacity: true)
+      currentCount = 0
       return true
     }
 
@@ -390,7 +410,7 @@ enum CanonicalLibrary {
     mutating func restartWord() -> Int? {
       guard let start = wordStart else { return nil }
       (text, phonetic, definition, pos, meaningText, example) = (nil, nil, nil, nil, nil, nil)
-      current.removeAll(keepingCapacity: true)
+      currentCount = 0
       (meanings, wordKeys, meaningKeys, inMeanings, level, line) = (0, 0, 0, false, 1, wordLine)
       wordStart = nil
       return start
