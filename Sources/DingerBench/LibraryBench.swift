@@ -54,10 +54,13 @@ enum LibraryBench {
     var cold: [Double] = []
     var warm: [Double] = []
     var cat: [Double] = []
-    // NB: the cache is removed before the timed run, not in it (unlinking its 5 MB file is
-    // the file system's work, not dinger's); eleven interleaved rounds, the median of each.
+    // NB: the cache is removed before the timed run, not in it, and the removal committed
+    // (`sync`): unlinking its 5 MB file is the file system's work, not dinger's, and left to
+    // ext4's journal it made the next run's write of the new cache take 7.7 ms instead of 1.3
+    // (seen with strace). Eleven interleaved rounds, the median of each.
     for _ in 0..<11 {
       try Shell.run("/bin/rm", ["-rf", cacheDir])
+      try Shell.run("/bin/sync", [])
       cold.append(
         try Shell.time("'\(dinger)' word list --library big-words >/dev/null", in: work))
       warm.append(try Shell.time("'\(dinger)' word list --library big-words >/dev/null", in: work))

@@ -230,7 +230,10 @@ enum CanonicalLibrary {
 
     /// As CacheWriter writes one.
     mutating func varint(_ v: Int) {
-      guard room(10) else { return }
+      var length = 1
+      var rest = UInt64(v) >> 7
+      while rest != 0 { (length, rest) = (length + 1, rest >> 7) }
+      guard room(length) else { return }
       var v = UInt64(v)
       while v >= 0x80 {
         base[count] = UInt8(v & 0x7f) | 0x80
