@@ -40,7 +40,6 @@ public final class TransferSession: @unchecked Sendable {
       url.map { url in
         HTTPSettings.read(config: { Repository.config($0, of: repository?.raw) }, url: url).tls
       } ?? TLSSettings.current(repository)
-    tls.apply()
   }
 
   func install(_ callbacks: inout git_remote_callbacks) {

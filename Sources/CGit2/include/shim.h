@@ -16,10 +16,6 @@ int dinger_git_verify_object_hashes(int enabled);
    folder of a thousand meetings was inflated and parsed again for every commit that touched it). */
 int dinger_git_cache_trees_up_to(size_t bytes);
 
-/* Where TLS certificate authorities are (git's http.sslCAInfo / http.sslCAPath); NULL keeps
-   that one as it is. */
-int dinger_git_set_ssl_cert_locations(const char *file, const char *path);
-
 /* Whether libgit2 has been loaded in this process (tests: commands that don't need it don't
    load it). */
 int dinger_git2_loaded(void);

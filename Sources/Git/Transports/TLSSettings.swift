@@ -1,5 +1,4 @@
 import Base
-internal import CGit2
 import FoundationEssentials
 import Glibc
 import HTTP
@@ -14,13 +13,5 @@ extension TLSSettings {
         if let repository { return repository.config(key) }
         return Repository.userConfig(key)
       }, environment: environment)
-  }
-
-  /// Makes libgit2 trust these authorities (for the rest of the process: one command, one
-  /// remote).
-  func apply() {
-    guard caFile != nil || caPath != nil else { return }
-    _ = Check.initialized
-    _ = dinger_git_set_ssl_cert_locations(caFile, caPath)
   }
 }
