@@ -178,6 +178,15 @@ import Testing
     #expect(CanonicalLibrary.hasDuplicate(keys + sameTop + [sameTop[42]]))
   }
 
+  /// The words YAML reads as null or a bool are the numbers the reader refuses.
+  @Test func theWordsThatAreNoStringsAreRefused() {
+    let words = ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
+    let packed = words.map { $0.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+    #expect(packed == CanonicalLibrary.Scalar.special)
+    #expect(packed.allSatisfy(CanonicalLibrary.Scalar.isSpecial))
+    #expect(!CanonicalLibrary.Scalar.isSpecial(0x6e6f_756e))  // noun
+  }
+
   /// Every key is told from its bytes wherever it lies (the numbers it is compared with are
   /// its name), and a key one byte off is none.
   @Test func keysAreToldByTheirBytes() {

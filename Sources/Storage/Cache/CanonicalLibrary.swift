@@ -591,9 +591,21 @@ enum CanonicalLibrary {
     let quoted: Bool
     /// False when it is only spaces (after trimming: an empty definition).
     let hasText: Bool
-    /// Their bytes, lowercase, packed in a number (the first in the highest byte).
-    static let special: [UInt64] = ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
-      .map { $0.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+    /// The words YAML 1.1 reads as null or a bool, lowercase, packed in a number (the first
+    /// byte highest): a test holds them to the words.
+    static let special: [UInt64] = [
+      0x6e75_6c6c, 0x7472_7565, 0x66_616c_7365, 0x79_6573, 0x6e6f, 0x6f6e, 0x6f_6666, 0x79, 0x6e,
+    ]
+
+    /// True for one of `special` (a switch: no array to reach for each short scalar).
+    @inline(__always) static func isSpecial(_ packed: UInt64) -> Bool {
+      switch packed {
+      case 0x6e75_6c6c, 0x7472_7565, 0x66_616c_7365, 0x79_6573, 0x6e6f, 0x6f6e, 0x6f_6666, 0x79,
+        0x6e:
+        return true
+      default: return false
+      }
+    }
 
     /// Nonzero when one of the eight bytes of `w` is `c`.
     @inline(__always) static func has(_ w: UInt64, _ c: UInt8) -> UInt64 {
@@ -664,7 +676,7 @@ enum CanonicalLibrary {
         // null, true, false, yes, no, on, off, y, n in any case: not strings to YAML 1.1.
         var lower: UInt64 = 0
         for i in start..<end { lower = lower << 8 | UInt64(b[i] | 0x20) }
-        if Self.special.contains(lower) { return nil }
+        if Self.isSpecial(lower) { return nil }
       }
       (self.start, self.end, quoted, hasText) = (start, end, false, true)
     }
