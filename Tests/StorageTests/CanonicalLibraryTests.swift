@@ -111,7 +111,9 @@ import Testing
     var rng = SeededGenerator(seed: 32)
     // NB: with the controls the reader checks eight bytes at a time (DEL, VT, US, NUL, CR),
     // and a byte of a UTF-8 sequence.
-    let replacements = Array("'\":#-?[]{}&*!|>%@` \t\r0aZ\u{0}\u{7F}\u{0B}\u{1F}\n".utf8) + [0xC3]
+    let replacements =
+      Array("'\":#-?[]{}&*!|>%@` \t\r0aZ\u{0}\u{7F}\u{0B}\u{1F}\n".utf8)
+      + [0xC3, 0x80, 0xBF, 0xE2, 0xED, 0xF0, 0xF5, 0xFF]
     var checked = 0
     for _ in 0..<400 {
       let base = Array(try RecordCodec.encode(.library(Self.library(&rng))).utf8)
@@ -176,6 +178,39 @@ import Testing
     let sameTop = (0..<100).map { UInt64(0xABCD) << 48 | UInt64($0 * 7919) }
     #expect(!CanonicalLibrary.hasDuplicate(keys + sameTop))
     #expect(CanonicalLibrary.hasDuplicate(keys + sameTop + [sameTop[42]]))
+  }
+
+  /// Every byte of a value is checked where the value is read (eight at a time while they are
+  /// printable ASCII): a control, a malformed or unprintable UTF-8 sequence at any place in a
+  /// plain or quoted value, or in a word's text, is refused as libyaml refuses it, and the
+  /// characters it prints are read alike.
+  @Test func everyByteOfAValueIsCheckedWhereverItLies() {
+    let sequences: [[UInt8]] = [
+      [0x00], [0x7F], [0x0D], [0x1B], [0x09], [0xC2, 0x80], [0xC2, 0x85], [0xEF, 0xBB, 0xBF],
+      [0xEF, 0xBF, 0xBE], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80],
+      [0xE2, 0x82], [0x80], [0xC3, 0xA9], [0xF0, 0x9F, 0x8E, 0x89], [0xE2, 0x80, 0xA8],
+      [0xE2, 0x80, 0xA9],
+    ]
+    var listed = 0
+    for sequence in sequences {
+      for at in 0..<17 {
+        let value = Array("abcdefghijklmnopqrstuvwx".utf8.prefix(at)) + sequence + Array("yz".utf8)
+        for form in 0..<3 {
+          var line: [UInt8]
+          switch form {
+          case 0: line = Array("      - definition: ".utf8) + value
+          case 1: line = Array("      - definition: '".utf8) + value + [39]
+          default: line = Array("      - definition: plain\n  - text: ".utf8) + value
+          }
+          let bytes =
+            Array("name: Words\nlanguage: en\nwords:\n  - text: w\n    meanings:\n".utf8) + line
+            + [10]
+          #expect(Self.agree(bytes, "\(sequence) at \(at), form \(form)"))
+          if CanonicalLibrary.listing(bytes, path: "libraries/l.yaml") != nil { listed += 1 }
+        }
+      }
+    }
+    #expect(listed > 100)  // the printable ones, plain and quoted, are read by the fast reader
   }
 
   /// The words YAML reads as null or a bool are the numbers the reader refuses.

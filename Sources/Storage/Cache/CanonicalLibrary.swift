@@ -152,7 +152,7 @@ enum CanonicalLibrary {
       let end: Int
       if n == 0 {
         // The end: every byte of the stamp's size, ending with a line feed. NB: a byte order
-        // mark is U+FEFF, which printable() refuses.
+        // mark starts no key: the line is refused.
         guard total == size, have == 0 || buffer[have - 1] == 10 else { return false }
         end = have
       } else {
@@ -160,7 +160,6 @@ enum CanonicalLibrary {
         end = last + 1
       }
       let restart = buffer.withUnsafeBufferPointer { b -> Int? in
-        guard printable(UnsafeBufferPointer(rebasing: b[checked..<end])) else { return nil }
         reader.b = b
         return reader.run(to: end, final: n == 0)
       }
@@ -527,61 +526,39 @@ enum CanonicalLibrary {
     }
   }
 
-  /// True when `b` is UTF-8 of characters YAML prints: no controls but the line feed (libyaml
-  /// refuses the others), no C1 controls, no U+FFFE or U+FFFF.
-  private static func printable(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    var i = 0
-    let n = b.count
-    let raw = UnsafeRawPointer(b.baseAddress!)
-    while i < n {
-      // NB: eight bytes at a time while they are all printable ASCII or line feeds (none
-      // >= 0x80, none below 0x20 but 0x0A, none 0x7F): most of a library. Each test is exact
-      // per byte (no borrow crosses a byte), so a line feed clears only its own.
-      let m: UInt64 = 0x8080_8080_8080_8080
-      let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-      while i + 8 <= n {
-        let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        let control = ~((w | m) &- 0x2020_2020_2020_2020) & m
-        let t = w ^ 0x0A0A_0A0A_0A0A_0A0A
-        let lineFeed = ~(((t & low7) &+ low7) | t) & m
-        let d = w ^ low7
-        let del = ~(((d & low7) &+ low7) | d) & m
-        guard (w & m) | (control & ~lineFeed) | del == 0 else { break }
-        i += 8
-      }
-      guard i < n else { break }
-      let c = b[i]
-      if c < 0x80 {
-        // NB: a tab only inside a quoted scalar (a plain one refuses it below).
-        if c < 32 && c != 10 && c != 9 || c == 127 { return false }
-        i += 1
-        continue
-      }
-      // One UTF-8 sequence, checked by hand (the standard library's check and a walk over
-      // every scalar took 30 ms on 10 MB).
-      let length: Int
-      var value: UInt32
-      switch c {
-      case 0xC2...0xDF: (length, value) = (2, UInt32(c & 0x1F))
-      case 0xE0...0xEF: (length, value) = (3, UInt32(c & 0x0F))
-      case 0xF0...0xF4: (length, value) = (4, UInt32(c & 0x07))
-      default: return false
-      }
-      guard i + length <= n else { return false }
-      for k in 1..<length {
-        let d = b[i + k]
-        guard d & 0xC0 == 0x80 else { return false }
-        value = value << 6 | UInt32(d & 0x3F)
-      }
-      // Overlong forms, surrogates, past U+10FFFF; then what YAML does not print.
-      if length == 3 && (value < 0x800 || (0xD800...0xDFFF).contains(value)) { return false }
-      if length == 4 && (value < 0x10000 || value > 0x10FFFF) { return false }
-      if value <= 0x9F && value != 0x85 || value == 0xFFFE || value == 0xFFFF || value == 0xFEFF {
-        return false
-      }
-      i += length
+  /// The length of the UTF-8 sequence at `b[at]` (a byte of 0x80 or more) when it is a
+  /// character YAML prints inside a line, else nil: no overlong form, surrogate or value past
+  /// U+10FFFF (the standard library's check and a walk over every scalar took 30 ms on 10 MB),
+  /// no C1 control, U+FFFE, U+FFFF or byte order mark (libyaml refuses them), no NEL, LS or
+  /// PS (line breaks to YAML 1.1). NB: every other byte of a line is checked where it is read:
+  /// indentation, "- ", a key, ':' and a space exactly, a value by `Scalar` (ASCII eight bytes
+  /// at a time), an id as a UUID.
+  static func character(_ b: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> Int? {
+    let c = b[i]
+    let length: Int
+    var value: UInt32
+    switch c {
+    case 0xC2...0xDF: (length, value) = (2, UInt32(c & 0x1F))
+    case 0xE0...0xEF: (length, value) = (3, UInt32(c & 0x0F))
+    case 0xF0...0xF4: (length, value) = (4, UInt32(c & 0x07))
+    default: return nil
     }
-    return true
+    guard i + length <= end else { return nil }
+    for k in 1..<length {
+      let d = b[i + k]
+      guard d & 0xC0 == 0x80 else { return nil }
+      value = value << 6 | UInt32(d & 0x3F)
+    }
+    if length == 3 && (value < 0x800 || (0xD800...0xDFFF).contains(value)) { return nil }
+    if length == 4 && (value < 0x10000 || value > 0x10FFFF) { return nil }
+    // NB: NEL, LS and PS are line breaks to YAML 1.1 (libyaml folds a scalar there): the
+    // full decode reads them.
+    if value <= 0x9F || value == 0x2028 || value == 0x2029 || value == 0xFFFE || value == 0xFFFF
+      || value == 0xFEFF
+    {
+      return nil
+    }
+    return length
   }
 
   /// A one-line scalar YAML reads as a string: plain, or single-quoted (`''` for a quote).
@@ -607,6 +584,16 @@ enum CanonicalLibrary {
       }
     }
 
+    /// Nonzero when one of the eight bytes of `w` is not printable ASCII (0x80 or more, a
+    /// control, DEL). Exact per byte: no borrow crosses a byte.
+    @inline(__always) static func unprintable(_ w: UInt64) -> UInt64 {
+      let m: UInt64 = 0x8080_8080_8080_8080
+      let control = ~((w | m) &- 0x2020_2020_2020_2020) & m
+      let d = w ^ 0x7F7F_7F7F_7F7F_7F7F
+      let del = ~(((d & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | d) & m
+      return (w & m) | control | del
+    }
+
     /// Nonzero when one of the eight bytes of `w` is `c`.
     @inline(__always) static func has(_ w: UInt64, _ c: UInt8) -> UInt64 {
       let v = w ^ (0x0101_0101_0101_0101 &* UInt64(c))
@@ -625,19 +612,28 @@ enum CanonicalLibrary {
         var escaped = false
         let raw = UnsafeRawPointer(b.baseAddress!)
         while i < end - 1 {
-          // NB: once it has text, eight bytes at a time while none is a quote.
-          if text && i + 8 <= end - 1
-            && Self.has(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self), 39) == 0
-          {
-            i += 8
+          // NB: once it has text, eight bytes at a time while none is a quote and all are
+          // printable ASCII.
+          if text && i + 8 <= end - 1 {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if Self.has(w, 39) | Self.unprintable(w) == 0 {
+              i += 8
+              continue
+            }
+          }
+          let c = b[i]
+          if c >= 0x80 {
+            guard let n = CanonicalLibrary.character(b, at: i, end: end - 1) else { return nil }
+            (text, i) = (true, i + n)
             continue
           }
-          if b[i] == 39 {
+          if c < 32 && c != 9 || c == 127 { return nil }  // a tab only quoted
+          if c == 39 {
             guard i + 1 < end - 1, b[i + 1] == 39 else { return nil }
             escaped = true
             i += 1
           }
-          if b[i] != 32 && b[i] != 9 { text = true }
+          if c != 32 && c != 9 { text = true }
           i += 1
         }
         (self.start, self.end, quoted, hasText) = (start + 1, end - 1, true, text)
@@ -654,19 +650,23 @@ enum CanonicalLibrary {
       default: break
       }
       guard b[end - 1] != 32, b[end - 1] != 58 else { return nil }
-      // NB: eight bytes at a time while none is a ':', a '#' or a control (printable() let
-      // through no control but the tab and the line feed, and a line holds no line feed).
+      // NB: eight bytes at a time while none is a ':' or a '#' and all are printable ASCII.
       let raw = UnsafeRawPointer(b.baseAddress!)
       var i = start
       while i < end {
         if i + 8 <= end {
           let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          if Self.has(w, 58) | Self.has(w, 35) | Self.has(w, 9) == 0 {
+          if Self.has(w, 58) | Self.has(w, 35) | Self.unprintable(w) == 0 {
             i += 8
             continue
           }
         }
         let c = b[i]
+        if c >= 0x80 {
+          guard let n = CanonicalLibrary.character(b, at: i, end: end) else { return nil }
+          i += n
+          continue
+        }
         if c < 32 || c == 127 { return nil }
         if c == 58 && i + 1 < end && b[i + 1] == 32 { return nil }
         if c == 35 && b[i - 1] == 32 { return nil }
