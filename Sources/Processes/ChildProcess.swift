@@ -1,3 +1,4 @@
+import Base
 import Glibc
 
 /// dinger's one way to start another program (an editor, the pager, ssh, a credential helper,
@@ -332,16 +333,7 @@ public final class ChildProcess: @unchecked Sendable {
 
   /// Writes all of `bytes` to `fd` (blocking), retrying after EINTR; false on any failure.
   public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var done = 0
-      while done < buffer.count {
-        let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        done += n
-      }
-      return true
-    }
+    bytes.withUnsafeBytes { FileDescriptor.writeAll(fd, $0) }
   }
 
   /// The full path of `name`: as it is when it has a slash, else the first executable file of
