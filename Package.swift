@@ -23,6 +23,8 @@ let package = Package(
     // libgit2's headers (libgit2-dev); the library itself is loaded with dlopen on first use
     // (Sources/CGit2/loader.c, stubs.c from scripts/git2-stubs.py).
     .target(name: "CGit2"),
+    // Byte classes marked a vector at a time (SSE2) for the reader of dinger's own YAML.
+    .target(name: "CScan"),
     // The activity index reads packs itself (Git/Objects): zlib inflates them.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // http(s) remotes go through libcurl, loaded with dlopen on first use (headers only here).
@@ -51,7 +53,7 @@ let package = Package(
     // Time zones (the system's tzdata), schedule occurrences, iCalendar.
     .target(name: "Schedules", dependencies: ["Base", "Models"], swiftSettings: strict),
     .target(
-      name: "Storage", dependencies: ["Base", "Models", "YAML", "Git", "Schedules"],
+      name: "Storage", dependencies: ["Base", "CScan", "Models", "YAML", "Git", "Schedules"],
       swiftSettings: strict),
     .target(
       name: "Sync", dependencies: ["Base", "Models", "YAML", "Git", "Storage", "Processes"],

@@ -28,19 +28,20 @@ for m in re.finditer(r"\.(target|executableTarget|testTarget|systemLibrary)\(\s*
     # in the table and, like the system's, left out of the graph.
     folder = os.path.join(root, "Sources", name)
     if kind == "target" and os.path.isdir(folder) and any(f.endswith(".c") for f in os.listdir(folder)):
-        kind = "cTarget"
+        # CGit2 loads libgit2 itself (loader.c); CScan is plain C of ours, linked in.
+        kind = "cLoader" if os.path.exists(os.path.join(folder, "loader.c")) else "cTarget"
     targets.append((kind, name, deps))
 
-kinds = {"systemLibrary": "C library", "cTarget": "C library (loaded on first use)", "target": "library", "executableTarget": "program", "testTarget": "tests"}
+kinds = {"systemLibrary": "C library", "cLoader": "C library (loaded on first use)", "cTarget": "C (vector code of ours)", "target": "library", "executableTarget": "program", "testTarget": "tests"}
 lines = ["<!-- generated: modules (scripts/architecture.py from Package.swift; do not edit) -->", "",
          "| module | kind | depends on |", "|---|---|---|"]
 for kind, name, deps in targets:
     lines.append("| `%s` | %s | %s |" % (name, kinds[kind], ", ".join("`%s`" % d for d in deps) or "-"))
 lines += ["", "```mermaid", "graph TD"]
 for kind, name, deps in targets:
-    if kind in ("testTarget", "systemLibrary", "cTarget"): continue
+    if kind in ("testTarget", "systemLibrary", "cTarget", "cLoader"): continue
     for d in deps:
-        if any(t[1] == d and t[0] in ("systemLibrary", "cTarget") for t in targets): continue
+        if any(t[1] == d and t[0] in ("systemLibrary", "cTarget", "cLoader") for t in targets): continue
         lines.append("  %s --> %s" % (name, d))
 lines += ["```", "", "<!-- end generated: modules -->"]
 generated = "\n".join(lines)

@@ -127,9 +127,9 @@ public struct WordListView {
           if let definition = row.definition {
             out.joiningLines(UnsafeBufferPointer(rebasing: bytes[definition]))
             if row.meanings > 1 {
-              out.append(" (+")
+              out.bytes(0x20, 0x28, 0x2B)  // " (+"
               out.number(row.meanings - 1)
-              out.append(")")
+              out.byte(0x29)  // ")"
             }
           }
           out.trimSpaces(after: 0)
@@ -283,10 +283,18 @@ struct ByteWriter {
     count += 1
   }
 
+  /// Three bytes (no String for a constant of each line).
+  mutating func bytes(_ a: UInt8, _ b: UInt8, _ c: UInt8) {
+    room(3)
+    (buffer[count], buffer[count + 1], buffer[count + 2]) = (a, b, c)
+    count += 3
+  }
+
   mutating func spaces(_ n: Int) {
     guard n > 0 else { return }
     room(n)
-    (buffer.baseAddress! + count).initialize(repeating: 0x20, count: n)
+    // NB: a column's padding is short: a loop, not a call to memset per line.
+    for k in count..<(count + n) { buffer[k] = 0x20 }
     count += n
   }
 

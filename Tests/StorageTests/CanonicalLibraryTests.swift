@@ -58,6 +58,7 @@ import Testing
     "hola", "Grüße", "naïve café", "it's", "rock 'n' roll", "a: b", "x #y", "C#", "yes", "No",
     "null", "~", "12", "3.5", "-dash", "?q", "word", "Word", "WORD", "e\u{301}cole", "école",
     "  padded  ", "tab\tin", "emoji 🎉", "quote \"double\"", "ends:", "% pct", "@at", "`tick`",
+    "\tword", "word\t",
   ]
 
   /// A library as people make them: words and definitions from `texts`, some repeated.
@@ -166,6 +167,54 @@ import Testing
     #expect(fast.rows.rows.count == 2 && fast.rows.rows[1].meanings == 0)
   }
 
+  /// The bytes CScan marks a vector at a time are exactly those a byte-by-byte test marks, at
+  /// every length and every place in a block of 64 (the vector loop's and the tail's), and
+  /// `Marks.next` finds the first marked byte across words.
+  @Test func theMarkedBytesAreExactlyTheClassesBytes() {
+    var rng = SeededGenerator(seed: 64)
+    let alphabet: [UInt8] = [10, 32, 58, 35, 39, 9, 0, 31, 127, 128, 0xC3, 0xFF, 0x41, 0x7E, 0x20]
+    for length in Array(0...200) + [4_096, 4_159] {
+      let bytes = (0..<length).map { _ in
+        Bool.random(using: &rng)
+          ? alphabet[Int.random(in: 0..<alphabet.count, using: &rng)]
+          : UInt8.random(in: 0...255, using: &rng)
+      }
+      let words = CanonicalLibrary.Marks.words(length) + 1
+      var storage = [UInt64](repeating: ~0, count: 4 * words)
+      storage.withUnsafeMutableBufferPointer { m in
+        let marks = CanonicalLibrary.Marks(
+          newlines: m.baseAddress!, plain: m.baseAddress! + words,
+          quoted: m.baseAddress! + 2 * words, nonspace: m.baseAddress! + 3 * words)
+        bytes.withUnsafeBufferPointer { marks.mark($0, count: length) }
+        func bit(_ map: UnsafeMutablePointer<UInt64>, _ i: Int) -> Bool {
+          map[i / 64] >> UInt64(i % 64) & 1 == 1
+        }
+        var wrong = 0
+        for (i, c) in bytes.enumerated() {
+          let quoted = c < 0x20 || c >= 0x7F || c == 39
+          if bit(marks.newlines, i) != (c == 10) || bit(marks.quoted, i) != quoted
+            || bit(marks.plain, i) != (quoted || c == 58 || c == 35)
+            || bit(marks.nonspace, i) != (c != 32)
+          {
+            wrong += 1
+          }
+        }
+        // NB: past the bytes, a word's bits are 0 (`next` relies on it).
+        if length % 64 != 0 {
+          for map in [marks.newlines, marks.plain, marks.quoted, marks.nonspace] {
+            if map[length / 64] >> UInt64(length % 64) != 0 { wrong += 1 }
+          }
+        }
+        #expect(wrong == 0, "\(length) bytes")
+        for from in stride(from: 0, through: length, by: 7) {
+          let expected = bytes[from...].firstIndex(of: 10) ?? length
+          #expect(
+            CanonicalLibrary.Marks.next(marks.newlines, from: from, limit: length) == expected)
+        }
+      }
+    }
+  }
+
   /// A word twice is found among 50,000 however their hashes fall: apart, next to each other,
   /// or among others that share their top bits.
   @Test func aHashTwiceIsFound() {
@@ -178,6 +227,52 @@ import Testing
     let sameTop = (0..<100).map { UInt64(0xABCD) << 48 | UInt64($0 * 7919) }
     #expect(!CanonicalLibrary.hasDuplicate(keys + sameTop))
     #expect(CanonicalLibrary.hasDuplicate(keys + sameTop + [sameTop[42]]))
+    // Hashes a step apart (as close as a weak hash puts "word1" and "word2").
+    let steps = (0..<60_000).map { UInt64($0) }
+    #expect(!CanonicalLibrary.hasDuplicate(steps))
+    #expect(CanonicalLibrary.hasDuplicate(steps + [59_999]))
+  }
+
+  /// A word's natural key is hashed alike however it is read: from its text as written
+  /// (ASCII capitals lowercased eight bytes at a time, the last word read whole or byte by
+  /// byte) or from the natural key itself; a tab around a quoted text is trimmed like a space,
+  /// so `'\tword'` and `Word` are the same word (the full decode says so).
+  @Test func aNaturalKeyIsHashedAlikeHoweverItIsRead() throws {
+    let text = Array("AbCdEfGhIjKlMnOpQrStUvWxYz@[`{0189".utf8)
+    for count in 0...text.count {
+      let lower = Array(String(decoding: text[..<count], as: UTF8.self).lowercased().utf8)
+      let padded = text + Array(repeating: 0x41, count: 16)
+      let fromText = padded.withUnsafeBufferPointer {
+        CanonicalLibrary.keyHash(
+          $0.baseAddress!, count: count, readable: $0.count, lowercasingASCII: true)
+      }
+      let byteByByte = text.withUnsafeBufferPointer {
+        CanonicalLibrary.keyHash($0.baseAddress!, count: count, readable: 0, lowercasingASCII: true)
+      }
+      let fromKey = (lower + [0]).withUnsafeBufferPointer {
+        CanonicalLibrary.keyHash($0.baseAddress!, count: count, readable: 0)
+      }
+      #expect(fromText == fromKey && byteByByte == fromKey, "\(count) bytes")
+    }
+    let nonASCII = Array("café".utf8)
+    #expect(
+      nonASCII.withUnsafeBufferPointer {
+        CanonicalLibrary.keyHash(
+          $0.baseAddress!, count: $0.count, readable: 0, lowercasingASCII: true)
+      } == nil)
+    for twice in ["'\tword'", "'word\t'", "WORD", "' Word'"] {
+      let yaml = """
+        name: Tabs
+        language: en
+        words:
+          - text: Word
+          - text: \(twice)
+
+        """
+      #expect(Self.slow(Array(yaml.utf8)) == nil, "\(twice) is the word twice to the full decode")
+      #expect(
+        CanonicalLibrary.listing(Array(yaml.utf8), path: "libraries/l.yaml") == nil, "\(twice)")
+    }
   }
 
   /// Every byte of a value is checked where the value is read (eight at a time while they are

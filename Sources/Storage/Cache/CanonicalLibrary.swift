@@ -108,6 +108,10 @@ enum CanonicalLibrary {
     var reader = Reader(expected: size)
     var read = false
     var words = [UInt8](unsafeUninitializedCapacity: gap + size) { buffer, count in
+      // NB: in pages of 2 MB where the system allows (transparent huge pages "madvise"): a
+      // 10 MB library's entry took 1,400 page faults of 4 KB, 1.5 ms. A hint only.
+      let pages = UnsafeMutableRawBufferPointer(buffer).alignedPages()
+      if !pages.isEmpty { madvise(pages.baseAddress, pages.count, MADV_HUGEPAGE) }
       buffer.baseAddress!.initialize(repeating: 0, count: gap)
       reader.out = Out(base: buffer.baseAddress!, capacity: buffer.count, count: gap)
       read = Self.read(size: size, chunk: chunk, fill: fill, into: &reader)
@@ -137,6 +141,7 @@ enum CanonicalLibrary {
     size: Int, chunk: Int, fill: (UnsafeMutableRawBufferPointer) -> Int, into reader: inout Reader
   ) -> Bool {
     var buffer = [UInt8](repeating: 0, count: max(1, min(chunk, size)))
+    var marks: [UInt64] = []
     var (have, checked, total) = (0, 0, 0)
     while true {
       if have == buffer.count {
@@ -159,9 +164,19 @@ enum CanonicalLibrary {
         guard let last = buffer[checked..<have].lastIndex(of: 10) else { continue }
         end = last + 1
       }
+      if marks.count < 4 * Marks.words(buffer.count) {
+        marks = [UInt64](repeating: 0, count: 4 * Marks.words(buffer.count))
+      }
       let restart = buffer.withUnsafeBufferPointer { b -> Int? in
-        reader.b = b
-        return reader.run(to: end, final: n == 0)
+        marks.withUnsafeMutableBufferPointer { m in
+          let words = Marks.words(buffer.count)
+          reader.b = b
+          reader.marks = Marks(
+            newlines: m.baseAddress!, plain: m.baseAddress! + words,
+            quoted: m.baseAddress! + 2 * words, nonspace: m.baseAddress! + 3 * words)
+          reader.marks.mark(b, count: end)
+          return reader.run(to: end, final: n == 0)
+        }
       }
       guard let restart else { return false }
       if n == 0 { return true }
@@ -172,38 +187,76 @@ enum CanonicalLibrary {
     }
   }
 
-  /// True when a hash is in `keys` twice. NB: placed by their top 12 bits (a count and a
-  /// scatter, like a radix sort's first pass), then only hashes that share those bits are
-  /// compared: a hash table was a cache miss per word, a whole sort 1 ms for 50,000 words.
+  /// The hash of a word's natural key, eight bytes at a time; `readable` is how many bytes
+  /// from `p` may be read (a last word is read whole when it may). With `lowercasingASCII`,
+  /// the bytes are a word's text as written: ASCII capitals are lowercased as they are read,
+  /// and nil says the text is not all ASCII (its natural key must be worked out).
+  static func keyHash(
+    _ p: UnsafePointer<UInt8>, count: Int, readable: Int, lowercasingASCII: Bool = false
+  ) -> UInt64? {
+    let raw = UnsafeRawPointer(p)
+    var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(count)
+    var at = 0
+    while at < count {
+      let n = min(8, count - at)
+      var w: UInt64
+      if at + 8 <= readable {
+        w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        if n < 8 { w &= (1 << (8 * UInt64(n))) - 1 }
+      } else {
+        w = 0
+        for k in 0..<n { w |= UInt64(p[at + k]) << (8 * UInt64(k)) }
+      }
+      if lowercasingASCII {
+        guard w & 0x8080_8080_8080_8080 == 0 else { return nil }
+        // NB: 0x80 set in each byte at or past 'A', then in each at or past '['.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let fromA = w &+ ones &* (0x80 - 0x41)
+        let pastZ = w &+ ones &* (0x80 - 0x5B)
+        w |= ((fromA & ~pastZ) & 0x8080_8080_8080_8080) >> 2
+      }
+      h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
+      h ^= h >> 29
+      at += 8
+    }
+    return h
+  }
+
+  /// True when a hash is in `keys` twice. NB: each hash sets one bit of a table of 16 bits a
+  /// hash (chosen by its top bits: 100 KB for 50,000 words, in cache); only the hashes whose bit
+  /// was set twice, about 3% of them, are then sorted and compared. A hash table was a cache
+  /// miss per word (90 ns), a whole sort 1 ms for 50,000 words.
   static func hasDuplicate(_ keys: [UInt64]) -> Bool {
     guard keys.count > 1 else { return false }
-    let shift: UInt64 = 52  // 4,096 places: a dozen hashes each for 50,000 words
-    var starts = [Int32](repeating: 0, count: (1 << 12) + 1)
-    for key in keys { starts[Int(key >> shift) + 1] += 1 }
-    for b in 1..<starts.count { starts[b] += starts[b - 1] }
-    var next = starts
-    var placed = [UInt64](repeating: 0, count: keys.count)
+    var shift = 64 - 6  // 64 bits, then doubled up to 16 a hash
+    while (1 << (64 - shift)) < 16 * keys.count && shift > 32 { shift -= 1 }
+    let places = 1 << (64 - shift)
+    var seen = [UInt64](repeating: 0, count: places / 64)
+    var twice = [UInt64](repeating: 0, count: places / 64)
+    var any = false
+    // NB: placed by their mixed bits: FNV-1a's top bits barely differ between "word1" and
+    // "word2" (a third of the hashes shared a place).
+    @inline(__always) func place(_ key: UInt64) -> Int {
+      var x = key ^ (key >> 33)
+      x = (x &* 0xFF51_AFD7_ED55_8CCD) ^ ((x &* 0xFF51_AFD7_ED55_8CCD) >> 33)
+      return Int(x >> UInt64(shift))
+    }
     for key in keys {
-      let b = Int(key >> shift)
-      placed[Int(next[b])] = key
-      next[b] += 1
-    }
-    // Each place sorted where it lies (insertion: a dozen), then each next to the next.
-    for b in 0..<(1 << 12) {
-      let (low, high) = (Int(starts[b]), Int(starts[b + 1]))
-      guard high - low > 1 else { continue }
-      for k in (low + 1)..<high {
-        let key = placed[k]
-        var j = k
-        while j > low && placed[j - 1] > key {
-          placed[j] = placed[j - 1]
-          j -= 1
-        }
-        if j > low && placed[j - 1] == key { return true }
-        placed[j] = key
+      let p = place(key)
+      let (w, bit) = (p >> 6, UInt64(1) << UInt64(p & 63))
+      if seen[w] & bit != 0 {
+        twice[w] |= bit
+        any = true
       }
+      seen[w] |= bit
     }
-    return false
+    guard any else { return false }
+    var shared = keys.filter {
+      let p = place($0)
+      return twice[p >> 6] & (UInt64(1) << UInt64(p & 63)) != 0
+    }
+    shared.sort()
+    return zip(shared, shared.dropFirst()).contains { $0 == $1 }
   }
 
   /// The entry's words, written into memory set aside for them: the file's size, as dinger's
@@ -243,21 +296,34 @@ enum CanonicalLibrary {
       count += 1
     }
 
-    /// A string as CacheWriter writes one; where its bytes went.
-    mutating func string(_ utf8: UnsafeRawBufferPointer) -> Range<Int> {
-      varint(utf8.count)
-      guard room(utf8.count), let from = utf8.baseAddress else { return count..<count }
-      UnsafeMutableRawPointer(base + count).copyMemory(from: from, byteCount: utf8.count)
-      count += utf8.count
-      return (count - utf8.count)..<count
+    /// A string as CacheWriter writes one; where its bytes went. `readable`: how many bytes
+    /// from the string's start may be read (a string of up to 32 is copied as four words when
+    /// 32 may be read and written: a call to memmove per string was 6 ns).
+    mutating func string(_ utf8: UnsafeRawBufferPointer, readable: Int = 0) -> Range<Int> {
+      let n = utf8.count
+      varint(n)
+      guard room(n), let from = utf8.baseAddress else { return count..<count }
+      let to = UnsafeMutableRawPointer(base + count)
+      if n <= 32 && readable >= 32 && count + 32 <= capacity {
+        for k in stride(from: 0, to: 32, by: 8) {
+          to.storeBytes(
+            of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k,
+            as: UInt64.self)
+        }
+      } else {
+        to.copyMemory(from: from, byteCount: n)
+      }
+      count += n
+      return (count - n)..<count
     }
   }
 
   /// The reading under way. A struct with mutating methods, not local variables captured by
   /// nested functions: those were checked for exclusive access at run time on every use.
   private struct Reader {
-    /// The lines read so far and not yet taken (valid only during `run`).
+    /// The lines read so far and not yet taken, and their marks (valid only during `run`).
     var b = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    var marks = Marks()
     var id: UUID?
     var name: String?
     var language: String?
@@ -314,25 +380,21 @@ enum CanonicalLibrary {
         return wordKeys == 0
       }
       // The word's natural key (trimmed, NFC, lowercase): ASCII needs only lowercasing.
-      var ascii = !text.escaped && b[text.start] != 32 && b[text.end - 1] != 32
-      var h = FNV1a()
-      if ascii {
-        for i in text.start..<text.end {
-          let c = b[i]
-          if c >= 0x80 {
-            ascii = false
-            break
-          }
-          h.add(c >= 65 && c <= 90 ? c + 32 : c)
+      var hash: UInt64?
+      if !text.escaped && b[text.start] > 32 && b[text.end - 1] > 32 {
+        hash = CanonicalLibrary.keyHash(
+          b.baseAddress! + text.start, count: text.end - text.start,
+          readable: b.count - text.start, lowercasingASCII: true)
+      }
+      if hash == nil {
+        var key = Word(text: text.string(b)).naturalKey
+        guard !key.isEmpty else { return false }
+        hash = key.withUTF8 {
+          CanonicalLibrary.keyHash($0.baseAddress!, count: $0.count, readable: 0)
         }
       }
-      if !ascii {
-        let key = Word(text: text.string(b)).naturalKey
-        guard !key.isEmpty else { return false }
-        h = FNV1a()
-        h.add(key.utf8)
-      }
-      keys.append(h.value)
+      guard let hash else { return false }
+      keys.append(hash)
       guard definition != nil || meanings == 0 else { return false }
       // The layout of CachedRecord.body's words.
       let textRange = write(text)
@@ -353,9 +415,16 @@ enum CanonicalLibrary {
 
     @discardableResult
     mutating func write(_ scalar: Scalar) -> Range<Int> {
-      var range = 0..<0
-      scalar.withBytes(b) { range = out.string($0) }
-      return range
+      if scalar.escaped {
+        var range = 0..<0
+        scalar.withBytes(b) { range = out.string($0) }
+        return range
+      }
+      // NB: the bytes after it in `b` may be read (a short string is copied 32 at a time).
+      let from = UnsafeRawPointer(b.baseAddress! + scalar.start)
+      return out.string(
+        UnsafeRawBufferPointer(start: from, count: scalar.end - scalar.start),
+        readable: b.count - scalar.start)
     }
 
     mutating func write(optional scalar: Scalar?) {
@@ -429,18 +498,13 @@ enum CanonicalLibrary {
     }
 
     private mutating func run(to limit: Int) -> Bool {
-      let raw = UnsafeRawPointer(b.baseAddress!)
       var at = 0
       while at < limit {
-        // NB: memchr finds the line's end a vector at a time.
-        let end =
-          UnsafeRawPointer(memchr(b.baseAddress! + at, 10, limit - at)!)
-          - UnsafeRawPointer(b.baseAddress!)
+        let end = Marks.next(marks.newlines, from: at, limit: limit)
         let lineStart = at
         defer { at = end + 1 }
         line += 1
-        var indent = at
-        while indent < end && b[indent] == 32 { indent += 1 }
+        let indent = Marks.next(marks.nonspace, from: at, limit: end)
         let depth = indent - at
         var i = indent
         var item = false
@@ -448,17 +512,10 @@ enum CanonicalLibrary {
           item = true
           i += 2
         }
-        // key: one of the library's, then ":" and a space or the end of the line. NB: the
-        // first ':' is found eight bytes at a time (keys are letters only, at most 12).
+        // key: one of the library's, then ":" and a space or the end of the line. NB: keys are
+        // letters only: the first marked byte after the key's start must be its ':'.
         let keyStart = i
-        if keyStart + 16 <= b.count {
-          let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-          let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-          let (c, c2) = (Scalar.has(w, 58), Scalar.has(w2, 58))
-          i += c != 0 ? c.trailingZeroBitCount / 8 : c2 != 0 ? 8 + c2.trailingZeroBitCount / 8 : 16
-        } else {
-          while i < end && b[i] != 58 { i += 1 }
-        }
+        i = Marks.next(marks.plain, from: i, limit: end)
         guard i > keyStart, i < end, b[i] == 58, let key = Key.of(b, from: keyStart, to: i) else {
           return false
         }
@@ -475,7 +532,8 @@ enum CanonicalLibrary {
         }
         if i < end {
           guard b[i] == 32, i + 1 < end else { return false }
-          guard let v = Scalar(b, from: i + 1, to: end) else { return false }
+          guard let v = Scalar(b, from: i + 1, to: end, clean: marks.clean(b, from: i + 1, to: end))
+          else { return false }
           value = v
         }
         switch (depth, item) {
@@ -525,186 +583,17 @@ enum CanonicalLibrary {
       return true
     }
   }
+}
 
-  /// The length of the UTF-8 sequence at `b[at]` (a byte of 0x80 or more) when it is a
-  /// character YAML prints inside a line, else nil: no overlong form, surrogate or value past
-  /// U+10FFFF (the standard library's check and a walk over every scalar took 30 ms on 10 MB),
-  /// no C1 control, U+FFFE, U+FFFF or byte order mark (libyaml refuses them), no NEL, LS or
-  /// PS (line breaks to YAML 1.1). NB: every other byte of a line is checked where it is read:
-  /// indentation, "- ", a key, ':' and a space exactly, a value by `Scalar` (ASCII eight bytes
-  /// at a time), an id as a UUID.
-  static func character(_ b: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> Int? {
-    let c = b[i]
-    let length: Int
-    var value: UInt32
-    switch c {
-    case 0xC2...0xDF: (length, value) = (2, UInt32(c & 0x1F))
-    case 0xE0...0xEF: (length, value) = (3, UInt32(c & 0x0F))
-    case 0xF0...0xF4: (length, value) = (4, UInt32(c & 0x07))
-    default: return nil
-    }
-    guard i + length <= end else { return nil }
-    for k in 1..<length {
-      let d = b[i + k]
-      guard d & 0xC0 == 0x80 else { return nil }
-      value = value << 6 | UInt32(d & 0x3F)
-    }
-    if length == 3 && (value < 0x800 || (0xD800...0xDFFF).contains(value)) { return nil }
-    if length == 4 && (value < 0x10000 || value > 0x10FFFF) { return nil }
-    // NB: NEL, LS and PS are line breaks to YAML 1.1 (libyaml folds a scalar there): the
-    // full decode reads them.
-    if value <= 0x9F || value == 0x2028 || value == 0x2029 || value == 0xFFFE || value == 0xFFFF
-      || value == 0xFEFF
-    {
-      return nil
-    }
-    return length
-  }
-
-  /// A one-line scalar YAML reads as a string: plain, or single-quoted (`''` for a quote).
-  struct Scalar {
-    let start: Int
-    let end: Int
-    let quoted: Bool
-    /// False when it is only spaces (after trimming: an empty definition).
-    let hasText: Bool
-    /// The words YAML 1.1 reads as null or a bool, lowercase, packed in a number (the first
-    /// byte highest): a test holds them to the words.
-    static let special: [UInt64] = [
-      0x6e75_6c6c, 0x7472_7565, 0x66_616c_7365, 0x79_6573, 0x6e6f, 0x6f6e, 0x6f_6666, 0x79, 0x6e,
-    ]
-
-    /// True for one of `special` (a switch: no array to reach for each short scalar).
-    @inline(__always) static func isSpecial(_ packed: UInt64) -> Bool {
-      switch packed {
-      case 0x6e75_6c6c, 0x7472_7565, 0x66_616c_7365, 0x79_6573, 0x6e6f, 0x6f6e, 0x6f_6666, 0x79,
-        0x6e:
-        return true
-      default: return false
-      }
-    }
-
-    /// Nonzero when one of the eight bytes of `w` is not printable ASCII (0x80 or more, a
-    /// control, DEL). Exact per byte: no borrow crosses a byte.
-    @inline(__always) static func unprintable(_ w: UInt64) -> UInt64 {
-      let m: UInt64 = 0x8080_8080_8080_8080
-      let control = ~((w | m) &- 0x2020_2020_2020_2020) & m
-      let d = w ^ 0x7F7F_7F7F_7F7F_7F7F
-      let del = ~(((d & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | d) & m
-      return (w & m) | control | del
-    }
-
-    /// Nonzero when one of the eight bytes of `w` is `c`.
-    @inline(__always) static func has(_ w: UInt64, _ c: UInt8) -> UInt64 {
-      let v = w ^ (0x0101_0101_0101_0101 &* UInt64(c))
-      return (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080
-    }
-
-    /// True when it holds `''` (a quote).
-    var escaped = false
-
-    init?(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
-      let first = b[start]
-      if first == 39 {  // '
-        guard end - start >= 2, b[end - 1] == 39 else { return nil }
-        var i = start + 1
-        var text = false
-        var escaped = false
-        let raw = UnsafeRawPointer(b.baseAddress!)
-        while i < end - 1 {
-          // NB: once it has text, eight bytes at a time while none is a quote and all are
-          // printable ASCII.
-          if text && i + 8 <= end - 1 {
-            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if Self.has(w, 39) | Self.unprintable(w) == 0 {
-              i += 8
-              continue
-            }
-          }
-          let c = b[i]
-          if c >= 0x80 {
-            guard let n = CanonicalLibrary.character(b, at: i, end: end - 1) else { return nil }
-            (text, i) = (true, i + n)
-            continue
-          }
-          if c < 32 && c != 9 || c == 127 { return nil }  // a tab only quoted
-          if c == 39 {
-            guard i + 1 < end - 1, b[i + 1] == 39 else { return nil }
-            escaped = true
-            i += 1
-          }
-          if c != 32 && c != 9 { text = true }
-          i += 1
-        }
-        (self.start, self.end, quoted, hasText) = (start + 1, end - 1, true, text)
-        self.escaped = escaped
-        return
-      }
-      // Plain: no indicator first, no ": " or " #" inside, no space at the end, nothing YAML
-      // would resolve as another type.
-      switch first {
-      case 45, 63, 58, 44, 91, 93, 123, 125, 35, 38, 42, 33, 124, 62, 34, 37, 64, 96, 32, 43, 46,
-        126:
-        return nil
-      case 48...57: return nil
-      default: break
-      }
-      guard b[end - 1] != 32, b[end - 1] != 58 else { return nil }
-      // NB: eight bytes at a time while none is a ':' or a '#' and all are printable ASCII.
-      let raw = UnsafeRawPointer(b.baseAddress!)
-      var i = start
-      while i < end {
-        if i + 8 <= end {
-          let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          if Self.has(w, 58) | Self.has(w, 35) | Self.unprintable(w) == 0 {
-            i += 8
-            continue
-          }
-        }
-        let c = b[i]
-        if c >= 0x80 {
-          guard let n = CanonicalLibrary.character(b, at: i, end: end) else { return nil }
-          i += n
-          continue
-        }
-        if c < 32 || c == 127 { return nil }
-        if c == 58 && i + 1 < end && b[i + 1] == 32 { return nil }
-        if c == 35 && b[i - 1] == 32 { return nil }
-        i += 1
-      }
-      if end - start <= 5 {
-        // null, true, false, yes, no, on, off, y, n in any case: not strings to YAML 1.1.
-        var lower: UInt64 = 0
-        for i in start..<end { lower = lower << 8 | UInt64(b[i] | 0x20) }
-        if Self.isSpecial(lower) { return nil }
-      }
-      (self.start, self.end, quoted, hasText) = (start, end, false, true)
-    }
-
-    func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
-      String(decoding: bytes(b), as: UTF8.self)
-    }
-
-    /// `body` with its UTF-8, without copying when there is no `''` to read.
-    func withBytes(_ b: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) -> Void) {
-      if escaped {
-        bytes(b).withUnsafeBytes(body)
-      } else {
-        body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<end])))
-      }
-    }
-
-    /// Its UTF-8, `''` read as one quote.
-    func bytes(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-      guard escaped else { return Array(b[start..<end]) }
-      var out: [UInt8] = []
-      out.reserveCapacity(end - start)
-      var i = start
-      while i < end {
-        out.append(b[i])
-        i += b[i] == 39 ? 2 : 1
-      }
-      return out
-    }
+extension UnsafeMutableRawBufferPointer {
+  /// The whole pages inside this memory (empty when it holds none).
+  func alignedPages() -> UnsafeMutableRawBufferPointer {
+    guard let base = baseAddress else { return self }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
+    let end = (Int(bitPattern: base) + count) & ~(page - 1)
+    guard end > start else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
+    return UnsafeMutableRawBufferPointer(
+      start: UnsafeMutableRawPointer(bitPattern: start), count: end - start)
   }
 }
