@@ -203,8 +203,12 @@ public struct ScheduleProvider: Sendable {
     for s in try scheduled(only) {
       let changes = try ownChanges(s.stored)
       let lastModified = Int64(changes.last ?? 0)
+      // NB: without a first day of its own, the feed starts the day before the schedule was
+      // last written, in its zone: a teammate's "today" (what `agenda` lists) can begin up to a
+      // day before that date (written at 00:35 in Kolkata is still the day before in UTC,
+      // and agenda listed that day's stand-up while the feed had none).
       let firstDay =
-        s.plan.from ?? s.rules.wallClock(at: lastModified).date
+        s.plan.from ?? s.rules.wallClock(at: lastModified).date.adding(days: -1)
       series.append(
         ICalendar.Series(
           uid: (s.stored.scrum.id?.lowercased ?? s.stored.slug) + "@dinger",

@@ -168,48 +168,51 @@ import Testing
   }
 
   /// The bytes CScan marks a vector at a time are exactly those a byte-by-byte test marks, at
-  /// every length and every place in a block of 64 (the vector loop's and the tail's), and
+  /// every length and every place in a block of 64 (the vector loop's and the tail's), by each
+  /// method (a byte at a time, SSE2, AVX2 where the processor has it), and
   /// `Marks.next` finds the first marked byte across words.
   @Test func theMarkedBytesAreExactlyTheClassesBytes() {
     var rng = SeededGenerator(seed: 64)
     let alphabet: [UInt8] = [10, 32, 58, 35, 39, 9, 0, 31, 127, 128, 0xC3, 0xFF, 0x41, 0x7E, 0x20]
-    for length in Array(0...200) + [4_096, 4_159] {
-      let bytes = (0..<length).map { _ in
-        Bool.random(using: &rng)
-          ? alphabet[Int.random(in: 0..<alphabet.count, using: &rng)]
-          : UInt8.random(in: 0...255, using: &rng)
-      }
-      let words = CanonicalLibrary.Marks.words(length) + 1
-      var storage = [UInt64](repeating: ~0, count: 4 * words)
-      storage.withUnsafeMutableBufferPointer { m in
-        let marks = CanonicalLibrary.Marks(
-          newlines: m.baseAddress!, plain: m.baseAddress! + words,
-          quoted: m.baseAddress! + 2 * words, nonspace: m.baseAddress! + 3 * words)
-        bytes.withUnsafeBufferPointer { marks.mark($0, count: length) }
-        func bit(_ map: UnsafeMutablePointer<UInt64>, _ i: Int) -> Bool {
-          map[i / 64] >> UInt64(i % 64) & 1 == 1
+    for method: Int32 in [0, 1, 2] {
+      for length in Array(0...200) + [4_096, 4_159] {
+        let bytes = (0..<length).map { _ in
+          Bool.random(using: &rng)
+            ? alphabet[Int.random(in: 0..<alphabet.count, using: &rng)]
+            : UInt8.random(in: 0...255, using: &rng)
         }
-        var wrong = 0
-        for (i, c) in bytes.enumerated() {
-          let quoted = c < 0x20 || c >= 0x7F || c == 39
-          if bit(marks.newlines, i) != (c == 10) || bit(marks.quoted, i) != quoted
-            || bit(marks.plain, i) != (quoted || c == 58 || c == 35)
-            || bit(marks.nonspace, i) != (c != 32)
-          {
-            wrong += 1
+        let words = CanonicalLibrary.Marks.words(length) + 1
+        var storage = [UInt64](repeating: ~0, count: 4 * words)
+        storage.withUnsafeMutableBufferPointer { m in
+          let marks = CanonicalLibrary.Marks(
+            newlines: m.baseAddress!, plain: m.baseAddress! + words,
+            quoted: m.baseAddress! + 2 * words, nonspace: m.baseAddress! + 3 * words)
+          bytes.withUnsafeBufferPointer { marks.mark($0, count: length, method: method) }
+          func bit(_ map: UnsafeMutablePointer<UInt64>, _ i: Int) -> Bool {
+            map[i / 64] >> UInt64(i % 64) & 1 == 1
           }
-        }
-        // NB: past the bytes, a word's bits are 0 (`next` relies on it).
-        if length % 64 != 0 {
-          for map in [marks.newlines, marks.plain, marks.quoted, marks.nonspace] {
-            if map[length / 64] >> UInt64(length % 64) != 0 { wrong += 1 }
+          var wrong = 0
+          for (i, c) in bytes.enumerated() {
+            let quoted = c < 0x20 || c >= 0x7F || c == 39
+            if bit(marks.newlines, i) != (c == 10) || bit(marks.quoted, i) != quoted
+              || bit(marks.plain, i) != (quoted || c == 58 || c == 35)
+              || bit(marks.nonspace, i) != (c != 32)
+            {
+              wrong += 1
+            }
           }
-        }
-        #expect(wrong == 0, "\(length) bytes")
-        for from in stride(from: 0, through: length, by: 7) {
-          let expected = bytes[from...].firstIndex(of: 10) ?? length
-          #expect(
-            CanonicalLibrary.Marks.next(marks.newlines, from: from, limit: length) == expected)
+          // NB: past the bytes, a word's bits are 0 (`next` relies on it).
+          if length % 64 != 0 {
+            for map in [marks.newlines, marks.plain, marks.quoted, marks.nonspace] {
+              if map[length / 64] >> UInt64(length % 64) != 0 { wrong += 1 }
+            }
+          }
+          #expect(wrong == 0, "\(length) bytes, method \(method)")
+          for from in stride(from: 0, through: length, by: 7) {
+            let expected = bytes[from...].firstIndex(of: 10) ?? length
+            #expect(
+              CanonicalLibrary.Marks.next(marks.newlines, from: from, limit: length) == expected)
+          }
         }
       }
     }

@@ -16,4 +16,12 @@
 void dinger_scan_classify(const uint8_t *p, size_t n, uint64_t *newlines, uint64_t *plain,
                           uint64_t *quoted, uint64_t *nonspace);
 
+/// The same by a chosen method (tests hold each to the same marks): 0 a byte at a time, 1 SSE2,
+/// 2 AVX2; a method the processor lacks falls back to the best it has.
+void dinger_scan_classify_using(int method, const uint8_t *p, size_t n, uint64_t *newlines,
+                                uint64_t *plain, uint64_t *quoted, uint64_t *nonspace);
+
+/// The method `dinger_scan_classify` uses here: 2 with AVX2, 1 with SSE2, else 0.
+int dinger_scan_best_method(void);
+
 #endif

@@ -32,9 +32,7 @@ enum CanonicalLibrary {
       -> Key?
     {
       let count = end - start
-      guard start + 16 <= b.count else {
-        return Key.allCases.first { names[$0.rawValue].elementsEqual(b[start..<end]) }
-      }
+      guard start + 16 <= b.count else { return slow(b, from: start, to: end) }
       let raw = UnsafeRawPointer(b.baseAddress!)
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
       let head = count < 8 ? word & ((1 << (8 * UInt64(count))) - 1) : word
@@ -54,6 +52,13 @@ enum CanonicalLibrary {
       case (12, 0x7053_664f_7472_6170, 0x6863_6565_7053_664f): return .partOfSpeech
       default: return nil
       }
+    }
+
+    /// The same near the end of the bytes, where eight can't be read at once.
+    @inline(never) static func slow(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+      -> Key?
+    {
+      Key.allCases.first { names[$0.rawValue].elementsEqual(b[start..<end]) }
     }
   }
 
@@ -281,7 +286,17 @@ enum CanonicalLibrary {
     }
 
     /// As CacheWriter writes one.
-    mutating func varint(_ v: Int) {
+    @inline(__always) mutating func varint(_ v: Int) {
+      // NB: most are a string's length under 128: one byte.
+      if v < 0x80 && count < capacity {
+        base[count] = UInt8(truncatingIfNeeded: v)
+        count += 1
+        return
+      }
+      longVarint(v)
+    }
+
+    @inline(never) mutating func longVarint(_ v: Int) {
       var length = 1
       var rest = UInt64(v) >> 7
       while rest != 0 { (length, rest) = (length + 1, rest >> 7) }

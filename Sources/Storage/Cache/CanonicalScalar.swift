@@ -16,9 +16,13 @@ extension CanonicalLibrary {
     /// The words `count` bytes take.
     static func words(_ count: Int) -> Int { (count + 63) / 64 }
 
-    /// Marks `b[0..<count]`.
-    func mark(_ b: UnsafeBufferPointer<UInt8>, count: Int) {
-      dinger_scan_classify(b.baseAddress, count, newlines, plain, quoted, nonspace)
+    /// Marks `b[0..<count]` (by the best method the processor has, unless a test chooses:
+    /// 0 a byte at a time, 1 SSE2, 2 AVX2).
+    func mark(_ b: UnsafeBufferPointer<UInt8>, count: Int, method: Int32? = nil) {
+      guard let method else {
+        return dinger_scan_classify(b.baseAddress, count, newlines, plain, quoted, nonspace)
+      }
+      dinger_scan_classify_using(method, b.baseAddress, count, newlines, plain, quoted, nonspace)
     }
 
     /// The first marked byte at or after `i`, or `limit` (where none is before it). NB: bits
