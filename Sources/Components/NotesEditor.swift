@@ -129,7 +129,8 @@ public struct NotesEditor: Sendable {
     let room = max(8, width - Self.prompt.count - 1)
     let start = cursor > room ? cursor - room : 0
     let shown = line[start..<min(line.count, start + room)].map { c -> Character in
-      c.unicodeScalars.allSatisfy({ $0.value >= 32 && $0.value != 127 }) ? c : "?"
+      // NB: C0, DEL and C1 (0x80-0x9F: a lone CSI) are controls; the output goes out as is.
+      c.unicodeScalars.allSatisfy({ $0.value >= 32 && !(127..<160).contains($0.value) }) ? c : "?"
     }
     output = "\r\u{1B}[K" + Self.prompt + String(shown)
     let back = shown.count - (cursor - start)

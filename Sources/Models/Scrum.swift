@@ -68,6 +68,8 @@ public struct Scrum: Hashable, Sendable, Codable {
     var issues: [ValidationIssue] = []
     if title.trimmed.isEmpty {
       issues.append(.init(at: [.key("title")], "'title' must not be empty"))
+    } else if let problem = OneLineText.problem(title, field: "title") {
+      issues.append(.init(at: [.key("title")], problem))
     }
     if !Self.lengthRange.contains(length) {
       issues.append(
@@ -156,6 +158,8 @@ public struct Attendee: Hashable, Sendable, Codable {
       let key = attendee.naturalKey
       if key.isEmpty {
         issues.append(.init(at: path + [.index(i)], "attendee \(i + 1) has an empty name"))
+      } else if let problem = OneLineText.problem(attendee.name, field: "name") {
+        issues.append(.init(at: path + [.index(i)], problem))
       } else if let first = seen[key] {
         issues.append(
           .init(

@@ -176,7 +176,11 @@ public struct ScheduleProvider: Sendable {
       ]
       .compactMap({ $0 }).max()
     else { return [] }
-    let range = Int64(lower.timeIntervalSince1970)..<Int64(until.timeIntervalSince1970)
+    // NB: a schedule that starts after `until` (next week's stand-up, or a --since past its
+    // end) has nothing missed yet; an empty period is no range.
+    let (low, high) = (Int64(lower.timeIntervalSince1970), Int64(until.timeIntervalSince1970))
+    guard low < high else { return [] }
+    let range = low..<high
     let dates = meetings.map(\.date).sorted()
     return s.plan.occurrences(in: range, rules: s.rules, minutes: scrum.scrum.length).filter { o in
       o.end <= range.upperBound && !dates.contains { Self.matches($0, o) }

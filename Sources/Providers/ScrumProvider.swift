@@ -128,9 +128,18 @@ public struct ScrumProvider: Sendable {
 
   /// Every scrum that reads cleanly, by title, and the diagnostics of the files that do not.
   public func list() throws -> (scrums: [StoredScrum], problems: [Diagnostic]) {
+    let (scrums, problems, _) = try listWithUnreadable()
+    return (scrums, problems)
+  }
+
+  /// `list`, and the files that do not read, as names can point at them.
+  private func listWithUnreadable() throws -> (
+    scrums: [StoredScrum], problems: [Diagnostic], unreadable: [UnreadableRecord]
+  ) {
     var scrums: [StoredScrum] = []
     var problems: [Diagnostic] = []
-    for file in try dependencies.load(.scrum) {
+    let files = try dependencies.load(.scrum)
+    for file in files {
       if case .scrum(let scrum) = file.record {
         var stored = StoredScrum(path: file.path, scrum: scrum)
         stored.source = file.source
@@ -139,14 +148,18 @@ public struct ScrumProvider: Sendable {
       problems += file.diagnostics.filter { $0.severity == .error }
     }
     scrums.sort { ($0.scrum.title.lowercased(), $0.path) < ($1.scrum.title.lowercased(), $1.path) }
-    return (scrums, problems)
+    return (scrums, problems, UnreadableRecord.all(in: files, titleKey: "title"))
   }
 
   /// The scrum a person means by `query`: its slug, its title (any case) or a unique prefix of
   /// its id. The error suggests close matches.
   public func find(_ query: String) throws -> StoredScrum {
-    let (scrums, problems) = try list()
+    let (scrums, _, unreadable) = try listWithUnreadable()
     let q = query.trimmingSpaces()
+    try UnreadableRecord.refuse(
+      q, kind: "scrum", among: unreadable, readableSlug: scrums.contains { $0.slug == q },
+      readableTitle: scrums.contains { $0.scrum.title.lowercased() == q.lowercased() },
+      looksLikeID: q.count >= 4 && (q.allSatisfy(\.isHexDigit) || q.containsText("-")))
     if let bySlug = scrums.first(where: { $0.slug == q }) { return bySlug }
     let byTitle = scrums.filter { $0.scrum.title.lowercased() == q.lowercased() }
     if byTitle.count == 1 { return byTitle[0] }
@@ -178,9 +191,6 @@ public struct ScrumProvider: Sendable {
       message += "; there are no scrums yet (add one with 'dinger scrum new TITLE')"
     } else {
       message += "; 'dinger scrum list' shows them all"
-    }
-    if let broken = problems.first(where: { RecordLayout.slug(ofPath: $0.file) == q }) {
-      throw StorageError("scrum '\(q)' has errors; run 'dinger check \(broken.file)'")
     }
     throw StorageError(message, kind: .notFound(q))
   }

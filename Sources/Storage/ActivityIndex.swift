@@ -351,8 +351,9 @@ public enum ActivityIndex {
     }
   }
 
-  /// The value of a top-level `key: value` line, lowercased, without reading the YAML.
-  static func field(_ key: String, in bytes: [UInt8]) -> String? {
+  /// The value of a top-level `key: value` line, lowercased, without reading the YAML (for a
+  /// file whose YAML does not parse, too).
+  public static func field(_ key: String, in bytes: [UInt8]) -> String? {
     let key = Array(key.utf8) + [UInt8(ascii: ":")]
     var start = 0
     while start < bytes.count {

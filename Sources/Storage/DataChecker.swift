@@ -45,7 +45,9 @@ public enum DataChecker {
     var inputs: [(path: String, input: Input)] = []
     inputs.reserveCapacity(paths.count)
     let read = WorkTree(root: directory.root).read(paths) { path, stamp in
-      guard let cache, let kind = RecordLayout.kind(ofPath: path),
+      // NB: scrums are always read: the title check between them needs their titles, which
+      // the cache's slim form does not keep (and scrums are few).
+      guard let cache, let kind = RecordLayout.kind(ofPath: path), kind != .scrum,
         let kept = cache.slim(path, stamp: stamp),
         kept.kind == [RecordKind.scrum: 1, .meeting: 2, .library: 3][kind]
       else { return false }
@@ -149,6 +151,10 @@ public enum DataChecker {
     /// Where `id:` and the parent key are, for findings.
     var idPlace: Place?
     var parentPlace: Place?
+    /// A scrum's title, trimmed and lowercased (titles name scrums, so no two may share one),
+    /// and where it is.
+    var titleKey: String?
+    var titlePlace: Place?
 
     /// A place in the file, kept small (a whole `Diagnostic` per place was most of what a
     /// clean file cost `check` over 130,000 meetings): made into a finding only when there is one.
@@ -172,9 +178,20 @@ public enum DataChecker {
     init(_ file: DecodedFile) {
       path = file.path
       kind = file.kind
-      id = file.record?.id
-      if file.record != nil, id != nil {
+      // NB: a file with an error of its own still takes part in the checks between files, by
+      // what its text says: a duplicate id must not wait until the other error is fixed.
+      id = file.record?.id ?? file.root?["id"]?.scalarText.flatMap { UUID(uuidString: $0) }
+      if id != nil {
         idPlace = Place(file.diagnostic(.error, at: [.key("id")], ""))
+      }
+      if kind == .scrum {
+        var title: String?
+        if case .scrum(let scrum)? = file.record { title = scrum.title }
+        title = title ?? file.root?["title"]?.scalarText
+        if let title = title?.trimmingSpaces().lowercased(), !title.isEmpty {
+          titleKey = title
+          titlePlace = Place(file.diagnostic(.error, at: [.key("title")], ""))
+        }
       }
       if kind == .scrum || kind == .library {
         ownerKeys = [
@@ -237,11 +254,15 @@ public enum DataChecker {
   /// every file: 25 s over 10,000 records.)
   struct CrossIndex {
     var firstPathByID: [UUID: String] = [:]
+    var firstPathByTitle: [String: String] = [:]
     var owners: [RecordKind: [String: String]] = [:]
 
     init(_ files: [SlimFile]) {
       for file in files {
         if let id = file.id, firstPathByID[id] == nil { firstPathByID[id] = file.path }
+        if let title = file.titleKey, firstPathByTitle[title] == nil {
+          firstPathByTitle[title] = file.path
+        }
         for key in file.ownerKeys where owners[file.kind, default: [:]][key] == nil {
           owners[file.kind, default: [:]][key] = file.path
         }
@@ -274,6 +295,13 @@ public enum DataChecker {
         file.finding(
           file.idPlace, .error,
           "id \(id.uuidString.lowercased()) is also used by \(first); each record needs its own id (delete this 'id' line and dinger adds a new one)",
+          lineOf))
+    }
+    if let title = file.titleKey, let first = index.firstPathByTitle[title], first < file.path {
+      found.append(
+        file.finding(
+          file.titlePlace, .error,
+          "the scrum \(first) has this title too, and a title names one scrum; give one of them another (dinger scrum edit \(RecordLayout.slug(ofPath: file.path)) --title NEW)",
           lineOf))
     }
     guard let parent = file.parent else { return found }

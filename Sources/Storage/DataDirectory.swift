@@ -112,7 +112,7 @@ public struct DataDirectory: Sendable {
     var out: [String] = []
     var problems: [Diagnostic] = []
     let nested = kind == .meeting || kind == .quiz
-    for entry in Self.list(root.appendingPathComponent(top).path) {
+    for entry in listing(top, &problems) {
       let path = top + "/" + entry.name
       if nested {
         guard !entry.name.hasPrefix(".") else { continue }
@@ -121,7 +121,7 @@ public struct DataDirectory: Sendable {
           continue
         }
         guard entry.kind == .folder else { continue }
-        for file in Self.list(root.appendingPathComponent(path).path) {
+        for file in listing(path, &problems) {
           out.append(contentsOf: record(path + "/" + file.name, file, kind, &problems))
         }
       } else {
@@ -174,7 +174,32 @@ public struct DataDirectory: Sendable {
   /// A folder's names as the file system has them (raw bytes: a name that is not UTF-8 is
   /// reported, not lost or mangled), without following links. Empty when there is no folder.
   static func list(_ folder: String) -> [ListedName] {
-    guard let dir = opendir(folder) else { return [] }
+    var error: Int32 = 0
+    return list(folder, error: &error)
+  }
+
+  /// `list`, with a folder that is there but can't be read (permissions, I/O) noted in
+  /// `problems` under its data-relative path: "no scrums yet" would be a lie.
+  private func listing(_ relative: String, _ problems: inout [Diagnostic]) -> [ListedName] {
+    var error: Int32 = 0
+    let names = Self.list(root.appendingPathComponent(relative).path, error: &error)
+    if error != 0 && error != ENOENT && error != ENOTDIR {
+      problems.append(
+        Diagnostic(
+          .error, file: relative,
+          message:
+            "can't read this folder (\(String(cString: strerror(error)))), so the records in it can't be listed; give yourself read access (chmod u+rx \(relative)) or run dinger as the folder's owner"
+        ))
+    }
+    return names
+  }
+
+  /// `list`, setting `error` to the errno when the folder can't be opened.
+  static func list(_ folder: String, error: inout Int32) -> [ListedName] {
+    guard let dir = opendir(folder) else {
+      error = errno
+      return []
+    }
     defer { closedir(dir) }
     let fd = dirfd(dir)
     var out: [ListedName] = []
@@ -228,7 +253,7 @@ public struct DataDirectory: Sendable {
     var paths: [String] = []
     var problems: [Diagnostic] = []
     func walk(_ relative: String) {
-      for entry in Self.list(root.appendingPathComponent(relative).path) {
+      for entry in listing(relative, &problems) {
         let path = relative + "/" + entry.name
         switch entry.kind {
         case .folder: walk(path)

@@ -21,6 +21,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable 
     case notFound(String)
     /// A name fits more than one record.
     case ambiguous(String)
+    /// A name points at a record file (its path) that does not read.
+    case unreadable(String)
   }
 
   /// Lowercase, no final period, with a fix where one is known.

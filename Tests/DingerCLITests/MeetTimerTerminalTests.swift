@@ -30,7 +30,12 @@ import Testing
     // escape sequences in the text; a paragraph; Ctrl-D finishes.
     tmux.keys("Ada shiped the picker")
     for _ in 0..<13 { tmux.keys("Left") }
-    tmux.keys("p", "End", "!", "BSpace", "Enter", "Enter", "Grace reviewed it", "C-d")
+    tmux.keys("p", "End", "!", "BSpace", "Enter", "Enter", "Grace reviewed it")
+    // The prompt's redraws are terminal control, never shown as escaped text.
+    #expect(tmux.wait(for: "> Grace reviewed it"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("> Ada shipped the picker"), "\(tmux.screen())")
+    #expect(!tmux.screen().contains("\\x"), "\(tmux.screen())")
+    tmux.keys("C-d")
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
     let files = try box.git("ls-files", "history").split(separator: "\n")
     #expect(files.count == 1)

@@ -75,12 +75,13 @@ import Testing
     ) {
       try provider.find("spanish")
     }
-    #expect(
-      throws: StorageError(
-        "library 'unreadable' has errors; run 'dinger check libraries/unreadable.yaml'")
-    ) {
-      try provider.find("unreadable")
-    }
+    do {
+      _ = try provider.find("unreadable")
+      Issue.record("a broken library was found")
+    } catch let error as StorageError {
+      #expect(error.kind == .unreadable("libraries/unreadable.yaml"))
+      #expect(error.message.hasPrefix("library 'unreadable' is in libraries/unreadable.yaml, "))
+    } catch { Issue.record("\(error)") }
   }
 
   @Test func aWordIsOnePerLibraryWhateverItsCaseOrComposition() throws {

@@ -42,11 +42,47 @@ import Testing
     ) {
       try provider.find("desgn")
     }
-    #expect(
-      throws: StorageError("scrum 'broken' has errors; run 'dinger check scrums/broken.yaml'")
-    ) {
-      try provider.find("broken")
-    }
+    #expect(throws: StorageError.self) { try provider.find("broken") }
+    #expect(unreadablePath { try provider.find("broken") } == "scrums/broken.yaml")
+  }
+
+  /// A name never falls through to another scrum when the file it names does not read: the slug
+  /// (any case), a title or id the broken text still shows, each refuse, naming the file.
+  @Test(arguments: Backend.allCases) func aNameNeverFallsThroughToAnotherScrum(_ backend: Backend)
+    throws
+  {
+    let (provider, world) = try backend.world([
+      "scrums/platform.yaml":
+        "id: 7d2e0000-0000-4000-8000-000000000001\ntitle: Platform\nlength: 10\n  attendees: [Ada]\n",
+      "scrums/platform-ops.yaml": "title: Platform\nlength: 15\nattendees: [Ada]\n",
+      "scrums/infra.yaml":
+        "id: 7d2e0000-0000-4000-8000-000000000002\ntitle: Infra\nlength: 10\nattendees: [Ada]\nlength: 3\n",
+      "scrums/web.yaml": "title: Web\nlength: 10\nattendees: [Ada]\n",
+    ])
+    defer { withExtendedLifetime(world) {} }
+    #expect(unreadablePath { try provider.find("platform") } == "scrums/platform.yaml")
+    #expect(unreadablePath { try provider.find("PLATFORM") } == "scrums/platform.yaml")
+    // The YAML of infra.yaml parses (a duplicate key is the record's error): its title and id
+    // still point at it.
+    #expect(unreadablePath { try provider.find("infra") } == "scrums/infra.yaml")
+    #expect(unreadablePath { try provider.find("Infra") } == "scrums/infra.yaml")
+    #expect(unreadablePath { try provider.find("7d2e0000-0000-4000-8000-0000000000") } != nil)
+    // A readable slug still wins, and other names are untouched.
+    #expect(try provider.find("platform-ops").slug == "platform-ops")
+    #expect(try provider.find("web").slug == "web")
+  }
+
+  /// The path of the unreadable file `body`'s error names, nil for any other outcome.
+  func unreadablePath(_ body: () throws -> StoredScrum) -> String? {
+    do {
+      _ = try body()
+      return nil
+    } catch let error as StorageError {
+      guard case .unreadable(let path) = error.kind else { return nil }
+      #expect(error.message.contains("\(path):"), "\(error.message)")
+      #expect(error.message.contains("can't be read"), "\(error.message)")
+      return path
+    } catch { return nil }
   }
 
   @Test(arguments: Backend.allCases) func addPicksAnUnusedThemeAndAFreeFileName(_ backend: Backend)

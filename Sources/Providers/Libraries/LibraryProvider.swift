@@ -61,9 +61,18 @@ public struct LibraryProvider: Sendable {
   /// Every library that can be read (by name), and the diagnostics of files that cannot. A file
   /// whose errors are all inside words is listed without those words, with its errors in `broken`.
   public func list() throws -> (libraries: [StoredLibrary], problems: [Diagnostic]) {
+    let (libraries, problems, _) = try listWithUnreadable()
+    return (libraries, problems)
+  }
+
+  /// `list`, and the files that do not read (not even salvaged), as names can point at them.
+  private func listWithUnreadable() throws -> (
+    libraries: [StoredLibrary], problems: [Diagnostic], unreadable: [UnreadableRecord]
+  ) {
     var libraries: [StoredLibrary] = []
     var problems: [Diagnostic] = []
-    for file in try dependencies.load(.library) {
+    let files = try dependencies.load(.library)
+    for file in files {
       let errors = file.diagnostics.filter { $0.severity == .error }
       if case .library(let library) = file.record {
         libraries.append(StoredLibrary(path: file.path, library: library))
@@ -76,14 +85,20 @@ public struct LibraryProvider: Sendable {
     libraries.sort {
       ($0.library.name.lowercased(), $0.path) < ($1.library.name.lowercased(), $1.path)
     }
-    return (libraries, problems)
+    let unreadable = UnreadableRecord.all(
+      in: files.filter { $0.salvaged == nil }, titleKey: "name")
+    return (libraries, problems, unreadable)
   }
 
   /// The library a person means: its slug, its name (any case) or a unique id prefix. The
   /// error suggests close matches.
   public func find(_ query: String) throws -> StoredLibrary {
-    let (libraries, problems) = try list()
+    let (libraries, _, unreadable) = try listWithUnreadable()
     let q = query.trimmed
+    try UnreadableRecord.refuse(
+      q, kind: "library", among: unreadable, readableSlug: libraries.contains { $0.slug == q },
+      readableTitle: libraries.contains { $0.library.name.lowercased() == q.lowercased() },
+      looksLikeID: Self.looksLikeID(q))
     if let i = Self.match(q, libraries.map { ($0.slug, $0.library.name, $0.library.id) }) {
       return libraries[i]
     }
@@ -98,9 +113,6 @@ public struct LibraryProvider: Sendable {
       if byID.count > 1 {
         throw StorageError("id prefix '\(q)' matches \(byID.count) libraries; give more of it")
       }
-    }
-    if let broken = problems.first(where: { RecordLayout.slug(ofPath: $0.file) == q }) {
-      throw StorageError("library '\(q)' has errors; run 'dinger check \(broken.file)'")
     }
     var message = "no library '\(q)'"
     let names = libraries.flatMap { [$0.slug, $0.library.name] }

@@ -38,7 +38,9 @@ enum NotesPrompt {
     }
     var editor = NotesEditor()
     var decoder = KeyDecoder()
-    Terminal.output(NotesEditor.prompt)
+    // NB: the editor's output is terminal control (redraws); the typed text in it was made
+    // printable by the editor, so it goes out as it is, not through the data's escaping.
+    Terminal.control(NotesEditor.prompt)
     var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
     while true {
       guard poll(&fds, 1, decoder.isPending ? 40 : 500) > 0 else {
@@ -63,7 +65,7 @@ enum NotesPrompt {
     var ws = winsize()
     let width = ioctl(1, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_col > 0 ? Int(ws.ws_col) : 80
     let outcome = editor.apply(key, width: width)
-    Terminal.output(editor.output)
+    Terminal.control(editor.output)
     switch outcome {
     case .editing: return false
     case .done: return true

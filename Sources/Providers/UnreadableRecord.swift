@@ -1,0 +1,70 @@
+import Models
+import Storage
+import YAML
+
+/// A record file that does not read, as far as a name can still point at it: its slug, and the
+/// title (or name) and id its text holds where the YAML itself parsed.
+///
+/// A name must never fall through to another record because the one it means is broken: a
+/// teammate's bad indentation in `scrums/platform.yaml` must not send `scrum edit platform` to
+/// the scrum titled "Platform" in `scrums/platform-ops.yaml`.
+struct UnreadableRecord: Sendable {
+  /// Data-relative path.
+  var path: String
+  /// The first error, located (`scrums/platform.yaml:3:5: ...`).
+  var reason: String
+  /// The file name without `.yaml`.
+  var slug: String
+  /// The `title:` (or `name:`) text, when the document parsed.
+  var title: String?
+  /// The `id:` text, lowercased, when the document parsed.
+  var id: String?
+
+  /// The files of `files` that have errors and gave no record; `titleKey` is `title` or `name`.
+  static func all(in files: [DecodedFile], titleKey: String) -> [UnreadableRecord] {
+    files.compactMap { file in
+      guard file.record == nil,
+        let error = file.diagnostics.first(where: { $0.severity == .error })
+      else { return nil }
+      var place = error.file
+      if let line = error.line { place += ":\(line)" + (error.column.map { ":\($0)" } ?? "") }
+      return UnreadableRecord(
+        path: file.path, reason: "\(place): \(error.message)",
+        slug: RecordLayout.slug(ofPath: file.path),
+        title: file.root?[titleKey]?.scalarText?.trimmingSpaces()
+          ?? ActivityIndex.field(titleKey, in: file.source.bytes).map(unquoted),
+        id: file.root?["id"]?.scalarText?.lowercased()
+          ?? ActivityIndex.field("id", in: file.source.bytes).map(unquoted))
+    }
+  }
+
+  /// A line's value without the quotes around it (a YAML that does not parse is read by line).
+  private static func unquoted(_ text: String) -> String {
+    guard text.count >= 2, let first = text.first, first == "'" || first == "\"",
+      text.last == first
+    else { return text }
+    return String(text.dropFirst().dropLast())
+  }
+
+  /// Throws when `query` names one of `unreadable` at the first level of the name rules that
+  /// any record answers (slug, then title in any case, then an id prefix): `readable` says
+  /// whether a readable record answers at each level. A readable slug beats a broken title.
+  static func refuse(
+    _ query: String, kind: String, among unreadable: [UnreadableRecord],
+    readableSlug: Bool, readableTitle: Bool, looksLikeID: Bool
+  ) throws {
+    guard !unreadable.isEmpty, !readableSlug else { return }
+    let q = query.lowercased()
+    // NB: a broken file's slug in any case beats a readable title: `Platform` may well mean
+    // scrums/platform.yaml, and guessing wrong would edit the wrong scrum.
+    var hit = unreadable.first { $0.slug.lowercased() == q }
+    if hit == nil && !readableTitle {
+      hit = unreadable.first { $0.title?.lowercased() == q }
+      if hit == nil && looksLikeID { hit = unreadable.first { $0.id?.hasPrefix(q) == true } }
+    }
+    guard let hit else { return }
+    throw StorageError(
+      "\(kind) '\(query)' is in \(hit.path), which can't be read: \(hit.reason); fix the file (dinger check \(hit.path) shows every problem), then try again",
+      kind: .unreadable(hit.path))
+  }
+}
