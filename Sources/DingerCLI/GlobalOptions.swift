@@ -70,7 +70,14 @@ func repoConfig(_ repository: Workspace) throws -> RepoConfig { try repository.c
 /// Says on stderr that some record files could not be read.
 func warnUnreadable(_ problems: [Diagnostic], noun: String) {
   guard !problems.isEmpty else { return }
-  let files = Set(problems.map(\.file)).sorted()
+  // NB: a folder that can't be listed is said in its own words: its records are not merely
+  // broken, they are unknown.
+  for folder in problems where !folder.file.hasSuffix(".yaml") && !folder.file.hasSuffix(".yml") {
+    Terminal.error("warning: \(folder.file): \(folder.message)\n")
+  }
+  let files = Set(problems.map(\.file).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+    .sorted()
+  guard !files.isEmpty else { return }
   Terminal.error(
     "warning: \(Style.plural(files.count, noun)) could not be read: \(files.joined(separator: ", ")); run 'dinger check'\n"
   )

@@ -27,7 +27,8 @@ extension ScrumCommand {
         let (scrums, problems) = try provider.list()
         if output.json {
           Terminal.output(try JSONView.render("scrums", scrums.map { ScrumJSON($0) }))
-        } else {
+        } else if !(scrums.isEmpty && !problems.isEmpty) {
+          // NB: "no scrums yet" only when that is true, not when none could be read.
           Terminal.output(
             ScrumListView(rows: scrums.map { ($0.slug, $0.scrum) }, color: Terminal.colorOnStdout)
               .render())

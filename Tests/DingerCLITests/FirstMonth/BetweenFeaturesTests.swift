@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a team's first week broke between features, each as it was found (issue: a team's
+/// first month never breaks).
+@Suite struct BetweenFeaturesTests {
+  /// A data repository with a scrum `design` that meets from a day some weeks ahead.
+  func futureSchedule() throws -> (Sandbox, String) {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let start = ISO8601DateFormatter.string(
+      from: Date().addingTimeInterval(21 * 86_400), timeZone: TimeZone(identifier: "UTC")!,
+      formatOptions: [.withFullDate])
+    let made = try box.dinger(
+      "scrum", "new", "Design", "--attendee", "Ada", "--at", "09:30", "--zone", "Europe/Berlin",
+      "--from", start)
+    #expect(made.status == 0, "\(made.stderr)")
+    return (box, start)
+  }
+
+  /// A schedule that starts next week: history, stats and report answer (they trapped: a
+  /// range's lower bound above its upper).
+  @Test func aScheduleThatStartsInTheFutureBreaksNoReadCommand() throws {
+    let (box, start) = try futureSchedule()
+    let out = box.home.url.appendingPathComponent("report.html").path
+    for args in [
+      ["history", "design"], ["stats"], ["stats", "design"], ["report", "--out", out],
+      ["stats", "--since", "2020-01-01", "--until", "2020-02-01"], ["agenda"], ["next"],
+      ["stats", "--since", start], ["history", "design", "--json"], ["calendar"],
+    ] {
+      let r = try box.dinger(args)
+      #expect(r.status == 0, "dinger \(args.joined(separator: " ")): \(r.status) \(r.stderr)")
+    }
+  }
+
+  /// check: two scrums with one title, a title with an ESC, and a duplicate id in a file that
+  /// has an error of its own, all in the first run.
+  @Test func checkFindsEverythingInOneRun() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let id = Sandbox.id(in: try box.read("scrums/design.yaml"))
+    try box.write("scrums/design-copy.yaml", "title: design\nlength: 10\nattendees: [Ada]\n")
+    try box.write(
+      "scrums/twin.yaml", "id: \(id)\ntitle: Twin\nlength: ten\nattendees: [Ada]\n")
+    try box.write("scrums/loud.yaml", "title: \"Loud\\e[31m\"\nlength: 10\nattendees: [Ada]\n")
+    let r = try box.dinger("check")
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains("error: the scrum scrums/design-copy.yaml has this title too"),
+      "\(r.stderr)")
+    #expect(
+      r.stderr.contains("scrums/twin.yaml:1:5: error: id \(id) is also used by"), "\(r.stderr)")
+    #expect(r.stderr.contains("'length' must be a whole number"), "\(r.stderr)")
+    #expect(r.stderr.contains("'title' holds the control character U+001B"), "\(r.stderr)")
+    // And `scrum new` refuses the same control character.
+    let refused = try box.dinger("scrum", "new", "Bell\u{07}", "--attendee", "Ada")
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("U+0007"), "\(refused.stderr)")
+  }
+
+  /// The wrong-scrum edit: scrums/platform.yaml breaks, `scrum edit platform` must not edit
+  /// scrums/platform-ops.yaml (titled "Platform").
+  @Test func anEditNeverLandsInAnotherScrum() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Platform Ops", "--attendee", "Ada").status == 0)
+    // The ops scrum takes the title "Platform" (allowed once the first is renamed below).
+    var first = try box.read("scrums/platform.yaml")
+    first = first.replacingOccurrences(of: "title: Platform\n", with: "title: Platform Old\n")
+    try box.write("scrums/platform.yaml", first)
+    try box.git("commit", "-qam", "rename title")
+    #expect(
+      try box.dinger("scrum", "edit", "platform-ops", "--title", "Platform").status == 0)
+    // A teammate's bad indentation.
+    try box.write(
+      "scrums/platform.yaml",
+      first.replacingOccurrences(of: "theme:", with: "  theme:"))
+    try box.git("commit", "-qam", "broken by hand")
+    let head = try box.head()
+    let opsBefore = try box.read("scrums/platform-ops.yaml")
+    for name in ["platform", "Platform Old"] {
+      let r = try box.dinger("scrum", "edit", name, "--length", "20")
+      #expect(r.status == 1, "\(name): \(r.stdout)")
+      #expect(r.stderr.contains("scrums/platform.yaml, which can't be read"), "\(r.stderr)")
+    }
+    #expect(try box.head() == head)
+    #expect(try box.read("scrums/platform-ops.yaml") == opsBefore)
+  }
+
+  /// An unreadable `scrums/` folder is an error, never "no scrums yet" (as an ordinary user:
+  /// root reads any folder).
+  @Test func anUnreadableFolderIsNeverEmpty() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--attendee", "Ada").status == 0)
+    try OrdinaryUser.prepare(box)
+    let folder = box.data.appendingPathComponent("scrums").path
+    #expect(chmod(folder, 0o300) == 0)
+    defer { chmod(folder, 0o755) }
+    let list = try box.dingerAsUser("scrum", "list")
+    let check = try box.dingerAsUser("check")
+    #expect(chmod(folder, 0o755) == 0)
+    #expect(!list.stdout.contains("no scrums yet"), "\(list.stdout)")
+    #expect(list.stderr.contains("scrums"), "\(list.stderr)")
+    #expect(check.status == 1, "\(check.stdout)")
+    #expect(check.stderr.contains("scrums: error: can't read this folder"), "\(check.stderr)")
+  }
+}
