@@ -77,6 +77,8 @@ public struct ConflictInfo: Sendable, Equatable {
   public var field: String
   /// One side deleted what the other changed.
   public var deleted: Bool
+  /// `edit`, `delete`, or `rename` (both sides moved the file, to different paths).
+  public var kind = "edit"
   /// The values for reading (`(deleted)`, `(empty)`, shortened), and as YAML (nil when absent).
   public var kept: String, other: String
   public var keptYAML: String?, otherYAML: String?

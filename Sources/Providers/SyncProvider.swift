@@ -103,12 +103,14 @@ public struct SyncProvider: Sendable {
     func yaml(_ node: Node?) -> String? {
       node.map { NodeWriter.text($0).trimming(\.isLineEnd) }
     }
-    return ConflictInfo(
+    var info = ConflictInfo(
       id: r.id.uuidString.lowercased(), shortID: r.shortID, file: r.file, record: r.record,
       field: r.path.description, deleted: r.kind == .delete, kept: ConflictRecord.describe(r.kept),
       other: ConflictRecord.describe(r.other), keptYAML: yaml(r.kept), otherYAML: yaml(r.other),
       keptBy: r.keptFrom.author, keptCommit: r.keptFrom.commit, otherBy: r.otherFrom.author,
       otherCommit: r.otherFrom.commit)
+    info.kind = r.kind.rawValue
+    return info
   }
 
   /// A sync's report in the terms the views use.

@@ -121,7 +121,7 @@ public struct ConflictRecord: Sendable {
       out.append("'path' must be a list of names")
     }
     if FieldConflict.Kind(rawValue: root["kind"]?.scalarText ?? "") == nil {
-      out.append("'kind' must be edit or delete")
+      out.append("'kind' must be edit, delete or rename")
     }
     for key in ["kept", "other"] where root[key] == nil { out.append("'\(key)' is missing") }
     for key in ["kept_from", "other_from"] {

@@ -84,7 +84,18 @@ public struct ConflictStore {
         throw StorageError(
           "conflict \(record.shortID) was resolved meanwhile; 'dinger conflicts' lists those left")
       }
-      return try settled(record, choice, change, current: try snapshot.read(record.file))
+      var settled = try settled(record, choice, change, current: try snapshot.read(record.file))
+      // A scrum or library moved on resolve takes its meetings or quiz results along.
+      if record.kind == .rename, choice == .other, let there = record.other?.scalarText {
+        for (from, to) in Self.childFolders(of: record.file, movedTo: there) {
+          for name in try snapshot.names(from).sorted() where name.hasSuffix(".yaml") {
+            guard let bytes = try snapshot.read("\(from)/\(name)") else { continue }
+            settled.writes["\(to)/\(name)"] = bytes
+            settled.remove("\(from)/\(name)")
+          }
+        }
+      }
+      return settled
     }!
   }
 
@@ -93,6 +104,7 @@ public struct ConflictStore {
     _ record: ConflictRecord, _ choice: Choice, _ change: Change, current: [UInt8]?
   ) throws -> Change {
     var change = change
+    if record.kind == .rename { return try settledMove(record, choice, change, current: current) }
     let chosen: Node?
     switch choice {
     case .kept:
@@ -135,6 +147,64 @@ public struct ConflictStore {
       }
     }
     return change
+  }
+}
+
+extension ConflictStore {
+  /// The folder of meetings (or quiz results) that goes with a scrum (or library) moved from
+  /// `here` to `there`.
+  static func childFolders(of here: String, movedTo there: String) -> [(String, String)] {
+    switch RecordLayout.kind(ofPath: here) {
+    case .scrum?:
+      return [
+        (
+          "history/" + RecordLayout.slug(ofPath: here),
+          "history/" + RecordLayout.slug(ofPath: there)
+        )
+      ]
+    case .library?:
+      return [
+        (
+          "quizzes/" + RecordLayout.slug(ofPath: here),
+          "quizzes/" + RecordLayout.slug(ofPath: there)
+        )
+      ]
+    default: return []
+    }
+  }
+
+  /// Settles a record moved to two places: `kept` leaves it where it is, `other` moves it (and,
+  /// for a scrum or library, its meetings or quiz results) to the other side's path.
+  fileprivate func settledMove(
+    _ record: ConflictRecord, _ choice: Choice, _ change: Change, current: [UInt8]?
+  ) throws -> Change {
+    var change = change
+    let here = record.kept?.scalarText ?? record.file
+    switch choice {
+    case .kept:
+      change.subject = "Resolve conflict in \(record.file): keep it at \(here)"
+      return change
+    case .value:
+      throw StorageError(
+        "this conflict is about where \(record.file) lives; choose --ours (keep it at \(here)) or --theirs (move it to \(record.other?.scalarText ?? "the other path"))"
+      )
+    case .other:
+      guard let there = record.other?.scalarText,
+        RecordLayout.kind(ofPath: there) == RecordLayout.kind(ofPath: here),
+        !there.split(separator: "/").contains("..")
+      else {
+        throw StorageError("the conflict record \(record.storedPath) names no path to move to")
+      }
+      guard let current else {
+        throw StorageError(
+          "\(here) is not there any more; 'dinger resolve \(record.shortID) --ours' drops the conflict"
+        )
+      }
+      change.subject = "Resolve conflict in \(record.file): move it to \(there)"
+      change.writes[there] = current
+      change.remove(here)
+      return change
+    }
   }
 }
 

@@ -9,6 +9,9 @@ public struct FieldConflict: Sendable {
     case edit
     /// One side removed what the other side changed; the changed value was kept.
     case delete
+    /// Both sides moved the record's file, to different paths; `kept` and `other` are the
+    /// paths, and the file is at `kept`.
+    case rename
   }
 
   /// The field, by identity.

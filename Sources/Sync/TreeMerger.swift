@@ -30,12 +30,22 @@ public struct TreeMerger {
   public func plan(base: ObjectID?, ours: ObjectID, theirs: ObjectID, subject: String) throws
     -> Plan
   {
-    let files = try git.filesToMerge(base: base, ours: ours, theirs: theirs)
+    // NB: records are matched by id, not path: a file one side moved is merged where it went.
+    let moves = try MoveReconciliation(
+      git, files: try git.filesToMerge(base: base, ours: ours, theirs: theirs), base: base,
+      ours: ours, theirs: theirs)
+    let files = moves.files.values.sorted { $0.path < $1.path }
     var change = Change(subject: subject, trailers: [("Dinger-Action", "sync.merge")])
     change.merging = (theirs, ours)
     var taken = 0
     var merged = 0
-    var pending: [(file: String, record: String?, conflict: FieldConflict)] = []
+    var pending: [(file: String, record: String?, conflict: FieldConflict, theirsFile: String)] =
+      moves.conflicts
+    for (from, to, blob) in moves.oursMoved {
+      change.remove(from)
+      change.writes[to] = try git.blob(blob)
+      change.knownBlobs[to] = blob
+    }
     for file in files {
       if file.ours == file.base {
         taken += 1
@@ -60,7 +70,7 @@ public struct TreeMerger {
             file.path, RecordMerger.id(node),
             FieldConflict(
               path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
-              keptSide: .ours)
+              keptSide: .ours), file.path
           ))
       case (nil, let t?):
         // Ours deleted what theirs changed: keep theirs.
@@ -74,7 +84,7 @@ public struct TreeMerger {
             file.path, RecordMerger.id(node),
             FieldConflict(
               path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
-              keptSide: .theirs)
+              keptSide: .theirs), file.path
           ))
       case (let o?, let t?):
         let oursBytes = try git.blob(o)
@@ -87,7 +97,12 @@ public struct TreeMerger {
           change.writes[file.path] = result.bytes
           change.modes[file.path] = file.theirsMode
         }
-        pending += result.conflicts.map { (file.path, result.recordID, $0) }
+        if let old = moves.oursElsewhere[file.path] {
+          // NB: theirs moved what ours changed: the merge lives at their path only.
+          change.writes[file.path] = result.bytes
+          change.remove(old)
+        }
+        pending += result.conflicts.map { (file.path, result.recordID, $0, file.path) }
       case (nil, nil):
         continue
       }
@@ -96,7 +111,8 @@ public struct TreeMerger {
     var finder = Attribution(git: git, stop: base)
     for item in pending {
       let o = try finder.origin(.ours, file: item.file, field: item.conflict.path, from: ours)
-      let t = try finder.origin(.theirs, file: item.file, field: item.conflict.path, from: theirs)
+      let t = try finder.origin(
+        .theirs, file: item.theirsFile, field: item.conflict.path, from: theirs)
       let keptOurs = item.conflict.keptSide == .ours
       let record = ConflictRecord(
         file: item.file, record: item.record, conflict: item.conflict,

@@ -39,11 +39,18 @@ struct Conflicts: ParsableCommand {
         return
       }
       for r in records {
+        let note =
+          r.kind == "rename"
+          ? "  (moved to a different place on each side)"
+          : r.deleted ? "  (deleted on one side, changed on the other)" : ""
+        let (kept, other) = (
+          Self.value(r.kept, yaml: r.keptYAML), Self.value(r.other, yaml: r.otherYAML)
+        )
         Terminal.output(
           """
-          \(r.shortID)  \(r.file)  \(r.field)\(r.deleted ? "  (deleted on one side, changed on the other)" : "")
-            kept:  \(r.kept)  (\(r.keptBy), \(r.keptCommit.prefix(7)))
-            other: \(r.other)  (\(r.otherBy), \(r.otherCommit.prefix(7)))
+          \(r.shortID)  \(r.file)  \(r.field)\(note)
+            kept:  \(kept.line)  (\(r.keptBy), \(r.keptCommit.prefix(7)))\(kept.block)
+            other: \(other.line)  (\(r.otherBy), \(r.otherCommit.prefix(7)))\(other.block)
 
           """)
       }
@@ -51,6 +58,18 @@ struct Conflicts: ParsableCommand {
         "settle one with 'dinger resolve ID --ours' (keep), '--theirs' (take the other) or '--value V'\n"
       )
     }
+  }
+}
+
+extension Conflicts {
+  /// A value as the listing shows it: one line when it fits, else (a whole record) its YAML
+  /// indented under the label, at most 12 lines.
+  static func value(_ short: String, yaml: String?) -> (line: String, block: String) {
+    guard let yaml, yaml.contains("\n") else { return (short, "") }
+    let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+    var shown = lines.prefix(12).map { "\n      " + $0 }.joined()
+    if lines.count > 12 { shown += "\n      ... (\(lines.count - 12) more lines)" }
+    return ("(whole record)", shown)
   }
 }
 
@@ -113,7 +132,7 @@ private struct ConflictJSON: Encodable {
     try c.encode(r.file, forKey: .file)
     try c.encode(r.record, forKey: .record)
     try c.encode(r.field, forKey: .field)
-    try c.encode(r.deleted ? "delete" : "edit", forKey: .kind)
+    try c.encode(r.kind, forKey: .kind)
     try c.encode(r.keptYAML, forKey: .kept)
     try c.encode(r.otherYAML, forKey: .other)
     try c.encode(r.keptBy, forKey: .keptBy)

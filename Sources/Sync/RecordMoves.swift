@@ -1,0 +1,186 @@
+import Base
+import Git
+import Models
+import Storage
+import YAML
+
+/// How one side of a merge moved record files since the common ancestor: a record is its `id`,
+/// so a file removed from one path and a file with the same id added at another is a move
+/// (dinger's `scrum rename`, `library rename`, or a teammate's `git mv`), whatever else changed
+/// in it.
+struct RecordMoves {
+  /// Ancestor path -> this side's path, for each moved record file.
+  var moved: [String: String] = [:]
+  /// Ancestor paths this side removed (and did not move).
+  var removed: Set<String> = []
+  /// Record files this side added that are not moves, with their blobs.
+  var added: [String: ObjectID] = [:]
+  /// The meeting and quiz folders that moved with a scrum or library
+  /// (`history/design` -> `history/design-review`).
+  var folders: [String: String] = [:]
+
+  /// The moves from `base` to `tip`; none without a common ancestor.
+  init(_ git: Repository, base: ObjectID?, tip: ObjectID) throws {
+    guard let base else { return }
+    var gone: [String: ObjectID] = [:]
+    var new: [String: ObjectID] = [:]
+    for file in try git.filesChanged(from: base, to: tip) {
+      guard let kind = RecordLayout.kind(ofPath: file.path), kind != .config else { continue }
+      switch (file.base, file.theirs) {
+      case (let old?, nil): gone[file.path] = old
+      case (nil, let blob?): new[file.path] = blob
+      default: continue
+      }
+    }
+    added = new
+    removed = Set(gone.keys)
+    guard !gone.isEmpty, !new.isEmpty else { return }
+    // NB: only files removed on this side are parsed for their ids, and files added only when
+    // something was removed: a merge that moved nothing reads nothing more.
+    var byID: [String: String] = [:]
+    for (path, blob) in gone {
+      if let id = Self.id(try git.blob(blob)) { byID[id] = path }
+    }
+    for (path, blob) in new.sorted(by: { $0.key < $1.key }) {
+      guard let id = Self.id(try git.blob(blob)), let from = byID[id],
+        RecordLayout.kind(ofPath: from) == RecordLayout.kind(ofPath: path), moved[from] == nil
+      else { continue }
+      moved[from] = path
+      removed.remove(from)
+      added[path] = nil
+    }
+    for (from, to) in moved {
+      switch RecordLayout.kind(ofPath: from) {
+      case .scrum?:
+        folders["history/" + RecordLayout.slug(ofPath: from)] =
+          "history/" + RecordLayout.slug(ofPath: to)
+      case .library?:
+        folders["quizzes/" + RecordLayout.slug(ofPath: from)] =
+          "quizzes/" + RecordLayout.slug(ofPath: to)
+      default: continue
+      }
+    }
+  }
+
+  /// Where a file this side did not touch belongs after the other side's folder moves: a meeting
+  /// added under `history/design/` goes to `history/design-review/` when the scrum moved there.
+  func relocated(_ path: String) -> String? {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 3, let to = folders[parts[0] + "/" + parts[1]] else { return nil }
+    return to + "/" + parts[2]
+  }
+
+  /// The record id a file's text holds, lowercased.
+  static func id(_ bytes: [UInt8]) -> String? {
+    RecordMerger.id(RecordMerger.parse(bytes))
+  }
+}
+
+/// The three-way files of a merge, made to follow records that moved: a record moved on one
+/// side and changed on the other is merged at its new path; moved to two places, or moved
+/// against removed, it is kept once and the disagreement recorded as a conflict; meetings and
+/// quiz results added beside a folder the other side moved go with it.
+struct MoveReconciliation {
+  /// The files to merge, by path.
+  var files: [String: ThreeWayFile]
+  /// Merged paths whose ours version is at another path of ours (theirs moved it): the merge is
+  /// written at the new path and ours' old path removed.
+  var oursElsewhere: [String: String] = [:]
+  /// Files of ours to move (path -> where to), by blob.
+  var oursMoved: [(from: String, to: String, blob: ObjectID)] = []
+  /// Disagreements about where a record lives, with the paths each side has it at.
+  var conflicts: [(file: String, record: String?, conflict: FieldConflict, theirsFile: String)] = []
+
+  init(
+    _ git: Repository, files list: [ThreeWayFile], base: ObjectID?, ours: ObjectID,
+    theirs: ObjectID
+  ) throws {
+    files = Dictionary(list.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    guard let base else { return }
+    let mine = try RecordMoves(git, base: base, tip: ours)
+    let yours = try RecordMoves(git, base: base, tip: theirs)
+    func node(_ blob: ObjectID?) throws -> Node {
+      guard let blob else { return .scalar("") }
+      return RecordMerger.parse(try git.blob(blob)) ?? .scalar("")
+    }
+    for (from, to) in yours.moved.sorted(by: { $0.key < $1.key }) {
+      let baseBlob = try git.blobID(at: from, in: base)
+      let theirsBlob = try git.blobID(at: to, in: theirs)
+      let record = RecordMoves.id(try git.blob(theirsBlob ?? baseBlob!))
+      if let oursTo = mine.moved[from] {
+        // Both moved it: one file, at our path, merged against the ancestor.
+        files[from] = nil
+        files[to] = nil
+        let oursBlob = try git.blobID(at: oursTo, in: ours)
+        if oursBlob != theirsBlob {
+          files[oursTo] = ThreeWayFile(
+            path: oursTo, base: baseBlob, ours: oursBlob, theirs: theirsBlob,
+            baseMode: regularFileMode, oursMode: regularFileMode, theirsMode: regularFileMode)
+        }
+        // NB: a meeting that moved only because each side moved its scrum follows the scrum's
+        // conflict (resolving that one moves the folder); it is no conflict of its own.
+        let followsFolders = mine.relocated(from) == oursTo && yours.relocated(from) == to
+        if oursTo != to && !followsFolders {
+          conflicts.append(
+            (
+              oursTo, record,
+              FieldConflict(
+                path: FieldPath(), kind: .rename, kept: .scalar(oursTo), other: .scalar(to),
+                keptSide: .ours), to
+            ))
+        }
+      } else if mine.removed.contains(from) {
+        // Moved against removed: the moved file stays (as git keeps it); the removal is a
+        // conflict to settle.
+        conflicts.append(
+          (
+            to, record,
+            FieldConflict(
+              path: FieldPath(), kind: .delete, kept: try node(theirsBlob), other: nil,
+              keptSide: .theirs), to
+          ))
+      } else if let entry = files[from], let oursBlob = entry.ours, oursBlob != entry.base {
+        // Ours changed it where it was: merged at their path, ours' path removed.
+        files[from] = nil
+        files[to] = ThreeWayFile(
+          path: to, base: baseBlob, ours: oursBlob, theirs: theirsBlob, baseMode: entry.baseMode,
+          oursMode: entry.oursMode, theirsMode: regularFileMode)
+        oursElsewhere[to] = from
+      }
+    }
+    for (from, to) in mine.moved.sorted(by: { $0.key < $1.key }) where yours.moved[from] == nil {
+      let oursBlob = try git.blobID(at: to, in: ours)
+      if yours.removed.contains(from) {
+        conflicts.append(
+          (
+            to, oursBlob.flatMap { try? RecordMoves.id(git.blob($0)) },
+            FieldConflict(
+              path: FieldPath(), kind: .delete, kept: try node(oursBlob), other: nil,
+              keptSide: .ours), from
+          ))
+      } else if let entry = files[from], let theirsBlob = entry.theirs {
+        // Theirs changed it where it was: merged at our path.
+        files[from] = nil
+        files[to] = ThreeWayFile(
+          path: to, base: entry.base, ours: oursBlob, theirs: theirsBlob, baseMode: entry.baseMode,
+          oursMode: regularFileMode, theirsMode: entry.theirsMode)
+      }
+    }
+    // Meetings and quiz results added in a folder the other side moved follow it.
+    for (path, _) in yours.added.sorted(by: { $0.key < $1.key }) {
+      guard let target = mine.relocated(path), yours.relocated(path) == nil,
+        let entry = files[path], entry.ours == nil, files[target] == nil
+      else { continue }
+      files[path] = nil
+      var moved = entry
+      moved.path = target
+      files[target] = moved
+    }
+    for (path, blob) in mine.added.sorted(by: { $0.key < $1.key }) {
+      guard let target = yours.relocated(path), mine.relocated(path) == nil,
+        try git.blobID(at: target, in: theirs) == nil
+      else { continue }
+      oursMoved.append((path, target, blob))
+    }
+  }
+}

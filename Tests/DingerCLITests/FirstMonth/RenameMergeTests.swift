@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A record is its id wherever its file lives: renames merge with a teammate's edits, and two
+/// files never hold one id after a sync.
+@Suite struct RenameMergeTests {
+  /// The paths of scrum files holding each id, in a member's clone.
+  func scrumFilesByID(_ team: Team, _ name: String) throws -> [String: [String]] {
+    var out: [String: [String]] = [:]
+    for path in try team.git(name, "ls-files", "scrums").split(separator: "\n") {
+      let id = String(Sandbox.id(in: try team.read(name, String(path))))
+      out[id, default: []].append(String(path))
+    }
+    return out
+  }
+
+  func expectOneFilePerID(_ team: Team, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for name in team.members.keys.sorted() {
+      for (id, paths) in try scrumFilesByID(team, name) {
+        #expect(paths.count == 1, "\(name): \(id) in \(paths)", sourceLocation: sourceLocation)
+      }
+      let check = try team.run(name, "check")
+      #expect(check.status == 0, "\(name): \(check.stderr)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// One side renames (dinger's rename, or `git mv` by a plain-git teammate); the other edits the
+  /// length, adds an attendee and records a meeting. Both orders of sync.
+  @Test(arguments: [false, true], ["dinger", "git mv"])
+  func aRenameMergesWithAnEdit(renamerSyncsFirst: Bool, how: String) throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    if how == "dinger" {
+      try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    } else {
+      try team.git("ada", "mv", "scrums/design-review.yaml", "scrums/design.yaml")
+      try team.git("ada", "commit", "-qm", "rename by hand")
+    }
+    try expectOK(team.run("grace", "scrum", "edit", "design-review", "--length", "25"))
+    try expectOK(team.run("grace", "scrum", "attendee", "add", "design-review", "Linus"))
+    try expectOK(
+      team.run(
+        "grace", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z",
+        "--duration", "9m"))
+    for name in renamerSyncsFirst ? ["ada", "grace"] : ["grace", "ada"] {
+      try expectOK(team.run(name, "sync"))
+    }
+    try team.syncAll()
+    try team.expectConverged()
+    try expectOneFilePerID(team)
+    for name in ["ada", "grace"] {
+      let files = try team.git(name, "ls-files").split(separator: "\n").map(String.init)
+      #expect(files.contains("scrums/design.yaml") && !files.contains("scrums/design-review.yaml"))
+      let scrum = try team.read(name, "scrums/design.yaml")
+      #expect(scrum.contains("length: 25"), "\(scrum)")
+      #expect(scrum.contains("- Linus"), "\(scrum)")
+      if how == "dinger" {
+        // The meeting recorded under the old folder moved with the scrum.
+        #expect(!files.contains { $0.hasPrefix("history/design-review/") }, "\(files)")
+        #expect(files.contains { $0.hasPrefix("history/design/") }, "\(files)")
+      }
+      #expect(try team.run(name, "history", "design").stdout.contains("2026-11-20"))
+      #expect(try team.run(name, "conflicts").stdout == "no conflicts\n")
+    }
+  }
+
+  /// Rename against rename: one file, at the path of whoever synced last, and a conflict that
+  /// names both; `--theirs` moves it (with its meetings) to the other path.
+  @Test func aRenameAgainstARenameIsAConflictResolveSettles() throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try expectOK(
+      team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
+        "9m"))
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(team.run("grace", "scrum", "rename", "design-review", "review"))
+    try expectOK(team.run("ada", "sync"))
+    let r = try team.run("grace", "sync")
+    #expect(r.status == 1 && r.stderr.contains("conflict"), "\(r.stdout)\(r.stderr)")
+    try team.syncAll()
+    try team.expectConverged()
+    try expectOneFilePerID(team)
+    let files = try team.git("ada", "ls-files").split(separator: "\n").map(String.init)
+    #expect(files.contains("scrums/review.yaml") && !files.contains("scrums/design.yaml"))
+    let listing = try team.run("ada", "conflicts").stdout
+    #expect(listing.contains("scrums/review.yaml"), "\(listing)")
+    #expect(listing.contains("moved to a different place on each side"), "\(listing)")
+    #expect(listing.contains("other: scrums/design.yaml"), "\(listing)")
+    let json = try team.run("ada", "conflicts", "--json").stdout
+    let id = try #require(
+      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init))
+    try expectOK(team.run("ada", "resolve", String(id.prefix(8)), "--theirs"))
+    let after = try team.git("ada", "ls-files").split(separator: "\n").map(String.init)
+    #expect(after.contains("scrums/design.yaml") && !after.contains("scrums/review.yaml"))
+    #expect(after.contains { $0.hasPrefix("history/design/") }, "\(after)")
+    #expect(!after.contains { $0.hasPrefix("history/review/") }, "\(after)")
+    #expect(try team.run("ada", "check").status == 0)
+  }
+
+  /// Rename against delete: the renamed file stays, and the delete is a conflict record (it
+  /// was lost silently).
+  @Test(arguments: [false, true]) func aRenameAgainstADeleteIsAConflict(deleterSyncsFirst: Bool)
+    throws
+  {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(team.run("grace", "scrum", "rm", "design-review"))
+    for name in deleterSyncsFirst ? ["grace", "ada"] : ["ada", "grace"] {
+      _ = try team.run(name, "sync")
+    }
+    try team.syncAll()
+    try team.expectConverged()
+    try expectOneFilePerID(team)
+    #expect(
+      try team.git("ada", "ls-files", "scrums").contains("scrums/design.yaml"),
+      "the renamed scrum stays")
+    let listing = try team.run("grace", "conflicts").stdout
+    #expect(listing.contains("scrums/design.yaml"), "\(listing)")
+    #expect(listing.contains("deleted on one side"), "\(listing)")
+  }
+}
