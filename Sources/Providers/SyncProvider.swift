@@ -58,10 +58,13 @@ public struct SyncProvider: Sendable {
       sync: { remote, dryRun, allowUnrelated, progress in
         var syncer = Syncer(repository)
         syncer.allowUnrelatedHistories = allowUnrelated
+        let before = try? repository.gitRepository.head().commit
         let report = try syncer.sync(
           remote: remote, dryRun: dryRun,
           onProgress: progress.map { show in { show(Self.progress($0)) } })
-        return Self.summary(report)
+        var summary = Self.summary(report)
+        if !dryRun { summary.warnings += Self.brokenArrivals(repository, since: before) }
+        return summary
       },
       conflicts: {
         let (records, unreadable) = ConflictStore(repository).all()
@@ -82,6 +85,32 @@ public struct SyncProvider: Sendable {
       conflictCount: { ConflictStore.count(in: repository.root) },
       setupGit: { executable in try GitSetup.configure(repository, executable: executable) }
     )
+  }
+
+  /// The errors in the record files a sync brought in or changed (a teammate's bad
+  /// indentation, committed conflict markers), one line each: said at the sync, not at the
+  /// next command.
+  static func brokenArrivals(_ repository: DataRepository, since before: ObjectID?) -> [String] {
+    guard let after = try? repository.gitRepository.head().commit, after != before,
+      let changed = try? repository.gitRepository.filesChanged(from: before, to: after)
+    else { return [] }
+    let paths = Set(
+      changed.filter { $0.theirs != nil && RecordLayout.kind(ofPath: $0.path) != nil }.map(\.path))
+    guard !paths.isEmpty else { return [] }
+    let report = DataChecker.check(directory: repository.directory, problems: [], only: paths)
+    let errors = report.diagnostics.filter { $0.severity == .error }
+    guard !errors.isEmpty else { return [] }
+    var lines = errors.prefix(10).map { d -> String in
+      let place = [d.file, d.line.map(String.init), d.column.map(String.init)].compactMap { $0 }
+        .joined(separator: ":")
+      return "\(place): this sync brought in an error: \(d.message)"
+    }
+    if errors.count > 10 { lines.append("... and \(errors.count - 10) more errors") }
+    let files = Set(errors.map(\.file)).sorted()
+    lines.append(
+      "\(files.count == 1 ? "a file" : "\(files.count) files") from the remote can't be read (\(files.prefix(5).joined(separator: ", "))); dinger leaves them out until they are fixed: fix them and commit, or ask who wrote them ('dinger log' names the commit), then 'dinger check'"
+    )
+    return lines
   }
 
   /// A transfer's progress in the terms the views use.

@@ -77,6 +77,12 @@ public struct ConflictStore {
         ("Dinger-Conflict", record.id.uuidString.lowercased()),
       ])
     change.remove(record.storedPath)
+    // NB: later syncs may have recorded the same field again; one decision settles them all,
+    // so no stale record is left to undo it.
+    let siblings = all().records.filter {
+      $0.id != record.id && $0.file == record.file && $0.path == record.path
+        && $0.record == record.record
+    }
     // NB: worked out under the writer lock from the files as committed then, so a resolve
     // never writes back a record someone changed meanwhile, and one conflict is settled once.
     return try repository.commit { snapshot -> Change? in
@@ -85,6 +91,9 @@ public struct ConflictStore {
           "conflict \(record.shortID) was resolved meanwhile; 'dinger conflicts' lists those left")
       }
       var settled = try settled(record, choice, change, current: try snapshot.read(record.file))
+      for sibling in siblings where try snapshot.read(sibling.storedPath) != nil {
+        settled.remove(sibling.storedPath)
+      }
       // A scrum or library moved on resolve takes its meetings or quiz results along.
       if record.kind == .rename, choice == .other, let there = record.other?.scalarText {
         for (from, to) in Self.childFolders(of: record.file, movedTo: there) {
@@ -108,8 +117,14 @@ public struct ConflictStore {
     let chosen: Node?
     switch choice {
     case .kept:
+      // NB: the value in the data now, which a later sync or edit may have changed since the
+      // record was written: the message says what is kept, not what was.
+      var now = record.kept
+      if let current, let root = try? YAMLParser.parse(SourceText(current)) {
+        now = NodeEditor.get(root, at: record.path.segments[...])
+      }
       change.subject =
-        "Resolve conflict in \(record.file) \(record.path): keep \(ConflictRecord.describe(record.kept))"
+        "Resolve conflict in \(record.file) \(record.path): keep \(ConflictRecord.describe(now))"
       return change
     case .other:
       chosen = record.other

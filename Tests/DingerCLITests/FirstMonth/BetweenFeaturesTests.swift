@@ -109,3 +109,31 @@ import Testing
     #expect(check.stderr.contains("scrums: error: can't read this folder"), "\(check.stderr)")
   }
 }
+
+/// A sync says when it brings in files that do not read (a plain-git teammate's bad
+/// indentation, committed conflict markers), naming each place, instead of "updated 2 files".
+@Suite struct BrokenArrivalTests {
+  @Test func aSyncNamesTheBrokenFilesItBroughtIn() throws {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    try team.git("linus", "pull", "-q")
+    var text = try team.read("linus", "scrums/design-review.yaml")
+    text = text.replacingOccurrences(of: "theme:", with: "  theme:")
+    try team.write("linus", "scrums/design-review.yaml", text)
+    try team.write(
+      "linus", "scrums/retro.yaml",
+      "title: Retro\nlength: 10\n<<<<<<< HEAD\nattendees: [Ada]\n=======\nattendees: [Bob]\n>>>>>>> theirs\n"
+    )
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-qm", "by hand")
+    try team.git("linus", "push", "-q", "origin", "main")
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stderr.contains("warning: scrums/design-review.yaml:4:"), "\(r.stderr)")
+    #expect(r.stderr.contains("warning: scrums/retro.yaml:3:"), "\(r.stderr)")
+    #expect(r.stderr.contains("2 files from the remote can't be read"), "\(r.stderr)")
+    // A clean sync says nothing of the kind.
+    let again = try team.run("ada", "sync")
+    #expect(!again.stderr.contains("brought in"), "\(again.stderr)")
+  }
+}
