@@ -290,10 +290,12 @@ public final class Repository: @unchecked Sendable {
   /// The author and committer of a new commit, as git chooses them: `GIT_AUTHOR_NAME` /
   /// `GIT_AUTHOR_EMAIL` and `GIT_COMMITTER_NAME` / `GIT_COMMITTER_EMAIL` (how CI bots set
   /// who they are), else `user.name` / `user.email` (`EMAIL` for a missing email, as git);
-  /// now, in the local zone. Nil when a name or an email is missing.
+  /// now, in the local zone, unless `GIT_AUTHOR_DATE` / `GIT_COMMITTER_DATE` say when (as git
+  /// reads them: see `GitDate`). Nil when a name or an email is missing; throws on a date git
+  /// would refuse.
   public func identities(
     environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()
-  ) -> (author: Signature, committer: Signature)? {
+  ) throws(GitError) -> (author: Signature, committer: Signature)? {
     func value(_ variable: String, _ key: String) -> String? {
       if let set = environment[variable], !set.isEmpty { return set }
       if let configured = config(key), !configured.isEmpty { return configured }
@@ -311,10 +313,25 @@ public final class Repository: @unchecked Sendable {
       let committerName = value("GIT_COMMITTER_NAME", "user.name"),
       let committerEmail = value("GIT_COMMITTER_EMAIL", "user.email")
     else { return nil }
-    return (
-      Signature(name: authorName, email: authorEmail, date: when, offsetMinutes: offset),
-      Signature(name: committerName, email: committerEmail, date: when, offsetMinutes: offset)
-    )
+    var author = Signature(name: authorName, email: authorEmail, date: when, offsetMinutes: offset)
+    var committer = Signature(
+      name: committerName, email: committerEmail, date: when, offsetMinutes: offset)
+    for (variable, isAuthor) in [("GIT_AUTHOR_DATE", true), ("GIT_COMMITTER_DATE", false)] {
+      guard let text = environment[variable], !text.isEmpty else { continue }
+      guard let (date, minutes) = GitDate.parse(text) else {
+        throw GitError(
+          code: -1, operation: "read \(variable)",
+          message:
+            "invalid date format: '\(text)' (git takes '2026-11-27T09:30:00+01:00', 'Fri, 27 Nov 2026 09:30:00 +0100' or '@1764232200 +0100'); fix or unset \(variable)"
+        )
+      }
+      if isAuthor {
+        (author.date, author.offsetMinutes) = (date, minutes)
+      } else {
+        (committer.date, committer.offsetMinutes) = (date, minutes)
+      }
+    }
+    return (author, committer)
   }
 
   // MARK: History

@@ -34,7 +34,7 @@ extension DataRepository {
   }
 
   private func revertOwn(redo: Bool) throws -> UndoResult {
-    guard let me = git.identities()?.author else { throw StorageError.missingIdentity() }
+    guard let me = try git.identities()?.author else { throw StorageError.missingIdentity() }
     var result: UndoResult?
     // NB: worked out under the writer lock from the HEAD it commits on, so two undos at once
     // undo two changes, one each.

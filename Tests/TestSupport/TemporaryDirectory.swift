@@ -12,7 +12,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
 
-  deinit { try? FileManager.default.removeItem(at: url) }
+  // NB: DINGER_TEST_KEEP=1 keeps every temporary folder, to look at after a failure.
+  deinit {
+    guard ProcessInfo.processInfo.environment["DINGER_TEST_KEEP"] == nil else { return }
+    try? FileManager.default.removeItem(at: url)
+  }
 
   /// Writes a file (creating folders), given its path relative to the directory.
   public func write(_ relative: String, _ text: String) throws {

@@ -1,0 +1,341 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A team's weeks as a seeded, replayable sequence of steps (a state machine in the
+/// QuickCheck / Jepsen sense): Ada and Grace use dinger, Linus plain git and an editor, each on
+/// a clone of one bare remote. Every step is a write command, a hand edit (valid, or one of the
+/// mistakes people make), a `git mv`, a sync, or time passing; after each, every read command
+/// runs on that clone and the invariants are checked. At the end the clones converge and every
+/// acknowledged change must be in the data or in a conflict record. docs/simulation.md tells
+/// the steps, the invariants and how to replay a seed.
+final class TeamSimulation {
+  let seed: UInt64
+  var rng: SeededRandom
+  let team: Team
+  static let dingers = ["ada", "grace"]
+  static let plain = "linus"
+  var members: [String] { Self.dingers + [Self.plain] }
+
+  /// The steps so far, as a person would type them (the replay of a failing seed).
+  private(set) var steps: [String] = []
+  /// What went wrong, each with its step.
+  private(set) var failures: [String] = []
+  var ledger = SimulationLedger()
+  /// Files a step broke on purpose: check may name these, and only these.
+  var brokenOnPurpose: Set<String> = []
+  /// The simulated time, for `DINGER_TEST_NOW` and meeting dates.
+  var now: Date
+  /// Counts for fresh names.
+  var counter = 0
+  /// The read commands run after each step.
+  var readsRun = 0
+
+  init(seed: UInt64) throws {
+    self.seed = seed
+    rng = SeededRandom(seed: seed)
+    team = try Team(dingers: Self.dingers, plain: [Self.plain])
+    // NB: the weeks start a month before today and run past it, so schedules are met in the
+    // past, the present and the future; Europe's and America's DST changes are crossed in the
+    // seeds that start in March or October (the time is moved on by steps).
+    now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded() * 3600)
+      .addingTimeInterval(-30 * 86_400)
+  }
+
+  // MARK: Running commands
+
+  var environment: [String: String] {
+    ["DINGER_TEST_NOW": ISO8601DateFormatter().string(from: now), "TZ": "UTC"]
+  }
+
+  /// Runs dinger in a member's clone; a death by signal or a hang is a failure.
+  @discardableResult
+  func dinger(_ member: String, _ args: [String]) throws -> ProcessResult {
+    let r = try ProcessRunner.run(
+      dingerBinary, args, in: team.dir(member),
+      environment: team.box.environment.merging(environment) { $1 }, timeout: 60)
+    if r.status > 128 {
+      fail("dinger \(args.joined(separator: " ")) in \(member)'s clone died (status \(r.status)): \(r.stderr.suffix(400))")
+    }
+    return r
+  }
+
+  /// Runs git in a member's clone.
+  @discardableResult
+  func git(_ member: String, _ args: [String]) throws -> ProcessResult {
+    try ProcessRunner.run(
+      ProcessRunner.which("git") ?? "/usr/bin/git", args, in: team.dir(member),
+      environment: team.box.environment, timeout: 60)
+  }
+
+  func head(_ member: String) throws -> String {
+    try git(member, ["rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Whether `commit` is in the member's history as of `tip`.
+  func knows(_ member: String, _ commit: String, at tip: String = "HEAD") -> Bool {
+    (try? git(member, ["merge-base", "--is-ancestor", commit, tip]).status) == 0
+  }
+
+  func fail(_ message: String) {
+    failures.append("step \(steps.count): \(message)")
+  }
+
+  func note(_ step: String) { steps.append(step) }
+
+  // MARK: What a clone holds
+
+  /// A clone's records, flattened to keys (see `SimulationLedger`), and the files check
+  /// reports errors in.
+  func snapshot(_ member: String) throws -> (values: [String: String], errorFiles: Set<String>) {
+    var values: [String: String] = [:]
+    let scrums = try json(dinger(member, ["scrum", "list", "--json"]).stdout)["scrums"] as? [Any]
+    for case let s as [String: Any] in scrums ?? [] {
+      guard let id = s["id"] as? String else { continue }
+      values["\(id)/exists"] = "1"
+      for key in ["title", "theme", "path"] { values["\(id)/\(key)"] = "\(s[key] ?? "")" }
+      values["\(id)/length"] = "\(s["length"] ?? "")"
+      for case let name as String in s["attendees"] as? [Any] ?? [] {
+        values["\(id)/attendee:\(name)"] = "1"
+      }
+      if let schedule = s["schedule"] as? [String: Any] {
+        for key in ["at", "zone", "from", "until", "every"] {
+          if let v = schedule[key] { values["\(id)/schedule.\(key)"] = "\(v)" }
+        }
+        let days = (schedule["days"] as? [Any] ?? []).map { "\($0)" }.joined(separator: ",")
+        values["\(id)/schedule.days"] = days
+        for case let day as String in schedule["skip"] as? [Any] ?? [] {
+          values["\(id)/schedule.skip:\(day)"] = "1"
+        }
+        for (day, time) in schedule["moved"] as? [String: Any] ?? [:] {
+          values["\(id)/schedule.moved:\(day)"] = "\(time)"
+        }
+      }
+    }
+    for path in try git(member, ["ls-files", "history"]).stdout.split(separator: "\n") {
+      let name = path.split(separator: "/").last.map(String.init) ?? ""
+      values["meeting:\(name)/exists"] = "1"
+      // NB: where a meeting lives is the merge's to decide (it follows its scrum's folder).
+    }
+    let libraries =
+      try json(dinger(member, ["library", "list", "--json"]).stdout)["libraries"] as? [Any]
+    var librarySlugs: [String: String] = [:]
+    for case let l as [String: Any] in libraries ?? [] {
+      guard let id = l["id"] as? String else { continue }
+      values["\(id)/exists"] = "1"
+      values["\(id)/name"] = "\(l["name"] ?? "")"
+      values["\(id)/path"] = "\(l["path"] ?? "")"
+      librarySlugs["\(l["slug"] ?? "")"] = id
+    }
+    if !librarySlugs.isEmpty {
+      let words = try json(dinger(member, ["word", "list", "--json"]).stdout)["words"] as? [Any]
+      for case let w as [String: Any] in words ?? [] {
+        guard let id = librarySlugs["\(w["library"] ?? "")"] else { continue }
+        values["\(id)/word:\(w["text"] ?? "")"] = "1"
+      }
+    }
+    let check = try json(dinger(member, ["check", "--json"]).stdout)
+    var errorFiles: Set<String> = []
+    for case let d as [String: Any] in check["diagnostics"] as? [Any] ?? [] {
+      if "\(d["severity"] ?? "")" == "error" { errorFiles.insert("\(d["file"] ?? "")") }
+    }
+    return (values, errorFiles)
+  }
+
+  func json(_ text: String) throws -> [String: Any] {
+    guard let data = text.data(using: .utf8), !text.isEmpty,
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return [:] }
+    return object
+  }
+
+  /// The records whose file (in either snapshot) is one check reports errors in.
+  func brokenRecords(
+    _ a: (values: [String: String], errorFiles: Set<String>),
+    _ b: (values: [String: String], errorFiles: Set<String>)
+  ) -> Set<String> {
+    let errors = a.errorFiles.union(b.errorFiles)
+    var out: Set<String> = []
+    for snapshot in [a.values, b.values] {
+      for (key, value) in snapshot where key.hasSuffix("/path") && errors.contains(value) {
+        out.insert(SimulationLedger.record(of: key))
+      }
+    }
+    return out
+  }
+
+  /// Runs a write step in a member's clone, recording what it changed as acknowledged when it
+  /// committed.
+  func write(_ member: String, _ description: String, _ body: () throws -> Bool) throws {
+    note("\(member): \(description)")
+    let before = try snapshot(member)
+    let headBefore = try head(member)
+    let ok = try body()
+    let headAfter = try head(member)
+    guard ok, headAfter != headBefore else { return }
+    let after = try snapshot(member)
+    ledger.exempt.formUnion(brokenRecords(before, after))
+    ledger.record(
+      before: before.values, after: after.values, member: member, step: steps.count,
+      commit: headAfter
+    ) { commit in self.knows(member, commit, at: headBefore) }
+  }
+
+  // MARK: Invariants after every step
+
+  /// Every read command answers on this clone, and the clone is sound.
+  func checkInvariants(_ member: String) throws {
+    let scrums = try snapshot(member).values.keys.filter { $0.hasSuffix("/path") }
+    var reads: [[String]] = [
+      ["scrum", "list"], ["history"], ["log", "-n", "20"], ["agenda"], ["next"], ["stats"],
+      ["calendar"], ["check"], ["library", "list"], ["word", "list"], ["conflicts"],
+      ["report", "--out", team.box.home.url.appendingPathComponent("report-\(member).html").path],
+      ["stats", "--since", "60 days ago"],
+    ]
+    if let one = scrums.sorted().randomElement(using: &rng),
+      let path = try? snapshot(member).values[one], path.hasPrefix("scrums/")
+    {
+      let slug = String(path.dropFirst("scrums/".count).dropLast(".yaml".count))
+      reads += [["scrum", "show", slug], ["history", slug], ["log", slug]]
+    }
+    for args in reads {
+      let r = try dinger(member, args)
+      readsRun += 1
+      // NB: 1 is a refusal with a message (a broken file named); anything else is a crash or
+      // a usage error the simulation did not mean.
+      if r.status != 0 && r.status != 1 {
+        fail("dinger \(args.joined(separator: " ")) in \(member)'s clone: status \(r.status): \(r.stderr.suffix(300))")
+      }
+      if r.status == 1 && r.stderr.isEmpty {
+        fail("dinger \(args.joined(separator: " ")) in \(member)'s clone failed without a word")
+      }
+    }
+    try checkIDsAreUnique(member)
+    let errors = try snapshot(member).errorFiles
+    for file in errors.sorted() where !brokenOnPurpose.contains(file) {
+      fail("check reports an error in \(file) in \(member)'s clone, which no step broke on purpose: \(try dinger(member, ["check", file]).stderr.prefix(400))")
+    }
+    let status = try git(member, ["status", "--porcelain"]).stdout
+    if !status.isEmpty { fail("git status in \(member)'s clone is not clean: \(status.prefix(300))") }
+    let fsck = try git(member, ["fsck", "--no-progress"])
+    if fsck.status != 0 { fail("git fsck in \(member)'s clone: \(fsck.stderr.prefix(300))") }
+  }
+
+  /// No two record files of a clone hold one id.
+  func checkIDsAreUnique(_ member: String) throws {
+    var seen: [String: String] = [:]
+    for path in try git(member, ["ls-files", "scrums", "libraries", "history", "quizzes"]).stdout
+      .split(separator: "\n")
+    {
+      let url = team.dir(member).appendingPathComponent(String(path))
+      guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+      let id = Sandbox.id(in: text).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+      guard !id.isEmpty else { continue }
+      if let other = seen[id] {
+        fail("\(other) and \(path) hold one id (\(id)) in \(member)'s clone")
+      }
+      seen[id] = String(path)
+    }
+  }
+
+  // MARK: The end
+
+  /// Everyone syncs until all hold one tree; then every acknowledged change must be there or in
+  /// a conflict record.
+  func converge() throws {
+    note("everyone syncs until the clones agree")
+    for _ in 0..<3 {
+      for member in members { try syncStep(member, quiet: true) }
+    }
+    let trees = try members.map {
+      try git($0, ["rev-parse", "HEAD^{tree}"]).stdout
+    }
+    if Set(trees).count != 1 {
+      fail("the clones did not converge: \(zip(members, trees).map { "\($0): \($1.prefix(8))" })")
+      return
+    }
+    for member in members { try checkInvariants(member) }
+    let final = try snapshot(Self.dingers[0]).values
+    var conflicted: Set<String> = []
+    let listing = try json(dinger(Self.dingers[0], ["conflicts", "--json"]).stdout)
+    for case let c as [String: Any] in listing["conflicts"] as? [Any] ?? [] {
+      if let record = c["record"] as? String { conflicted.insert(record) }
+      if let file = c["file"] as? String {
+        for (key, value) in final where key.hasSuffix("/path") && value == file {
+          conflicted.insert(SimulationLedger.record(of: key))
+        }
+        conflicted.insert("meeting:\(file.split(separator: "/").last ?? "")")
+      }
+    }
+    for line in ledger.lost(in: final, conflicted: conflicted) { fail(line) }
+  }
+
+  /// A member shares: dinger's sync, or Linus's `git pull` and `git push`.
+  func syncStep(_ member: String, quiet: Bool = false) throws {
+    if !quiet { note("\(member): sync") }
+    if member == Self.plain {
+      let pull = try git(member, ["pull", "-q", "--no-rebase", "origin", "main"])
+      if pull.status != 0 { try finishPlainMerge(member, pull) }
+      _ = try git(member, ["push", "-q", "origin", "HEAD:main"])
+      return
+    }
+    let r = try dinger(member, ["sync"])
+    let conflicted = r.status == 1 && r.stderr.contains("error: the sync finished, but ")
+    let refused = r.status == 1 && r.stderr.contains("uncommitted")
+    if r.status != 0 && !conflicted && !refused {
+      fail("dinger sync in \(member)'s clone: status \(r.status): \(r.stderr.suffix(400))")
+    }
+  }
+
+  /// What README tells a plain-git teammate to do when `git pull` stops: dinger's merge driver
+  /// left valid records (the other values in .dinger/conflicts/), so `git add -A && git commit`
+  /// finishes. Conflicts git reports itself (rename/rename, modify/delete) a person settles by
+  /// hand: here by keeping HEAD's side; the records involved leave the ledger, since git named
+  /// them to the person.
+  func finishPlainMerge(_ member: String, _ pull: ProcessResult) throws {
+    let unmerged = try git(member, ["diff", "--name-only", "--diff-filter=U"]).stdout
+      .split(separator: "\n").map(String.init)
+    guard !unmerged.isEmpty else {
+      fail("git pull in \(member)'s clone failed: \(pull.stdout.prefix(300)) \(pull.stderr.prefix(300))")
+      _ = try git(member, ["merge", "--abort"])
+      return
+    }
+    var byHand: [String] = []
+    for path in unmerged {
+      let url = team.dir(member).appendingPathComponent(path)
+      let text = try? String(contentsOf: url, encoding: .utf8)
+      if let text, !text.contains("<<<<<<<"), pull.stdout.contains("CONFLICT (content)") {
+        continue
+      }
+      byHand.append(path)
+      for id in [text, try git(member, ["show", "HEAD:\(path)"]).stdout].compactMap({ $0 }) {
+        let value = Sandbox.id(in: id).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+        if !value.isEmpty { ledger.exempt.insert(value) }
+      }
+      ledger.exempt.insert("meeting:\(path.split(separator: "/").last ?? "")")
+      if try git(member, ["cat-file", "-e", "HEAD:\(path)"]).status == 0 {
+        _ = try git(member, ["checkout", "HEAD", "--", path])
+      } else {
+        _ = try git(member, ["rm", "-q", "-f", "--", path])
+      }
+    }
+    if text(pull).contains("<<<<<<<") { fail("git pull left conflict markers: \(text(pull).prefix(300))") }
+    note("\(member): git pull stopped; git add -A && git commit" + (byHand.isEmpty ? "" : " (kept HEAD's side of \(byHand.joined(separator: ", ")))"))
+    _ = try git(member, ["add", "-A"])
+    let commit = try git(member, ["commit", "-q", "--no-edit"])
+    if commit.status != 0 { fail("finishing the merge in \(member)'s clone: \(commit.stdout)\(commit.stderr)") }
+  }
+
+  private func text(_ r: ProcessResult) -> String { r.stdout + r.stderr }
+
+  /// The failure report: the seed, what went wrong, and the steps to replay it.
+  var report: String {
+    """
+    team simulation, seed \(seed): \(failures.count) problem(s)
+    \(failures.prefix(20).joined(separator: "\n"))
+    replay: DINGER_SIM_SEED=\(seed) DINGER_SIM_STEPS=\(steps.count) swift test --filter TeamSimulationTests
+    steps:
+    \(steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+    """
+  }
+}
