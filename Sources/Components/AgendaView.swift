@@ -79,8 +79,10 @@ public struct AgendaView {
     case .done: return "done (recorded)"
     case .missed: return "missed"
     case .over: return "over"
-    case .now: return "now"
-    case .upcoming:
+    case .now where item.date <= now: return "now"
+    case .now, .upcoming:
+      // NB: `now` starts 10 minutes early for `meet` to pick the scrum; on the screen, a
+      // stand-up that has not started says when it will.
       let minutes = Int((item.date.timeIntervalSince(now) / 60).rounded(.up))
       if minutes < 60 { return "in \(minutes) min" }
       if minutes < 24 * 60 {

@@ -74,7 +74,9 @@ public enum GitDate {
     if let first = parts.first, first.count == 3, first.allSatisfy(\.isLetter), parts.count == 6 {
       parts.removeFirst()
     }
-    let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    let months = [
+      "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
     guard parts.count == 5, let day = Int(parts[0]),
       let month = months.firstIndex(of: parts[1].lowercased()).map({ $0 + 1 }),
       let year = Int(parts[2]), parts[3].count == 8

@@ -103,6 +103,17 @@ public struct ScheduleChange: Sendable {
     }
     let errors = s.validate(at: [.key("schedule")]).filter { $0.severity == .error }
     if let first = errors.first { throw StorageError(first.message) }
+    // NB: a day typed on the command line that the scrum does not meet would do nothing: it is
+    // refused, with the reason, instead of committed with a warning.
+    if let plan = s.plan {
+      for (option, day) in skip.map({ ("--skip", $0) })
+        + move.map({ ("--move", String($0.prefix { $0 != "=" })) })
+      {
+        guard let d = CivilDate(day), let why = plan.whyNotScheduled(d) else { continue }
+        throw StorageError(
+          "\(option) \(d): the scrum does not meet that day (\(why)); nothing changed")
+      }
+    }
     if !ZoneDatabase.system.knows(s.zone) {
       let hint =
         ZoneDatabase.system.suggestion(for: s.zone).map { " (did you mean '\($0)'?)" } ?? ""

@@ -33,6 +33,10 @@ public struct Workspace: Sendable {
   /// A value of git's effective configuration for the repository (`core.editor`), or nil.
   public func gitConfig(_ key: String) -> String? { repository.gitConfig(key) }
 
+  /// Lists a file written into the working tree for the user (a report) in this clone's
+  /// `.git/info/exclude`; the pattern added, or nil (outside the tree, or listed already).
+  public func keepOutOfGit(_ path: String) throws -> String? { try repository.keepOutOfGit(path) }
+
   /// The commented template for a new record of a kind.
   public func template(for kind: RecordKind) -> String? { repository.template(for: kind) }
 

@@ -13,6 +13,8 @@ struct RecordMoves {
   var moved: [String: String] = [:]
   /// Ancestor paths this side removed (and did not move).
   var removed: Set<String> = []
+  /// The ids of the scrums and libraries this side removed (and did not move), with their paths.
+  var removedParents: [String: String] = [:]
   /// Record files this side added that are not moves, with their blobs.
   var added: [String: ObjectID] = [:]
   /// The meeting and quiz folders that moved with a scrum or library
@@ -34,6 +36,15 @@ struct RecordMoves {
     }
     added = new
     removed = Set(gone.keys)
+    defer {
+      for path in removed {
+        let kind = RecordLayout.kind(ofPath: path)
+        guard kind == .scrum || kind == .library, let blob = gone[path],
+          let id = try? Self.id(git.blob(blob))
+        else { continue }
+        removedParents[id] = path
+      }
+    }
     guard !gone.isEmpty, !new.isEmpty else { return }
     // NB: only files removed on this side are parsed for their ids, and files added only when
     // something was removed: a merge that moved nothing reads nothing more.
@@ -49,16 +60,19 @@ struct RecordMoves {
       removed.remove(from)
       added[path] = nil
     }
+    // NB: the folder of a moved scrum (or library) moved with it when this side left nothing
+    // in it (dinger's rename); a `git mv` of the scrum file alone leaves its meetings where they
+    // are, and new ones stay beside them.
     for (from, to) in moved {
+      let top: String
       switch RecordLayout.kind(ofPath: from) {
-      case .scrum?:
-        folders["history/" + RecordLayout.slug(ofPath: from)] =
-          "history/" + RecordLayout.slug(ofPath: to)
-      case .library?:
-        folders["quizzes/" + RecordLayout.slug(ofPath: from)] =
-          "quizzes/" + RecordLayout.slug(ofPath: to)
+      case .scrum?: top = "history/"
+      case .library?: top = "quizzes/"
       default: continue
       }
+      let old = top + RecordLayout.slug(ofPath: from)
+      guard try git.names(in: old, of: tip).isEmpty else { continue }
+      folders[old] = top + RecordLayout.slug(ofPath: to)
     }
   }
 
@@ -94,6 +108,9 @@ struct MoveReconciliation {
   var oursElsewhere: [String: String] = [:]
   /// Files of ours to move (path -> where to), by blob.
   var oursMoved: [(from: String, to: String, blob: ObjectID)] = []
+  /// Scrums and libraries ours removed that come back (their ancestor's blob), because theirs
+  /// recorded a meeting or quiz result for them.
+  var restoredParents: [(path: String, blob: ObjectID)] = []
   /// Disagreements about where a record lives, with the paths each side has it at.
   var conflicts: [(file: String, record: String?, conflict: FieldConflict, theirsFile: String)] = []
 
@@ -187,6 +204,60 @@ struct MoveReconciliation {
         try git.blobID(at: target, in: theirs) == nil
       else { continue }
       oursMoved.append((path, target, blob))
+    }
+    try keepParents(git, base: base, mine: mine, yours: yours)
+  }
+
+  /// A meeting (or quiz result) one side recorded for a scrum (or library) the other side
+  /// removed keeps its parent: the removal becomes a conflict to settle, never a meeting of no
+  /// scrum.
+  private mutating func keepParents(
+    _ git: Repository, base: ObjectID, mine: RecordMoves, yours: RecordMoves
+  ) throws {
+    guard !mine.removedParents.isEmpty || !yours.removedParents.isEmpty else { return }
+    // The children the merge will hold that changed on one side: added, or kept against a
+    // removal.
+    var children: [(side: Side, blob: ObjectID)] = []
+    for (_, blob) in yours.added.sorted(by: { $0.key < $1.key }) {
+      children.append((.theirs, blob))
+    }
+    for (_, blob) in mine.added.sorted(by: { $0.key < $1.key }) { children.append((.ours, blob)) }
+    for file in files.values.sorted(by: { $0.path < $1.path }) {
+      let kind = RecordLayout.kind(ofPath: file.path)
+      guard kind == .meeting || kind == .quiz else { continue }
+      if let t = file.theirs, file.ours == nil { children.append((.theirs, t)) }
+      if let o = file.ours, file.theirs == nil, o != file.base { children.append((.ours, o)) }
+    }
+    var kept: Set<String> = []
+    for child in children {
+      guard let node = RecordMerger.parse(try git.blob(child.blob)),
+        let parent = (node["scrum"] ?? node["library"])?.scalarText?.lowercased()
+      else { continue }
+      // NB: the side that removed the parent is the other one.
+      let remover = child.side == .theirs ? mine : yours
+      guard let path = remover.removedParents[parent], kept.insert(path).inserted,
+        let baseBlob = try git.blobID(at: path, in: base)
+      else { continue }
+      let restored = RecordMerger.parse(try git.blob(baseBlob)) ?? .scalar("")
+      if child.side == .theirs {
+        // Ours removed it: it comes back as it was (unless theirs changed it: then the merge
+        // keeps theirs and records the removal already).
+        guard files[path] == nil else { continue }
+        restoredParents.append((path, baseBlob))
+      } else if let entry = files[path], entry.ours == entry.base {
+        // Theirs removed it and ours left it as it was: ours keeps it.
+        files[path] = nil
+      } else {
+        // Ours changed it too: the merge already keeps it and records the removal.
+        continue
+      }
+      conflicts.append(
+        (
+          path, parent,
+          FieldConflict(
+            path: FieldPath(), kind: .delete, kept: restored, other: nil,
+            keptSide: child.side == .theirs ? .theirs : .ours), path
+        ))
     }
   }
 }

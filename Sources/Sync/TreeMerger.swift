@@ -41,6 +41,10 @@ public struct TreeMerger {
     var merged = 0
     var pending: [(file: String, record: String?, conflict: FieldConflict, theirsFile: String)] =
       moves.conflicts
+    for (path, blob) in moves.restoredParents {
+      change.writes[path] = try git.blob(blob)
+      change.knownBlobs[path] = blob
+    }
     for (from, to, blob) in moves.oursMoved {
       change.remove(from)
       change.writes[to] = try git.blob(blob)

@@ -101,7 +101,14 @@ import Testing
       ),
       (
         "skip", file("  at: '09:30'\n  days: weekdays\n  zone: UTC\n  skip: [2026-12-26]\n"),
-        "7:10: warning: skip 2026-12-26 is not a day the scrum meets (a saturday); it has no effect"
+        "7:10: warning: skip 2026-12-26 is not a day the scrum meets (a saturday, and it meets weekdays); it has no effect"
+      ),
+      (
+        "offweek",
+        file(
+          "  at: '09:30'\n  days: [tue]\n  every: 2 weeks\n  zone: UTC\n  from: 2026-12-01\n  skip: [2026-12-08]\n"
+        ),
+        "9:10: warning: skip 2026-12-08 is not a day the scrum meets (in a week it does not meet: every 2 weeks from 2026-12-01); it has no effect"
       ),
       (
         "attendee",
@@ -193,7 +200,12 @@ import Testing
           09:30-09:40  Ops                     03:30 America/New_York · Cy 03:30, Di 14:00
 
         """, "\(r.stdout)")
-    // From 10 minutes before: now; `meet` with no scrum finds two due and, without a terminal,
+    // Nine minutes before, agenda says so (it said "now"); from the start it says now.
+    r = try box.dinger(["agenda", "--days", "1"], env: at("2026-12-01T08:21:00Z"))
+    #expect(r.stdout.contains("09:30-09:45  Design  in 9 min"), "\(r.stdout)")
+    r = try box.dinger(["agenda", "--days", "1"], env: at("2026-12-01T08:30:00Z"))
+    #expect(r.stdout.contains("09:30-09:45  Design  now"), "\(r.stdout)")
+    // From 10 minutes before: due; `meet` with no scrum finds two due and, without a terminal,
     // names them.
     r = try box.dinger(["meet", "--record"], env: at("2026-12-01T08:22:00Z"))
     #expect(r.status != 0)

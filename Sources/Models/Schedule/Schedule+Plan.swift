@@ -31,6 +31,17 @@ extension Schedule {
       return weeks % every == 0
     }
 
+    /// Why the rule does not name `date` (`a Saturday, and it meets on weekdays`, `in a week it
+    /// does not meet: every 2 weeks from 2026-12-01`); nil when it does.
+    public func whyNotScheduled(_ date: CivilDate) -> String? {
+      if isScheduled(date) { return nil }
+      if let from, date < from { return "before its first day, \(from)" }
+      if let until, date > until { return "after its last day, \(until)" }
+      if !days.contains(date.weekday) { return "a \(date.weekday.name), and it meets \(daysText)" }
+      return
+        "in a week it does not meet: every \(every) weeks from \(from.map { "\($0)" } ?? "its first day")"
+    }
+
     /// True when the scrum meets on `date`.
     public func occurs(_ date: CivilDate) -> Bool { isScheduled(date) && !skip.contains(date) }
 
@@ -140,10 +151,10 @@ extension Schedule {
         add([.key("skip"), .index(i)], Self.dateProblem(s, field: "schedule.skip"))
         continue
       }
-      if let plan, !plan.isScheduled(d) {
+      if let plan, let why = plan.whyNotScheduled(d) {
         add(
           [.key("skip"), .index(i)],
-          "skip \(d) is not a day the scrum meets (a \(d.weekday.name)); it has no effect",
+          "skip \(d) is not a day the scrum meets (\(why)); it has no effect",
           .warning)
       }
     }
@@ -159,9 +170,9 @@ extension Schedule {
       }
       if LocalTime(m.at) == nil { add(at, Self.timeProblem(m.at, field: "schedule.moved.\(d)")) }
       if let plan {
-        if !plan.isScheduled(d) {
+        if let why = plan.whyNotScheduled(d) {
           add(
-            at, "moved \(d) is not a day the scrum meets (a \(d.weekday.name)); it has no effect",
+            at, "moved \(d) is not a day the scrum meets (\(why)); it has no effect",
             .warning)
         } else if plan.skip.contains(d) {
           add(at, "\(d) is both skipped and moved; it is skipped", .warning)

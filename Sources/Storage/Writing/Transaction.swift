@@ -41,7 +41,9 @@ extension DataRepository {
   /// `commit`, for builders that read the history from the HEAD they are given.
   @discardableResult
   func commit(on build: (ObjectID?) throws -> Change?) throws -> ObjectID? {
-    guard let (author, committer) = try git.identities() else { throw StorageError.missingIdentity() }
+    guard let (author, committer) = try git.identities() else {
+      throw StorageError.missingIdentity()
+    }
     return try transact { head throws -> Plan? in
       guard let change = try build(head) else { return nil }
       if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }

@@ -90,6 +90,24 @@ import Testing
     #expect(try box.read("scrums/platform-ops.yaml") == opsBefore)
   }
 
+  /// `report` with no `--out` in the data repository writes report.html there, and a
+  /// teammate's `git add -A` must not commit it: it goes into .git/info/exclude.
+  @Test func aReportInTheRepositoryStaysOutOfGit() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Standup", "--attendee", "Ada").status == 0)
+    let r = try box.dinger("report")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("/report.html added to .git/info/exclude"), "\(r.stdout)")
+    #expect(
+      FileManager.default.fileExists(atPath: box.data.appendingPathComponent("report.html").path))
+    try box.git("add", "-A")
+    #expect(try box.git("status", "--porcelain") == "")
+    // Once is enough.
+    #expect(!(try box.dinger("report").stdout.contains("exclude")))
+    #expect(try box.read(".git/info/exclude").components(separatedBy: "/report.html").count == 2)
+  }
+
   /// An unreadable `scrums/` folder is an error, never "no scrums yet" (as an ordinary user:
   /// root reads any folder).
   @Test func anUnreadableFolderIsNeverEmpty() throws {
@@ -135,5 +153,29 @@ import Testing
     // A clean sync says nothing of the kind.
     let again = try team.run("ada", "sync")
     #expect(!again.stderr.contains("brought in"), "\(again.stderr)")
+  }
+}
+
+/// A `--skip` or `--move` of a day the scrum does not meet is refused with the true reason (on
+/// the off week of `every 2w` it warned "not a day the scrum meets (a tuesday)" and committed).
+@Suite struct SkipReasonTests {
+  @Test func aSkipOnTheOffWeekIsRefusedWithItsReason() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let made = try box.dinger(
+      "scrum", "new", "Design", "--attendee", "Ada", "--at", "09:30", "--days", "tue", "--every",
+      "2w", "--zone", "UTC", "--from", "2026-12-01")
+    #expect(made.status == 0, "\(made.stderr)")
+    let head = try box.head()
+    let r = try box.dinger("scrum", "edit", "design", "--skip", "2026-12-08")
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains(
+        "--skip 2026-12-08: the scrum does not meet that day (in a week it does not meet: every 2 weeks from 2026-12-01); nothing changed"
+      ), "\(r.stderr)")
+    let wrongDay = try box.dinger("scrum", "edit", "design", "--move", "2026-12-16=10:00")
+    #expect(wrongDay.stderr.contains("(a wednesday, and it meets tue)"), "\(wrongDay.stderr)")
+    #expect(try box.head() == head)
+    #expect(try box.dinger("scrum", "edit", "design", "--skip", "2026-12-15").status == 0)
   }
 }

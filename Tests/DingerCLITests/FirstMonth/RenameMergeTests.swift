@@ -122,3 +122,33 @@ import Testing
     #expect(listing.contains("deleted on one side"), "\(listing)")
   }
 }
+
+/// A meeting recorded for a scrum a teammate removed meanwhile keeps its scrum: the removal is a
+/// conflict to settle, never a meeting of no scrum (found by the team simulation).
+@Suite struct RemovedParentTests {
+  @Test(arguments: [false, true]) func aMeetingKeepsTheScrumARemovalTookAway(removerFirst: Bool)
+    throws
+  {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    try expectOK(
+      team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z",
+        "--duration", "9m"))
+    try expectOK(team.run("grace", "scrum", "rm", "design-review"))
+    for name in removerFirst ? ["grace", "ada"] : ["ada", "grace"] {
+      _ = try team.run(name, "sync")
+    }
+    try team.syncAll()
+    try team.expectConverged()
+    for name in ["ada", "grace"] {
+      let check = try team.run(name, "check")
+      #expect(check.status == 0, "\(name): \(check.stderr)")
+      #expect(try team.git(name, "ls-files", "scrums").contains("scrums/design-review.yaml"))
+      #expect(try team.run(name, "history", "design-review").stdout.contains("2026-11-20"))
+      let listing = try team.run(name, "conflicts").stdout
+      #expect(listing.contains("scrums/design-review.yaml"), "\(listing)")
+      #expect(listing.contains("deleted on one side"), "\(listing)")
+    }
+  }
+}

@@ -57,7 +57,9 @@ extension TeamSimulation {
   func command(_ member: String, _ args: [String]) throws -> Bool {
     let r = try dinger(member, args)
     if r.status != 0 && r.status != 1 {
-      fail("dinger \(args.joined(separator: " ")) in \(member)'s clone: status \(r.status): \(r.stderr.suffix(300))")
+      fail(
+        "dinger \(args.joined(separator: " ")) in \(member)'s clone: status \(r.status): \(r.stderr.suffix(300))"
+      )
     }
     if r.status == 1 && r.stderr.isEmpty {
       fail("dinger \(args.joined(separator: " ")) failed without a word")
@@ -97,7 +99,8 @@ extension TeamSimulation {
       guard let slug else { return try timePasses() }
       let hour = Int.random(in: 0...23, using: &rng)
       args = [
-        "scrum", "edit", slug, "--at", String(format: "%02d:%02d", hour, [0, 15, 30, 45][hour % 4]),
+        "scrum", "edit", slug, "--at",
+        String(format: "%02d:%02d", hour, [0, 15, 30, 45][hour % 4]),
         "--days", pick(["weekdays", "daily", "mon-thu", "tue,thu", "mon,wed,fri"])!,
         "--zone", pick(Self.zones)!, "--from", day(Int.random(in: -40...40, using: &rng)),
       ]
@@ -109,7 +112,10 @@ extension TeamSimulation {
       args =
         chance(60)
         ? ["scrum", "edit", slug, "--skip", date]
-        : ["scrum", "edit", slug, "--move", "\(date)=\(String(format: "%02d:30", Int.random(in: 6...20, using: &rng)))"]
+        : [
+          "scrum", "edit", slug, "--move",
+          "\(date)=\(String(format: "%02d:30", Int.random(in: 6...20, using: &rng)))",
+        ]
     case 43..<47:
       guard let slug else { return try timePasses() }
       args = ["scrum", "rename", slug, "s\(fresh())"]
@@ -138,7 +144,9 @@ extension TeamSimulation {
     default:
       return try timePasses()
     }
-    try write(member, "dinger " + args.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")) {
+    try write(
+      member, "dinger " + args.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    ) {
       try command(member, args)
     }
   }
@@ -217,7 +225,8 @@ extension TeamSimulation {
       }
       return try fix(broken)
     default:
-      let target = "scrums/\(file.dropFirst("scrums/".count).dropLast(".yaml".count))-m\(fresh()).yaml"
+      let target =
+        "scrums/\(file.dropFirst("scrums/".count).dropLast(".yaml".count))-m\(fresh()).yaml"
       try write(member, "git mv \(file) \(target) && git commit") {
         guard try git(member, ["mv", file, target]).status == 0 else { return false }
         if brokenOnPurpose.contains(file) { brokenOnPurpose.insert(target) }
@@ -226,6 +235,11 @@ extension TeamSimulation {
       return
     }
     brokenOnPurpose.formUnion(broke)
+    for path in broke {
+      let text = try? String(
+        contentsOf: team.dir(member).appendingPathComponent(path), encoding: .utf8)
+      if let id = text.map(Self.idLine), !id.isEmpty { brokenIDs.insert(id) }
+    }
     try write(member, "\(description) && git commit -a") {
       try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
       return try git(member, ["commit", "-qam", "Edit \(file) by hand"]).status == 0

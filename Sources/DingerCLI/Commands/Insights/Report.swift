@@ -81,6 +81,11 @@ struct Report: ParsableCommand {
         try writeReplacing(out, Array(view.render().utf8))
         Terminal.output("wrote \(out)\n")
       }
+      // NB: a report written inside the data repository must not be committed by a teammate's
+      // `git add -A`: it is listed in this clone's .git/info/exclude.
+      if let pattern = try repository.keepOutOfGit(out) {
+        Terminal.output("(kept out of git: \(pattern) added to .git/info/exclude)\n")
+      }
     }
   }
 }
