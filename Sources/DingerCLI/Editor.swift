@@ -21,8 +21,8 @@ enum Editor {
       let written: String
       do {
         written = try edit(
-          text, header: errors.map { DiagnosticsView.render($0) }, name: name,
-          repository: repository, instead: instead)
+          text, header: bufferDiagnostics(errors), name: name, repository: repository,
+          instead: instead)
       } catch let failure as Failure {
         throw CLIError("\(failure); nothing changed")
       }
@@ -46,6 +46,20 @@ enum Editor {
           throw CLIError(errorsMessage)
         }
       }
+    }
+  }
+
+  /// The errors as the reopened buffer shows them: their line numbers are the buffer's, which
+  /// has the header on top (the file's own numbers sent `:12` to the wrong line).
+  static func bufferDiagnostics(_ errors: [Diagnostic]) -> [String] {
+    guard !errors.isEmpty else { return [] }
+    let lines = errors.map { DiagnosticsView.render($0) }.joined()
+      .split(separator: "\n", omittingEmptySubsequences: true).count
+    // NB: the header is one line of its own and then each non-empty line of the errors.
+    return errors.map { error in
+      var shifted = error
+      shifted.line = error.line.map { $0 + 1 + lines }
+      return DiagnosticsView.render(shifted)
     }
   }
 

@@ -74,6 +74,28 @@ public final class Repository: @unchecked Sendable {
     guard stat(gitDirectory.appendingPathComponent("HEAD").path, &head) == 0 else {
       return try open(url)  // libgit2 says what is wrong
     }
+    // NB: as git: a repository someone else owns is opened by libgit2 at once, which refuses
+    // it unless safe.directory names it (its config could name programs to run); and a config
+    // that is there but can't be read stops here, as git stops ("unable to access").
+    var top = stat()
+    if stat(gitDirectory.path, &top) == 0, top.st_uid != geteuid() {
+      do {
+        return try open(url)
+      } catch {
+        // NB: libgit2 1.5 reports its refusal as the failed look-up of `safe.directory`.
+        guard error.message.containsText("safe.directory") || error.message.containsText("owned")
+        else { throw error }
+        throw GitError(
+          code: error.code, operation: error.operation,
+          message: "repository path '\(url.path)' is not owned by current user")
+      }
+    }
+    let config = gitDirectory.appendingPathComponent("config").path
+    if access(config, F_OK) == 0, access(config, R_OK) != 0 {
+      throw GitError(
+        code: GIT_ERROR.rawValue, operation: "open repository at \(url.path)",
+        message: "unable to access '\(config)': \(String(cString: strerror(errno)))")
+    }
     return Repository(deferred: url, gitDirectory: gitDirectory)
   }
 

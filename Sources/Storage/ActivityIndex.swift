@@ -24,6 +24,9 @@ public enum ActivityIndex {
       return newest.map { Array(all.suffix($0)) } ?? all
     }
     let folder = repository.git.gitDirectory.appendingPathComponent("dinger")
+    // NB: git reads a repository it may not write (a read-only mount, another user's clone
+    // opened for reading): so does `log`, describing the commits without keeping an index.
+    guard Self.mayWrite(folder) else { return try uncached(repository, filter, newest: newest) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("activity-v3.tsv")
     let lock = try WriterLock(at: folder, name: "activity.lock")
@@ -51,23 +54,8 @@ public enum ActivityIndex {
       return try newestEntries(newest, from: head, in: repository.git)
     }
     // Walk back from HEAD to the last commit the index knows.
-    var fresh: [Repository.CommitInfo] = []
-    var cursor: ObjectID? = head
-    while let id = cursor, id.hex != index.head {
-      let info = try repository.git.commitInfo(id)
-      fresh.append(info)
-      if info.parents.count > 1 {
-        // A merge: the commits it brought in are told as they were made, by their authors
-        // (the merge itself is not; its changes are theirs).
-        for side in try repository.git.commits(
-          from: Array(info.parents.dropFirst()), hiding: [info.parents[0]])
-        {
-          fresh.append(try repository.git.commitInfo(side))
-        }
-      }
-      cursor = info.parents.first
-    }
-    if cursor == nil { index = IndexFile(bytes: []) }  // none, broken, or history rewritten
+    let (fresh, reachedRoot) = try walk(from: head, until: index.head, in: repository.git)
+    if reachedRoot { index = IndexFile(bytes: []) }  // none, broken, or history rewritten
     Trace.mark("walked \(fresh.count) new commits")
     let new = try describe(fresh.reversed(), in: repository.git)
     Trace.mark("described them")
@@ -77,6 +65,55 @@ public enum ActivityIndex {
       rename(temp.path, file.path)
     }
     Trace.mark("wrote the activity index")
+    return index.entries(matching: filter, newest: newest) ?? []
+  }
+
+  /// The commits from `head` back along first parents to the one whose id is `known` (not
+  /// included), newest first, each merge followed by the commits it brought in; and whether
+  /// the walk ran out of history before it found `known`.
+  static func walk(from head: ObjectID, until known: String?, in git: Repository) throws -> (
+    [Repository.CommitInfo], reachedRoot: Bool
+  ) {
+    var fresh: [Repository.CommitInfo] = []
+    var cursor: ObjectID? = head
+    while let id = cursor, id.hex != known {
+      let info = try git.commitInfo(id)
+      fresh.append(info)
+      if info.parents.count > 1 {
+        // A merge: the commits it brought in are told as they were made, by their authors
+        // (the merge itself is not; its changes are theirs).
+        for side in try git.commits(
+          from: Array(info.parents.dropFirst()), hiding: [info.parents[0]])
+        {
+          fresh.append(try git.commitInfo(side))
+        }
+      }
+      cursor = info.parents.first
+    }
+    return (fresh, cursor == nil)
+  }
+
+  /// Whether the index folder (or, before it exists, the nearest folder above it) may be
+  /// written by this process.
+  static func mayWrite(_ folder: URL) -> Bool {
+    var url = folder
+    while !FileManager.default.fileExists(atPath: url.path), url.pathComponents.count > 1 {
+      url = url.deletingLastPathComponent()
+    }
+    return access(url.path, W_OK) == 0
+  }
+
+  /// The entries `filter` wants from every commit, described in memory (nothing is written).
+  static func uncached(_ repository: DataRepository, _ filter: ActivityFilter, newest: Int?)
+    throws -> [ActivityEntry]
+  {
+    guard let head = try repository.head() else { return [] }
+    if let newest, filter == .all {
+      return try newestEntries(newest, from: head, in: repository.git)
+    }
+    let (fresh, _) = try walk(from: head, until: nil, in: repository.git)
+    var index = IndexFile(bytes: [])
+    index.append(try describe(fresh.reversed(), in: repository.git), head: head.hex)
     return index.entries(matching: filter, newest: newest) ?? []
   }
 
@@ -125,6 +162,7 @@ public enum ActivityIndex {
     throws -> [ActivityEntry]
   {
     let folder = repository.git.gitDirectory.appendingPathComponent("dinger/activity-v3")
+    guard Self.mayWrite(folder) else { return try uncached(repository, filter, newest: nil) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("\(slug).tsv")
     let lock = try WriterLock(at: folder.deletingLastPathComponent(), name: "activity.lock")

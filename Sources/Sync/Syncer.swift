@@ -101,6 +101,8 @@ public struct Syncer {
         }
         if try git.contains(theirs, ancestor: ours) {
           let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
+          // NB: a dry run refuses where the real one would (uncommitted edits in the way).
+          if dryRun { try repository.ensureWritable(files.map(\.path)) }
           if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }
           report.steps.append(.fastForwarded(files: files.count))
         } else if try git.contains(ours, ancestor: theirs) {
@@ -118,6 +120,7 @@ public struct Syncer {
             base: base, ours: ours, theirs: theirs,
             subject: "Merge \(remote)/\(branch)")
           Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
+          if dryRun { try repository.ensureWritable(plan.change.paths) }
           if !dryRun { try repository.commit(plan.change) }
           report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
           // NB: added up: a round whose push lost a race has already committed its conflicts.

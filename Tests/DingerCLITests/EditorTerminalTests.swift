@@ -75,6 +75,27 @@ import Testing
     expectSaneTerminal(box)
   }
 
+  /// A mistake reopens the file with the errors on top; the line an error cites is the
+  /// buffer's line, so `:N` goes to it (the file's own numbers were off by the header).
+  @Test func theReopenedBufferCitesItsOwnLines() throws {
+    let box = try sandbox(editor: "vim")
+    let (tmux, exit) = try Tmux.start(box, "scrum", "edit", "standup")
+    #expect(tmux.wait(for: "title: Standup"), "\(tmux.screen())")
+    tmux.keys(":%s/length: 1/length: ten/", "Enter")
+    tmux.keys(":wq", "Enter")
+    #expect(tmux.wait(for: "fix these errors"), "\(tmux.screen())")
+    let screen = tmux.screen()
+    let cited = screen.components(separatedBy: "scrums/standup.yaml:").dropFirst().first?
+      .prefix { $0.isNumber }
+    let line = try #require(cited.flatMap { Int($0) }, "\(screen)")
+    tmux.keys(":\(line)", "Enter")
+    tmux.keys(":s/length: ten/length: 8/", "Enter")
+    tmux.keys(":wq", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(try box.read("scrums/standup.yaml").contains("\nlength: 8\n"))
+    #expect(!(try box.read("scrums/standup.yaml").contains("# dinger:")))
+  }
+
   @Test func ctrlCInVimThenQuittingChangesNothing() throws {
     let box = try sandbox(editor: "vim")
     let head = try box.head()

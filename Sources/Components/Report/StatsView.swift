@@ -11,11 +11,14 @@ import Models
 public struct StatsView {
   public var stats: TeamStats
   public var color: Bool
+  /// The viewer's zone: days are the viewer's, as `history` shows them.
+  public var timeZone: any WallClockZone
 
   /// A view.
-  public init(stats: TeamStats, color: Bool) {
+  public init(stats: TeamStats, color: Bool, timeZone: any WallClockZone = FixedZone.utc) {
     self.stats = stats
     self.color = color
+    self.timeZone = timeZone
   }
 
   public func render() -> String {
@@ -31,7 +34,7 @@ public struct StatsView {
         continue
       }
       out += "  \(s.meetings) meeting\(s.meetings == 1 ? "" : "s"), \(s.reading)"
-      out += s.lastDate.map { "; last \(HTML.day($0))" } ?? ""
+      out += s.lastDate.map { "; last \(HistoryView.dateText($0, in: timeZone).prefix(10))" } ?? ""
       out += "\n"
       if !s.speakers.isEmpty {
         out += "  who talks\n"

@@ -297,6 +297,13 @@ extension DataRepository {
     }
   }
 
+  /// Throws what a write of `paths` on top of HEAD would throw for uncommitted edits or unsafe
+  /// paths, writing nothing: `sync --dry-run` predicts the real sync's refusal with it.
+  public func ensureWritable(_ paths: [String]) throws {
+    let head = try self.head()
+    for path in paths { try ensureUnchanged(path, since: head) }
+  }
+
   /// The working copy of `path` must match the commit (both absent counts as a match), and
   /// be a plain file reached without links. A file where a folder of the path should be, or a
   /// folder where the file should be, counts as no file here (`ensureCheckoutPossible` judges

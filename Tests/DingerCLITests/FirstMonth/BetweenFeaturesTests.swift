@@ -179,3 +179,113 @@ import Testing
     #expect(try box.dinger("scrum", "edit", "design", "--skip", "2026-12-15").status == 0)
   }
 }
+
+/// `stats` gives the day of the last meeting in the viewer's zone, as `history` does (it gave
+/// the UTC day).
+@Suite struct LocalDayTests {
+  @Test func statsAndHistoryAgreeOnTheDay() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let recorded = try box.dinger(
+      "meet", "design", "--record", "--date", "2026-11-20T23:30:00Z", "--duration", "9m")
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let env = ["TZ": "Asia/Kolkata"]
+    let history = try box.dinger(["history", "design"], env: env).stdout
+    #expect(history.contains("2026-11-21 05:00"), "\(history)")
+    let stats = try box.dinger(["stats", "design"], env: env).stdout
+    #expect(stats.contains("last 2026-11-21"), "\(stats)")
+  }
+}
+
+/// `sync --dry-run` refuses where the real sync refuses (it predicted success over an
+/// uncommitted hand edit the merge would overwrite).
+@Suite struct DryRunTests {
+  @Test(arguments: [false, true]) func aDryRunRefusesLikeTheSync(merge: Bool) throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    try expectOK(team.run("grace", "scrum", "edit", "design-review", "--length", "25"))
+    try expectOK(team.run("grace", "sync"))
+    if merge { try expectOK(team.run("ada", "scrum", "new", "Retro", "--attendee", "Ada")) }
+    let text = try team.read("ada", "scrums/design-review.yaml")
+    try team.write("ada", "scrums/design-review.yaml", text + "# a note not yet committed\n")
+    let dry = try team.run("ada", "sync", "--dry-run")
+    let real = try team.run("ada", "sync")
+    #expect(real.status == 1, "\(real.stdout)")
+    #expect(real.stderr.contains("has changes that are not committed"), "\(real.stderr)")
+    #expect(dry.status == real.status, "\(dry.stdout)\(dry.stderr)")
+    #expect(dry.stderr == real.stderr)
+    #expect(try team.read("ada", "scrums/design-review.yaml").hasSuffix("not yet committed\n"))
+  }
+}
+
+/// A repository the user may read but not write: `log` reads it as git does (it failed on the
+/// activity index's lock).
+@Suite struct ReadOnlyRepositoryTests {
+  @Test func logReadsARepositoryItMayNotWrite() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "edit", "design", "--length", "15").status == 0)
+    try OrdinaryUser.prepare(box)
+    #expect(system("chmod -R a-w '\(box.data.path)'") == 0)
+    defer { _ = system("chmod -R u+w '\(box.data.path)'") }
+    let git = try box.gitAsUser("log", "--oneline")
+    #expect(git.status == 0, "\(git.stderr)")
+    for args in [["log"], ["log", "-n", "1"], ["log", "design"]] {
+      let r = try OrdinaryUser.run(dingerBinary, args, in: box.data, environment: box.environment)
+      #expect(r.status == 0, "dinger \(args): \(r.stderr)")
+      #expect(r.stdout.contains("length 5 -> 15 min"), "dinger \(args): \(r.stdout)")
+    }
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent(".git/dinger/activity-v3.tsv").path))
+  }
+}
+
+/// git's rules for a repository dinger should not trust or cannot read: another user's
+/// repository is refused with git's "dubious ownership" and its fix; an unreadable .git/config
+/// stops every command (it was ignored, and writes went on without its settings).
+@Suite struct RepositoryTrustTests {
+  @Test func anotherUsersRepositoryIsRefusedUntilItIsASafeDirectory() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try OrdinaryUser.prepare(box)
+    // Root runs dinger on the ordinary user's repository, as git would refuse to.
+    let gitSays = try ProcessRunner.run(
+      "/usr/bin/git", ["status"], in: box.data, environment: box.environment)
+    #expect(gitSays.stderr.contains("dubious ownership"), "\(gitSays.stderr)")
+    for args in [["scrum", "list"], ["log"], ["scrum", "new", "Retro", "--attendee", "Ada"]] {
+      let r = try box.dinger(args)
+      #expect(r.status == 1, "\(args): \(r.stdout)")
+      #expect(r.stderr.contains("detected dubious ownership"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("git config --global --add safe.directory"), "\(r.stderr)")
+    }
+    try box.git(["config", "--global", "--add", "safe.directory", box.data.path], in: box.home.url)
+    #expect(try box.dinger("scrum", "list").status == 0)
+    #expect(try box.dinger("log").status == 0)
+  }
+
+  @Test func anUnreadableGitConfigStopsEveryCommand() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try OrdinaryUser.prepare(box)
+    let config = box.data.appendingPathComponent(".git/config").path
+    #expect(chmod(config, 0) == 0)
+    defer { chmod(config, 0o644) }
+    let git = try box.gitAsUser("status")
+    #expect(git.status != 0 && git.stderr.contains("unable to access"), "\(git.stderr)")
+    for args in [["scrum", "list"], ["scrum", "new", "Retro", "--attendee", "Ada"]] {
+      let r = try OrdinaryUser.run(dingerBinary, args, in: box.data, environment: box.environment)
+      #expect(r.status == 1, "\(args): \(r.stdout)")
+      #expect(r.stderr.contains("unable to access '"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains(".git/config': Permission denied"), "\(args): \(r.stderr)")
+    }
+    #expect(chmod(config, 0o644) == 0)
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent("scrums/retro.yaml").path))
+  }
+}

@@ -89,9 +89,23 @@ final class TeamSimulation {
 
   // MARK: What a clone holds
 
+  typealias Snapshot = (values: [String: String], errorFiles: Set<String>)
+  /// The last snapshot of each clone, with the commit it was taken at (a clean clone at one
+  /// commit holds the same records: the reads that make a snapshot are not repeated).
+  private var snapshots: [String: (head: String, snapshot: Snapshot)] = [:]
+
   /// A clone's records, flattened to keys (see `SimulationLedger`), and the files check
   /// reports errors in.
-  func snapshot(_ member: String) throws -> (values: [String: String], errorFiles: Set<String>) {
+  func snapshot(_ member: String) throws -> Snapshot {
+    let head = try head(member)
+    let clean = try git(member, ["status", "--porcelain"]).stdout.isEmpty
+    if clean, let kept = snapshots[member], kept.head == head { return kept.snapshot }
+    let taken = try takeSnapshot(member)
+    if clean { snapshots[member] = (head, taken) }
+    return taken
+  }
+
+  private func takeSnapshot(_ member: String) throws -> Snapshot {
     var values: [String: String] = [:]
     let scrums = try json(dinger(member, ["scrum", "list", "--json"]).stdout)["scrums"] as? [Any]
     for case let s as [String: Any] in scrums ?? [] {
@@ -189,15 +203,16 @@ final class TeamSimulation {
 
   /// Every read command answers on this clone, and the clone is sound.
   func checkInvariants(_ member: String) throws {
-    let scrums = try snapshot(member).values.keys.filter { $0.hasSuffix("/path") }
+    let state = try snapshot(member)
+    let scrums = state.values.keys.filter { $0.hasSuffix("/path") }
     var reads: [[String]] = [
       ["scrum", "list"], ["history"], ["log", "-n", "20"], ["agenda"], ["next"], ["stats"],
       ["calendar"], ["check"], ["library", "list"], ["word", "list"], ["conflicts"],
       ["report", "--out", team.box.home.url.appendingPathComponent("report-\(member).html").path],
       ["stats", "--since", "60 days ago"],
     ]
-    if let one = scrums.sorted().randomElement(using: &rng),
-      let path = try? snapshot(member).values[one], path.hasPrefix("scrums/")
+    if let one = scrums.sorted().randomElement(using: &rng), let path = state.values[one],
+      path.hasPrefix("scrums/")
     {
       let slug = String(path.dropFirst("scrums/".count).dropLast(".yaml".count))
       reads += [["scrum", "show", slug], ["history", slug], ["log", slug]]
@@ -217,7 +232,7 @@ final class TeamSimulation {
       }
     }
     try checkIDsAreUnique(member)
-    let errors = try snapshot(member).errorFiles
+    let errors = state.errorFiles
     for file in errors.sorted() where !brokenOnPurpose.contains(file) {
       let text = try? String(
         contentsOf: team.dir(member).appendingPathComponent(file), encoding: .utf8)

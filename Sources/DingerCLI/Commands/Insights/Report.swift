@@ -112,7 +112,8 @@ struct Stats: ParsableCommand {
       if output.json {
         Terminal.output(try JSONView.render(stats))
       } else {
-        Terminal.output(StatsView(stats: stats, color: Terminal.colorOnStdout).render())
+        Terminal.output(
+          StatsView(stats: stats, color: Terminal.colorOnStdout, timeZone: userZone).render())
       }
     }
   }
