@@ -94,6 +94,28 @@ public struct ConflictStore {
       for sibling in siblings where try snapshot.read(sibling.storedPath) != nil {
         settled.remove(sibling.storedPath)
       }
+      // A scrum (or library) removed by the resolution takes its meetings (or quiz results)
+      // along, as `scrum rm --with-history` does: none is left naming a record that is gone.
+      if record.path.segments.isEmpty, settled.removals.contains(record.file),
+        let id = record.record
+      {
+        var taken = 0
+        for (folder, _) in Self.childFolders(of: record.file, movedTo: record.file) {
+          for name in try snapshot.names(folder).sorted() where name.hasSuffix(".yaml") {
+            let path = "\(folder)/\(name)"
+            guard let bytes = try snapshot.read(path),
+              let node = try? YAMLParser.parse(SourceText(bytes)),
+              (node["scrum"] ?? node["library"])?.scalarText?.lowercased() == id.lowercased()
+            else { continue }
+            settled.remove(path)
+            taken += 1
+          }
+        }
+        if taken > 0 {
+          settled.subject +=
+            " (and its \(taken) \(record.file.hasPrefix("scrums/") ? "meeting" : "quiz result")\(taken == 1 ? "" : "s"))"
+        }
+      }
       // A scrum or library moved on resolve takes its meetings or quiz results along.
       if record.kind == .rename, choice == .other, let there = record.other?.scalarText {
         for (from, to) in Self.childFolders(of: record.file, movedTo: there) {

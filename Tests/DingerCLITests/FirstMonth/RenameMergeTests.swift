@@ -152,3 +152,31 @@ import Testing
     }
   }
 }
+
+/// Settling a removal against an edit by taking the removal takes the scrum's meetings along, as
+/// `scrum rm --with-history` does: no meeting is left naming a scrum that is gone (found by the
+/// team simulation, seed 1007).
+@Suite struct ResolveRemovalTests {
+  @Test func takingTheRemovalTakesTheMeetingsAlong() throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    try expectOK(team.run("grace", "scrum", "rm", "design-review", "--with-history"))
+    try expectOK(team.run("ada", "scrum", "edit", "design-review", "--length", "25"))
+    try expectOK(
+      team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z",
+        "--duration", "9m"))
+    try expectOK(team.run("grace", "sync"))
+    _ = try team.run("ada", "sync")
+    let listing = try team.run("ada", "conflicts", "--json").stdout
+    let id = try #require(
+      listing.components(separatedBy: "\"id\" : \"").dropFirst().first?.prefix(8), "\(listing)")
+    try expectOK(team.run("ada", "resolve", String(id), "--theirs"))
+    let files = try team.git("ada", "ls-files").split(separator: "\n").map(String.init)
+    #expect(!files.contains("scrums/design-review.yaml"), "\(files)")
+    #expect(!files.contains { $0.hasPrefix("history/design-review/") }, "\(files)")
+    #expect(try team.git("ada", "log", "-1", "--format=%s").contains("(and its 1 meeting)"))
+    let check = try team.run("ada", "check")
+    #expect(check.status == 0, "\(check.stderr)")
+  }
+}

@@ -326,8 +326,13 @@ final class TeamSimulation {
   /// hand: here by keeping HEAD's side; the records involved leave the ledger, since git named
   /// them to the person.
   func finishPlainMerge(_ member: String, _ pull: ProcessResult) throws {
-    let unmerged = try git(member, ["diff", "--name-only", "--diff-filter=U"]).stdout
-      .split(separator: "\n").map(String.init)
+    // NB: every path with an unmerged index entry (rename/rename leaves three: the old path,
+    // and each side's new one).
+    let unmerged = Array(
+      Set(
+        try git(member, ["ls-files", "-u"]).stdout.split(separator: "\n")
+          .compactMap { $0.split(separator: "\t", maxSplits: 1).last.map(String.init) })
+    ).sorted()
     guard !unmerged.isEmpty else {
       fail(
         "git pull in \(member)'s clone failed: \(pull.stdout.prefix(300)) \(pull.stderr.prefix(300))"
@@ -339,7 +344,13 @@ final class TeamSimulation {
     for path in unmerged {
       let url = team.dir(member).appendingPathComponent(path)
       let text = try? String(contentsOf: url, encoding: .utf8)
-      if let text, !text.contains("<<<<<<<"), pull.stdout.contains("CONFLICT (content)") {
+      // NB: both sides had the file: the driver's merge (a valid record, the other values in
+      // a conflict record) is what the person keeps.
+      let stages = try git(member, ["ls-files", "-u", "--", path]).stdout
+        .split(separator: "\n").compactMap {
+          $0.split(separator: "\t").first?.split(separator: " ").dropFirst(2).first
+        }
+      if let text, !text.contains("<<<<<<<"), stages.contains("2"), stages.contains("3") {
         continue
       }
       byHand.append(path)
