@@ -70,7 +70,20 @@ extension TeamSimulation {
   /// One step by a teammate who uses dinger.
   func dingerStep(_ member: String) throws {
     let slugs = try scrumSlugs(member)
-    let slug = pick(slugs)
+    // NB: a scrum a step broke is named more often than the rest, and sometimes by its title
+    // as its file's text gives it: a name must never fall through to another scrum.
+    let broken = slugs.filter { brokenOnPurpose.contains("scrums/\($0).yaml") }
+    var picked = chance(30) && !broken.isEmpty ? pick(broken) : pick(slugs)
+    let target = picked.map { "scrums/\($0).yaml" }
+    if let file = target, chance(30),
+      let text = try? String(
+        contentsOf: team.dir(member).appendingPathComponent(file), encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("title: ") })
+    {
+      picked = String(line.dropFirst("title: ".count))
+        .trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+    }
+    let slug = picked
     let roll = Int.random(in: 0..<100, using: &rng)
     var args: [String]
     switch roll {
@@ -144,8 +157,11 @@ extension TeamSimulation {
     default:
       return try timePasses()
     }
+    // NB: the step names the scrum in `target` when its arguments hold the name picked.
+    let named = slug.map { args.contains($0) } ?? false
     try write(
-      member, "dinger " + args.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+      member, "dinger " + args.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " "),
+      target: named && args.first != "library" && args.first != "word" ? target : nil
     ) {
       try command(member, args)
     }

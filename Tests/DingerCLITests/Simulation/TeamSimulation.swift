@@ -184,7 +184,11 @@ final class TeamSimulation {
 
   /// Runs a write step in a member's clone, recording what it changed as acknowledged when it
   /// committed.
-  func write(_ member: String, _ description: String, _ body: () throws -> Bool) throws {
+  /// `target`: the scrum file the step names; a scrum it changes that lives in another file is
+  /// an edit in the wrong place.
+  func write(
+    _ member: String, _ description: String, target: String? = nil, _ body: () throws -> Bool
+  ) throws {
     note("\(member): \(description)")
     let before = try snapshot(member)
     let headBefore = try head(member)
@@ -192,6 +196,16 @@ final class TeamSimulation {
     let headAfter = try head(member)
     guard ok, headAfter != headBefore else { return }
     let after = try snapshot(member)
+    if let target {
+      for key in Set(before.values.keys).union(after.values.keys).sorted()
+      where !key.hasPrefix("meeting:") && before.values[key] != after.values[key] {
+        let record = SimulationLedger.record(of: key)
+        let path = before.values["\(record)/path"] ?? after.values["\(record)/path"] ?? ""
+        guard path.hasPrefix("scrums/"), path != target else { continue }
+        fail("\(description) named \(target) but changed \(path) (\(key))")
+        break
+      }
+    }
     ledger.exempt.formUnion(brokenRecords(before, after))
     ledger.record(
       before: before.values, after: after.values, member: member, step: steps.count,
