@@ -136,11 +136,43 @@ extension DataRepository {
         change.remove(path)
       }
     }
+    try refuseOrphans(change, at: head, verb: verb, subject: subject)
     return (
       change,
       UndoResult(
         undone: target.id, undoneSubject: subject, subject: change.subject, passedOver: passedOver)
     )
+  }
+
+  /// An undo that would remove a scrum (or library) whose meetings (quiz results) were recorded
+  /// since is refused, as `scrum rm` refuses: no meeting is left naming a scrum that is gone.
+  private func refuseOrphans(_ change: Change, at head: ObjectID?, verb: String, subject: String)
+    throws
+  {
+    guard let head else { return }
+    for path in change.removals.sorted() {
+      let folder: String
+      switch RecordLayout.kind(ofPath: path) {
+      case .scrum?: folder = "history/" + RecordLayout.slug(ofPath: path)
+      case .library?: folder = "quizzes/" + RecordLayout.slug(ofPath: path)
+      default: continue
+      }
+      guard let bytes = try file(path, in: head), let id = ActivityIndex.field("id", in: bytes)
+      else { continue }
+      let children = try git.names(in: folder, of: head).sorted().filter { name in
+        let child = "\(folder)/\(name)"
+        guard !change.removals.contains(child), let text = try file(child, in: head) else {
+          return false
+        }
+        let parent = ActivityIndex.field("scrum", in: text) ?? ActivityIndex.field("library", in: text)
+        return parent.map { $0.trimming { $0 == "'" || $0 == "\"" } } == id.trimming { $0 == "'" || $0 == "\"" }
+      }
+      guard let first = children.first else { continue }
+      let noun = folder.hasPrefix("history/") ? "meeting" : "quiz result"
+      throw StorageError(
+        "can't \(verb) '\(subject)': it would remove \(path), and \(children.count) \(noun)\(children.count == 1 ? "" : "s") recorded for it since (\(folder)/\(first)\(children.count > 1 ? ", ..." : "")) would be left without it; remove \(children.count == 1 ? "it" : "them") first if that is what you want"
+      )
+    }
   }
 
   static func subject(of info: Repository.CommitInfo) -> String {

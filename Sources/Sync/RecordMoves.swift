@@ -234,8 +234,10 @@ struct MoveReconciliation {
         let parent = (node["scrum"] ?? node["library"])?.scalarText?.lowercased()
       else { continue }
       // NB: the side that removed the parent is the other one.
-      let remover = child.side == .theirs ? mine : yours
-      guard let path = remover.removedParents[parent], kept.insert(path).inserted,
+      let (remover, adder) = child.side == .theirs ? (mine, yours) : (yours, mine)
+      // NB: a parent the adding side moved is a rename against a removal, settled above.
+      guard let path = remover.removedParents[parent], adder.moved[path] == nil,
+        kept.insert(path).inserted,
         let baseBlob = try git.blobID(at: path, in: base)
       else { continue }
       let restored = RecordMerger.parse(try git.blob(baseBlob)) ?? .scalar("")

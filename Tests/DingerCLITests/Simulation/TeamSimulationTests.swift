@@ -6,29 +6,31 @@ import Testing
 /// `make torture` runs many more seeds with thousands of steps (DINGER_SIM_SEEDS,
 /// DINGER_SIM_STEPS), and DINGER_SIM_SEED replays one.
 @Suite(.serialized) struct TeamSimulationTests {
-  /// Seeds kept because they found a bug (docs/simulation.md says which), and two more.
-  static let keptSeeds: [UInt64] = [1, 2]
+  /// Seeds kept because they found a bug, with the steps that reach it (docs/simulation.md
+  /// says which bug), and one more.
+  static let keptSeeds: [(seed: UInt64, steps: Int)] = [
+    (1001, 25), (1007, 40), (2001, 60), (2005, 15), (1, 40),
+  ]
 
-  static var seeds: [UInt64] {
+  static var cases: [[UInt64]] {
     let env = ProcessInfo.processInfo.environment
-    if let one = env["DINGER_SIM_SEED"].flatMap(UInt64.init) { return [one] }
+    let steps = env["DINGER_SIM_STEPS"].flatMap(UInt64.init)
+    if let one = env["DINGER_SIM_SEED"].flatMap(UInt64.init) { return [[one, steps ?? 40]] }
     if let count = env["DINGER_SIM_SEEDS"].flatMap(Int.init) {
       let start = env["DINGER_SIM_FIRST"].flatMap(UInt64.init) ?? 1000
-      return (0..<UInt64(count)).map { start + $0 }
+      return (0..<UInt64(count)).map { [start + $0, steps ?? 250] }
     }
-    return keptSeeds
+    return keptSeeds.map { [$0.seed, UInt64($0.steps)] }
   }
 
-  static var steps: Int {
-    ProcessInfo.processInfo.environment["DINGER_SIM_STEPS"].flatMap(Int.init) ?? 40
-  }
-
-  @Test(arguments: seeds) func aTeamsWeeksKeepEveryInvariant(seed: UInt64) throws {
+  /// `seedAndSteps`: the seed, and how many steps to run.
+  @Test(arguments: cases) func aTeamsWeeksKeepEveryInvariant(seedAndSteps: [UInt64]) throws {
+    let (seed, steps) = (seedAndSteps[0], Int(seedAndSteps[1]))
     let simulation = try TeamSimulation(seed: seed)
-    try simulation.run(steps: Self.steps)
+    try simulation.run(steps: steps)
     #expect(simulation.failures.isEmpty, "\(simulation.report)")
     // The simulation did real work: reads ran, and changes were acknowledged.
-    #expect(simulation.readsRun >= Self.steps * 10)
-    #expect(simulation.ledger.writes.count >= Self.steps / 8, "\(simulation.report)")
+    #expect(simulation.readsRun >= steps * 10)
+    #expect(simulation.ledger.writes.count >= steps / 8, "\(simulation.report)")
   }
 }

@@ -1,0 +1,25 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `undo` of adding a scrum that has meetings since (a teammate's, brought by a sync) is
+/// refused, as `scrum rm` is: it left a meeting of no scrum (found by the team simulation,
+/// seed 2005).
+@Suite struct UndoOrphanTests {
+  @Test func undoNeverLeavesAMeetingWithoutItsScrum() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let grace = ["GIT_AUTHOR_NAME": "Grace", "GIT_AUTHOR_EMAIL": "grace@example.com"]
+    let meet = try box.dinger(
+      ["meet", "design", "--record", "--date", "2026-11-20T09:00:00Z", "--duration", "9m"],
+      env: grace)
+    #expect(meet.status == 0, "\(meet.stderr)")
+    let head = try box.head()
+    let r = try box.dinger("undo")
+    #expect(r.status == 1, "\(r.stdout)")
+    #expect(r.stderr.contains("can't undo 'Add scrum Design': it would remove scrums/design.yaml, and 1 meeting recorded for it since"), "\(r.stderr)")
+    #expect(try box.head() == head)
+    #expect(try box.dinger("check").status == 0)
+  }
+}
