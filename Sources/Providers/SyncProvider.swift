@@ -97,8 +97,14 @@ public struct SyncProvider: Sendable {
     let paths = Set(
       changed.filter { $0.theirs != nil && RecordLayout.kind(ofPath: $0.path) != nil }.map(\.path))
     guard !paths.isEmpty else { return [] }
-    let report = DataChecker.check(directory: repository.directory, problems: [], only: paths)
-    let errors = report.diagnostics.filter { $0.severity == .error }
+    // NB: the scrums are checked too: a scrum that came in with another's title puts the error
+    // on whichever file sorts second, which may be one this side already had.
+    let scrums = (try? repository.directory.recordPaths(of: .scrum)) ?? []
+    let report = DataChecker.check(
+      directory: repository.directory, problems: [], only: paths.union(scrums))
+    let errors = report.diagnostics.filter { d in
+      d.severity == .error && (paths.contains(d.file) || paths.contains { d.message.containsText($0) })
+    }
     guard !errors.isEmpty else { return [] }
     var lines = errors.prefix(10).map { d -> String in
       let place = [d.file, d.line.map(String.init), d.column.map(String.init)].compactMap { $0 }
@@ -108,7 +114,7 @@ public struct SyncProvider: Sendable {
     if errors.count > 10 { lines.append("... and \(errors.count - 10) more errors") }
     let files = Set(errors.map(\.file)).sorted()
     lines.append(
-      "\(files.count == 1 ? "a file" : "\(files.count) files") from the remote can't be read (\(files.prefix(5).joined(separator: ", "))); dinger leaves them out until they are fixed: fix them and commit, or ask who wrote them ('dinger log' names the commit), then 'dinger check'"
+      "\(files.count == 1 ? "a file has" : "\(files.count) files have") errors since this sync (\(files.prefix(5).joined(separator: ", "))); a file that can't be read is left out until it is fixed: fix them and commit, or ask who wrote them ('dinger log' names the commit), then 'dinger check'"
     )
     return lines
   }

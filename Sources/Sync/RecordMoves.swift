@@ -206,6 +206,50 @@ struct MoveReconciliation {
       oursMoved.append((path, target, blob))
     }
     try keepParents(git, base: base, mine: mine, yours: yours)
+    try separateTwins(git, ours: ours, theirs: theirs, yours: yours)
+  }
+
+  /// Two different records added at one path (two teammates made a scrum of one title at the
+  /// same time) are two records: ours stays, theirs goes to the next free name, as a second
+  /// `scrum new` of that title in one clone would, with its meetings. They were merged field by
+  /// field into one record, the other id lost.
+  private mutating func separateTwins(
+    _ git: Repository, ours: ObjectID, theirs: ObjectID, yours: RecordMoves
+  ) throws {
+    for file in files.values.sorted(by: { $0.path < $1.path }) {
+      let kind = RecordLayout.kind(ofPath: file.path)
+      guard kind == .scrum || kind == .library, file.base == nil, let o = file.ours,
+        let t = file.theirs, let oursID = RecordMoves.id(try git.blob(o)),
+        let theirsID = RecordMoves.id(try git.blob(t)), oursID != theirsID
+      else { continue }
+      let folder = kind == .scrum ? "scrums" : "libraries"
+      let slug = RecordLayout.slug(ofPath: file.path)
+      var n = 2
+      var target = "\(folder)/\(slug)-\(n).yaml"
+      func taken(_ path: String) throws -> Bool {
+        try files[path] != nil || git.blobID(at: path, in: ours) != nil
+          || git.blobID(at: path, in: theirs) != nil
+      }
+      while try taken(target) {
+        n += 1
+        target = "\(folder)/\(slug)-\(n).yaml"
+      }
+      files[file.path] = nil
+      files[target] = ThreeWayFile(
+        path: target, base: nil, ours: nil, theirs: t, theirsMode: file.theirsMode)
+      // Its meetings (quiz results), added under the shared folder, go with it.
+      let top = kind == .scrum ? "history/" : "quizzes/"
+      for (path, blob) in yours.added.sorted(by: { $0.key < $1.key })
+      where path.hasPrefix(top + slug + "/") {
+        guard var entry = files[path], entry.ours == nil,
+          let node = RecordMerger.parse(try git.blob(blob)),
+          (node["scrum"] ?? node["library"])?.scalarText?.lowercased() == theirsID
+        else { continue }
+        files[path] = nil
+        entry.path = top + "\(slug)-\(n)/" + path.dropFirst(top.count + slug.count + 1)
+        files[entry.path] = entry
+      }
+    }
   }
 
   /// A meeting (or quiz result) one side recorded for a scrum (or library) the other side

@@ -203,3 +203,33 @@ import Testing
     #expect(try team.run("ada", "conflicts").stdout.contains("deleted on one side"))
   }
 }
+
+/// Two teammates make a scrum of one title at once: two records at one path. Both are kept
+/// (theirs under the next free name, with its meetings), never merged into one with an id
+/// lost; check and the sync say the title is shared.
+@Suite struct TwinScrumTests {
+  @Test func twoScrumsOfOneTitleMadeAtOnceAreBothKept() throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "new", "Retro", "--attendee", "Ada"))
+    try expectOK(team.run("grace", "scrum", "new", "Retro", "--attendee", "Grace"))
+    try expectOK(
+      team.run(
+        "grace", "meet", "retro", "--record", "--date", "2026-11-20T09:00:00Z", "--duration", "9m"))
+    let graceID = Sandbox.id(in: try team.read("grace", "scrums/retro.yaml"))
+    let adaID = Sandbox.id(in: try team.read("ada", "scrums/retro.yaml"))
+    try expectOK(team.run("grace", "sync"))
+    let sync = try team.run("ada", "sync")
+    #expect(sync.stderr.contains("has this title too"), "\(sync.stderr)")
+    try team.syncAll()
+    try team.expectConverged()
+    let files = try team.git("ada", "ls-files").split(separator: "\n").map(String.init)
+    #expect(files.contains("scrums/retro.yaml") && files.contains("scrums/retro-2.yaml"))
+    #expect(Sandbox.id(in: try team.read("ada", "scrums/retro.yaml")) == adaID)
+    #expect(Sandbox.id(in: try team.read("ada", "scrums/retro-2.yaml")) == graceID)
+    #expect(files.contains { $0.hasPrefix("history/retro-2/") }, "\(files)")
+    #expect(try team.run("ada", "history", "retro-2").stdout.contains("2026-11-20"))
+    let check = try team.run("ada", "check")
+    #expect(check.stderr.contains("has this title too"), "\(check.stderr)")
+  }
+}

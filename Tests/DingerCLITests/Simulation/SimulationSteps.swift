@@ -89,7 +89,7 @@ extension TeamSimulation {
     switch roll {
     case 0..<8:
       let n = fresh()
-      args = ["scrum", "new", "Team \(n)", "--length", "\(Int.random(in: 1...60, using: &rng))"]
+      args = ["scrum", "new", title(n), "--length", "\(Int.random(in: 1...60, using: &rng))"]
       for person in Self.people.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng)) {
         args += ["--attendee", person]
       }
@@ -98,7 +98,7 @@ extension TeamSimulation {
       args = ["scrum", "edit", slug, "--length", "\(Int.random(in: 1...90, using: &rng))"]
     case 17..<20:
       guard let slug else { return try timePasses() }
-      args = ["scrum", "edit", slug, "--title", "Team \(fresh()) renamed"]
+      args = ["scrum", "edit", slug, "--title", title(fresh())]
     case 20..<22:
       guard let slug else { return try timePasses() }
       args = ["scrum", "edit", slug, "--theme", pick(Self.themes)!]
@@ -165,6 +165,12 @@ extension TeamSimulation {
     ) {
       try command(member, args)
     }
+  }
+
+  /// A title: half the time one of a few a team would use (so two teammates may pick one at
+  /// once, and a title may equal another scrum's file name), else a fresh one.
+  func title(_ n: Int) -> String {
+    chance(50) ? pick(["Platform", "Design", "Ops", "Mobile", "Infra", "Web"])! : "Team \(n)"
   }
 
   func timePasses() throws {

@@ -251,6 +251,13 @@ final class TeamSimulation {
       let text = try? String(
         contentsOf: team.dir(member).appendingPathComponent(file), encoding: .utf8)
       if let text, brokenIDs.contains(Self.idLine(text)) { continue }
+      // NB: two teammates may give two scrums one title at once (neither clone had the other):
+      // check names that, rightly, and a person picks another title.
+      let said = try dinger(member, ["check", file]).stderr
+      let errorLines = said.split(separator: "\n").filter { $0.contains(": error: ") }
+      if !errorLines.isEmpty, errorLines.allSatisfy({ $0.contains("has this title too") }) {
+        continue
+      }
       fail(
         "check reports an error in \(file) in \(member)'s clone, which no step broke on purpose: \(try dinger(member, ["check", file]).stderr.prefix(400))"
       )
