@@ -103,7 +103,8 @@ public struct SyncProvider: Sendable {
     let report = DataChecker.check(
       directory: repository.directory, problems: [], only: paths.union(scrums))
     let errors = report.diagnostics.filter { d in
-      d.severity == .error && (paths.contains(d.file) || paths.contains { d.message.containsText($0) })
+      d.severity == .error
+        && (paths.contains(d.file) || paths.contains { d.message.containsText($0) })
     }
     guard !errors.isEmpty else { return [] }
     var lines = errors.prefix(10).map { d -> String in

@@ -164,8 +164,10 @@ extension DataRepository {
         guard !change.removals.contains(child), let text = try file(child, in: head) else {
           return false
         }
-        let parent = ActivityIndex.field("scrum", in: text) ?? ActivityIndex.field("library", in: text)
-        return parent.map { $0.trimming { $0 == "'" || $0 == "\"" } } == id.trimming { $0 == "'" || $0 == "\"" }
+        let parent =
+          ActivityIndex.field("scrum", in: text) ?? ActivityIndex.field("library", in: text)
+        return parent.map { $0.trimming { $0 == "'" || $0 == "\"" } }
+          == id.trimming { $0 == "'" || $0 == "\"" }
       }
       guard let first = children.first else { continue }
       let noun = folder.hasPrefix("history/") ? "meeting" : "quiz result"

@@ -18,7 +18,10 @@ import Testing
     let head = try box.head()
     let r = try box.dinger("undo")
     #expect(r.status == 1, "\(r.stdout)")
-    #expect(r.stderr.contains("can't undo 'Add scrum Design': it would remove scrums/design.yaml, and 1 meeting recorded for it since"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "can't undo 'Add scrum Design': it would remove scrums/design.yaml, and 1 meeting recorded for it since"
+      ), "\(r.stderr)")
     #expect(try box.head() == head)
     #expect(try box.dinger("check").status == 0)
   }

@@ -371,19 +371,22 @@ final class TeamSimulation {
         .split(separator: "\n").compactMap {
           $0.split(separator: "\t").first?.split(separator: " ").dropFirst(2).first
         }
-      if let text, !text.contains("<<<<<<<"), stages.contains("2"), stages.contains("3") {
-        continue
-      }
+      // (Markers in it are Linus's own committed mistake: the driver never writes any.)
+      if text != nil, stages.contains("2"), stages.contains("3") { continue }
       byHand.append(path)
       for id in [text, try git(member, ["show", "HEAD:\(path)"]).stdout].compactMap({ $0 }) {
         let value = Sandbox.id(in: id).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
         if !value.isEmpty { ledger.exempt.insert(value) }
       }
       ledger.exempt.insert("meeting:\(path.split(separator: "/").last ?? "")")
+      // His side: what HEAD has; a path only theirs added (the other name of a rename/rename)
+      // goes; a file git left in place that HEAD lacks (their rename of his edit) stays.
       if try git(member, ["cat-file", "-e", "HEAD:\(path)"]).status == 0 {
         _ = try git(member, ["checkout", "HEAD", "--", path])
-      } else {
+      } else if stages == ["3"] || text == nil {
         _ = try git(member, ["rm", "-q", "-f", "--", path])
+      } else {
+        _ = try git(member, ["add", "--", path])
       }
     }
     if text(pull).contains("<<<<<<<") {
