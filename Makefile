@@ -84,11 +84,17 @@ test: deps lint package-check
 	@# A hung test fails the run after 20 minutes instead of using up CI's 90.
 	timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
-## torture: the crash tests with 2,000 kills at random instants (make test runs 100), and 300
-## kills of folder fetches with a plain-git teammate (make test runs 8).
+## torture: the crash tests with 2,000 kills at random instants (make test runs 100), 300
+## kills of folder fetches with a plain-git teammate (make test runs 8), and the team simulation
+## over 24 seeds of 250 steps (make test runs its kept seeds; docs/simulation.md).
+SIM_SEEDS ?= 24
+SIM_STEPS ?= 250
+SIM_FIRST ?= 5000
 torture: deps
 	$(SWIFT) build --build-tests
 	DINGER_TEST_TORTURE_KILLS=2000 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests'
+	DINGER_SIM_SEEDS=$(SIM_SEEDS) DINGER_SIM_STEPS=$(SIM_STEPS) DINGER_SIM_FIRST=$(SIM_FIRST) \
+	  timeout 7200 $(SWIFT) test --skip-build --filter TeamSimulationTests
 
 ## fuzz: every parser of untrusted bytes under libFuzzer + ASan (FUZZ_SECONDS each, default 60;
 ## FUZZ_HARNESSES to pick: yaml merge index pack json speech cache tzif library). Crashes go to

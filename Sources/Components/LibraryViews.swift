@@ -201,7 +201,7 @@ public struct QuizScreen {
     let q = state.questions[state.current]
     out.append("Question \(state.current + 1) of \(state.questions.count)   score \(state.score)")
     let bar = max(1, width - 12)
-    let filled = bar * state.remaining / max(1, state.seconds)
+    let filled = min(bar, max(0, bar * state.remaining / max(1, state.seconds)))
     out.append(
       "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: bar - filled)
         + "] \(state.remaining) s")
@@ -254,7 +254,8 @@ public enum QuizReport {
       out +=
         "\(name): \(results.count) quiz\(results.count == 1 ? "" : "zes"), \(right)/\(total) right overall\n"
       for r in results.suffix(20) {
-        let percent = r.questions.isEmpty ? 0 : 100 * r.score / r.questions.count
+        // NB: a hand-edited result may claim more right answers than questions.
+        let percent = r.questions.isEmpty ? 0 : min(100, max(0, 100 * r.score / r.questions.count))
         let day = String(r.date.ISO8601Format().prefix(10))
         out +=
           "  \(day)  " + String(repeating: "█", count: percent / 5)

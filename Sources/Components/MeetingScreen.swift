@@ -73,10 +73,11 @@ public struct MeetingScreen {
           + (timer.over > 0
             ? "OVER by \(Self.clock(timer.over))" : "Remaining \(Self.clock(timer.remaining))")))
     let barWidth = width - 4
-    let filled = Int(timer.progress * Double(barWidth))
+    let progress = timer.progress.isFinite ? min(1, max(0, timer.progress)) : 0
+    let filled = max(0, Int(progress * Double(max(0, barWidth))))
     out.append(
       " [" + String(repeating: "█", count: filled)
-        + String(repeating: "░", count: barWidth - filled) + "]")
+        + String(repeating: "░", count: max(0, barWidth - filled)) + "]")
     out.append("")
     let name = timer.speakers[timer.current]
     let position =

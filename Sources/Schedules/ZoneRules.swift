@@ -156,7 +156,7 @@ public struct ZoneRules: Hashable, Sendable {
         CivilDate(dayNumber: floorDays(range.lowerBound)).parts.year,
         CivilDate(dayNumber: floorDays(range.upperBound - 1)).parts.year
       )
-      for year in startYear...endYear {
+      for year in startYear...max(startYear, endYear) {
         for t in rule.transitions(in: year)
         where range.contains(t) && t >= (transitions.last ?? .min) {
           points.append(t)

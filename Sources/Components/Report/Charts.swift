@@ -91,7 +91,9 @@ enum Charts {
   }
 
   static func tick(_ v: Double, _ unit: String) -> String {
-    v >= 10 || v == v.rounded() ? "\(Int(v.rounded()))\(unit)" : String(cFormat: "%.1f", v) + unit
+    guard v.isFinite, abs(v) < 1e15 else { return "-" }
+    return v >= 10 || v == v.rounded()
+      ? "\(Int(v.rounded()))\(unit)" : String(cFormat: "%.1f", v) + unit
   }
 
   /// Horizontal bars, one per row: label, length, and the value written after the bar.

@@ -61,7 +61,11 @@ enum HTML {
   }
 
   /// `38%`.
-  static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
+  static func percent(_ share: Double) -> String {
+    // NB: a share of nothing (0/0) from a teammate's odd file says so instead of trapping.
+    guard share.isFinite, abs(share) < 1e12 else { return "-" }
+    return "\(Int((share * 100).rounded()))%"
+  }
 }
 
 /// ISO 8601 in UTC without Foundation's formatter (one per call was slow).

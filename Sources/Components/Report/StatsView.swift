@@ -83,14 +83,17 @@ public struct StatsView {
   }
 
   static func bar(_ share: Double, _ width: Int) -> String {
-    let filled = Int((share * Double(width)).rounded())
+    // NB: shares come from teammates' files: a speaker's seconds past the meeting's, or none
+    // at all (0/0), must draw a bar, not trap.
+    let filled =
+      share.isFinite ? Int(min(Double(width), max(0, share * Double(width))).rounded()) : 0
     return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
   }
 
   static func spark(_ f: Double) -> String {
     let levels = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
-    guard f > 0 else { return " " }
-    return levels[min(7, Int((f * 7).rounded()))]
+    guard f > 0, f.isFinite else { return " " }
+    return levels[Int(min(7, (f * 7).rounded()))]
   }
 
   func clip(_ s: String, _ n: Int) -> String { s.count <= n ? s : String(s.prefix(n - 1)) + "…" }

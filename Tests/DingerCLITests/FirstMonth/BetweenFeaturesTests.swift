@@ -289,3 +289,35 @@ import Testing
         atPath: box.data.appendingPathComponent("scrums/retro.yaml").path))
   }
 }
+
+/// `GIT_AUTHOR_DATE` and `GIT_COMMITTER_DATE` date dinger's commits as git's (they were
+/// ignored); a date git would refuse stops the write.
+@Suite struct CommitDateTests {
+  @Test(arguments: [
+    ("2026-01-02T03:04:05+01:00", "2026-01-02T03:04:05+01:00"),
+    ("@1767225600 +0000", "2026-01-01T00:00:00+00:00"),
+    ("Fri, 02 Jan 2026 03:04:05 -0800", "2026-01-02T03:04:05-08:00"),
+    ("1767225600 +0530", "2026-01-01T05:30:00+05:30"),
+  ])
+  func theDatesGitTakesAreTaken(given: String, shown: String) throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let r = try box.dinger(
+      ["scrum", "new", "Design", "--attendee", "Ada"],
+      env: ["GIT_AUTHOR_DATE": given, "GIT_COMMITTER_DATE": given])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try box.git("log", "-1", "--format=%aI %cI") == "\(shown) \(shown)\n")
+  }
+
+  @Test func aDateGitRefusesStopsTheWrite() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let head = try box.head()
+    let r = try box.dinger(
+      ["scrum", "new", "Design", "--attendee", "Ada"], env: ["GIT_AUTHOR_DATE": "next tuesday"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("invalid date format: 'next tuesday'"), "\(r.stderr)")
+    #expect(try box.head() == head)
+    #expect(try box.git("status", "--porcelain") == "")
+  }
+}
