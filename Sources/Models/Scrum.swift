@@ -69,7 +69,9 @@ public struct Scrum: Hashable, Sendable, Codable {
     if title.trimmed.isEmpty {
       issues.append(.init(at: [.key("title")], "'title' must not be empty"))
     } else if let problem = OneLineText.problem(title, field: "title") {
-      issues.append(.init(at: [.key("title")], problem))
+      // NB: a warning: a teammate's file still reads (every view escapes it); what dinger
+      // writes from the command line is refused (`ScrumProvider.validated`).
+      issues.append(.init(.warning, at: [.key("title")], problem))
     }
     if !Self.lengthRange.contains(length) {
       issues.append(
@@ -159,7 +161,7 @@ public struct Attendee: Hashable, Sendable, Codable {
       if key.isEmpty {
         issues.append(.init(at: path + [.index(i)], "attendee \(i + 1) has an empty name"))
       } else if let problem = OneLineText.problem(attendee.name, field: "name") {
-        issues.append(.init(at: path + [.index(i)], problem))
+        issues.append(.init(.warning, at: path + [.index(i)], problem))
       } else if let first = seen[key] {
         issues.append(
           .init(

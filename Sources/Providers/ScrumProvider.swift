@@ -306,7 +306,7 @@ public struct ScrumProvider: Sendable {
       // NB: attendees as committed were valid already; only a changed list is checked again.
       var probe = new
       if new.attendees == current.attendees { probe.attendees = Array(new.attendees.prefix(1)) }
-      try validated(probe)
+      try validated(probe, changedFrom: current)
       let parts = ScrumDiff.describe(from: current, to: new)
       if parts.isEmpty && current.id != nil {
         result = ScrumCommit(
@@ -453,9 +453,18 @@ public struct ScrumProvider: Sendable {
     return ScrumCommit(stored: stored, subject: subject, commit: commit)
   }
 
-  private func validated(_ scrum: Scrum) throws {
+  /// Refuses a scrum dinger is about to write that breaks a rule; a title or name holding a
+  /// control character is refused too when it is new (a teammate's old one only warns).
+  private func validated(_ scrum: Scrum, changedFrom old: Scrum? = nil) throws {
     if let issue = scrum.validate().first(where: { $0.severity == .error }) {
       throw StorageError(issue.message)
+    }
+    if scrum.title != old?.title, let problem = OneLineText.problem(scrum.title, field: "title") {
+      throw StorageError(problem)
+    }
+    let known = Set(old?.attendees.map(\.name) ?? [])
+    for a in scrum.attendees where !known.contains(a.name) {
+      if let problem = OneLineText.problem(a.name, field: "name") { throw StorageError(problem) }
     }
   }
 }

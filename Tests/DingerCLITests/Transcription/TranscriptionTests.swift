@@ -286,7 +286,8 @@ import Testing
     Thread.sleep(forTimeInterval: 1)
     end(tmux, exit)
     let text = try meetingFile(box)
-    #expect(text.contains("Transcription fell behind and dropped the audio of 0:0"), "\(text)")
+    #expect(text.contains("Transcription fell behind and dropped "), "\(text)")
+    #expect(text.contains(" s of audio"), "\(text)")
     #expect(text.contains("what was said then is not in the turns"), "\(text)")
   }
 

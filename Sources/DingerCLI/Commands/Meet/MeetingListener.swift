@@ -93,7 +93,7 @@ final class MeetingListener: @unchecked Sendable {
         TranscriptTurn(speaker: turn.speaker, start: turn.start, text: result.heard[i] ?? "")
       }
       var notes: [String] = []
-      if !result.lost.isEmpty { notes.append(Self.lostNote(result.lost, elapsed: elapsed)) }
+      if !result.lost.isEmpty { notes.append(LostAudioNote.text(result.lost, elapsed: elapsed)) }
       if let failure = off ?? result.failure {
         let at = MeetingScreen.clock(stoppedAt ?? elapsed)
         notes.append(
@@ -101,18 +101,5 @@ final class MeetingListener: @unchecked Sendable {
       }
       return (made, notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
-  }
-
-  /// The note for audio the transcriber dropped: each span as meeting times.
-  static func lostNote(_ lost: [(start: Double, seconds: Double)], elapsed: Int) -> String {
-    let spans = lost.map { span -> String in
-      let from = Int(span.start)
-      // NB: a span still open when the helper ended runs to the end of the meeting.
-      let to = span.seconds > 0 ? Int((span.start + span.seconds).rounded(.up)) : elapsed
-      return "\(MeetingScreen.clock(from))-\(MeetingScreen.clock(max(from, to)))"
-    }
-    let total = lost.reduce(0.0) { $0 + $1.seconds }
-    return
-      "Transcription fell behind and dropped the audio of \(spans.joined(separator: ", ")) (\(Int(total.rounded())) s in all): what was said then is not in the turns."
   }
 }
