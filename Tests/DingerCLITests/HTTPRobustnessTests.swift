@@ -352,3 +352,39 @@ final class MisbehavingServer: @unchecked Sendable {
 
   deinit { ProcessRunner.stop(pid) }
 }
+
+/// An HTTP 403 after the password was sent (a token's scope, single sign-on, a rate limit) keeps
+/// the saved password, as git keeps it; only a 401 to a sent password forgets it.
+@Suite struct ForbiddenKeepsThePasswordTests {
+  @Test func a403KeepsTheSavedPasswordAsGitDoes() throws {
+    let box = try Sandbox()
+    let server = try GitHTTPSServer(root: box.home.url)
+    defer { withExtendedLifetime(server) {} }
+    guard server.usesApache else { return }
+    try box.git(
+      "init", "-q", "--bare", "-b", "main", box.home.path("forbidden/remote.git"),
+      in: box.home.url)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.git("config", "--global", "credential.helper", "store")
+    try box.git("config", "--global", "http.sslCAInfo", server.caFile)
+    let saved = "https://dan:danpw@localhost:\(server.port)\n"
+    try box.home.write(".git-credentials", saved)
+    #expect(
+      try box.dinger("remote", "add", "origin", server.url("forbidden/remote.git")).status == 0)
+    let r = try box.dinger(["sync"], env: ["GIT_SSL_CAINFO": ""])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("(HTTP 403)"), "\(r.stderr)")
+    #expect(r.stderr.contains("a saved password is kept"), "\(r.stderr)")
+    #expect(!r.stderr.contains("<html") && !r.stderr.contains("<title"), "\(r.stderr)")
+    #expect(!r.stderr.contains("store the right ones"), "\(r.stderr)")
+    #expect(try box.home.read(".git-credentials") == saved)
+    // git, on the same server, keeps it too.
+    let git = try ProcessRunner.run(
+      "/usr/bin/git", ["fetch", "origin"], in: box.data,
+      environment: box.environment.merging(["GIT_SSL_CAINFO": server.caFile]) { $1 })
+    #expect(git.status != 0)
+    #expect(git.stderr.contains("403"), "\(git.stderr)")
+    #expect(try box.home.read(".git-credentials") == saved)
+  }
+}

@@ -212,10 +212,12 @@ final class HTTPStream: @unchecked Sendable {
         throw TransportFailure("could not find repository at \(address.redacted) (HTTP 404)")
       case 403:
         exchange.cancel()
+        // NB: not GIT_EAUTH: a 403 is the server's rule (a token's scope, single sign-on, a
+        // rate limit), not a wrong password, and git keeps the saved credential for it.
         throw TransportFailure(
-          code: GIT_EAUTH.rawValue,
+          code: GIT_ERROR.rawValue,
           message:
-            "the server refused access to \(address.redacted) (HTTP 403)\(Self.detail(answer.errorBody))"
+            "the server refused access to \(address.redacted) (HTTP 403)\(Self.detail(answer.errorBody)); a saved password is kept: check that your account (or token) may use this repository"
         )
       default:
         exchange.cancel()
@@ -273,7 +275,24 @@ final class HTTPStream: @unchecked Sendable {
   }
 
   private static func detail(_ body: String) -> String {
-    let line = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    // NB: an HTML error page says nothing in its first line: its text, tags dropped.
+    var text = body
+    if body.containsText("<") {
+      var out = ""
+      var inTag = false
+      for c in body.unicodeScalars {
+        if c == "<" {
+          inTag = true
+        } else if c == ">" {
+          inTag = false; out += " "
+        } else if !inTag {
+          out.unicodeScalars.append(c)
+        }
+      }
+      text = out.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).joined(
+        separator: " ")
+    }
+    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     let clean = String(
       line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.prefix(200))
     return clean.isEmpty ? "" : ": \(clean)"

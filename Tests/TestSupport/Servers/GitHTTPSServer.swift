@@ -192,6 +192,17 @@ public final class GitHTTPSServer: @unchecked Sendable {
         <Directory "/usr/lib/git-core">
           Require all granted
         </Directory>
+        # /forbidden/...: asks for a password (401), then refuses the user it names (403), as
+        # GitHub and GitLab do for a token's scope, single sign-on or a rate limit.
+        <If "%{REQUEST_URI} =~ m#^/forbidden/#">
+          AuthType Basic
+          AuthName "git"
+          AuthUserFile \(folder.path("htpasswd"))
+          <RequireAll>
+            Require valid-user
+            Require expr false
+          </RequireAll>
+        </If>
         <If "%{QUERY_STRING} =~ /service=git-receive-pack/ || %{REQUEST_URI} =~ m#/git-receive-pack$#">
           AuthType Basic
           AuthName "git"
