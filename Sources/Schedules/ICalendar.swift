@@ -193,7 +193,10 @@ public enum ICalendar {
         out.unicodeScalars.append(isControl(u) ? " " : u)
       }
     }
-    return out.contains(where: { ":;,".contains($0) }) ? "\"" + out + "\"" : out
+    // NB: decided on scalars: `;` joined to a neighbour in one grapheme (U+0600 before it, a
+    // combining mark, ZWJ or VS16 after it) is still a `;` to every calendar parser.
+    let special = out.unicodeScalars.contains { $0 == ":" || $0 == ";" || $0 == "," }
+    return special ? "\"" + out + "\"" : out
   }
 
   static func percentEncoded(_ s: String) -> String {

@@ -258,6 +258,48 @@ struct ScheduleCalendarTests {
       })
     #expect(lines.contains { $0.hasPrefix("ATTENDEE;CN=\"Mallory';ROLE=CHAIR:mailto:x@y X\";") })
   }
+
+  /// A `;` or `:` joined to a neighbour in one grapheme (U+0600 before it; U+0301, a ZWJ or
+  /// VS16 after it) is still a `;` to a calendar parser: the name is quoted, and Python's
+  /// icalendar finds no parameter but the ones dinger wrote, and each name whole.
+  @Test func graphemesHideNoParameter() throws {
+    let box = try Sandbox()
+    try expectOK(box.dinger("init"))
+    let names = [
+      "Eve\u{0600};X-INJ=1", "Eve;\u{0301}X-INJ=2", "Eve;\u{200D}X-INJ=3",
+      "Eve:\u{FE0F}mailto:evil@example.com", "Eve\u{0600},X-INJ=5",
+    ]
+    let list = names.map { "  - \"\($0)\"" }.joined(separator: "\n")
+    try box.write(
+      "scrums/team.yaml",
+      "title: Team\nlength: 5\nschedule: {at: \"10:00\", days: daily, zone: UTC}\nattendees:\n\(list)\n"
+    )
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "graphemes")
+    let out = box.home.url.appendingPathComponent("team.ics")
+    try expectOK(box.dinger("calendar", "--out", out.path))
+    let script = #"""
+      import sys, json, icalendar
+      cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+      rows = []
+      for e in cal.walk('VEVENT'):
+          a = e.get('ATTENDEE', [])
+          for x in (a if isinstance(a, list) else [a]):
+              rows.append([str(x.params.get('CN', '')), sorted(x.params.keys()), str(x)])
+      print(json.dumps(rows))
+      """#
+    let r = try ProcessRunner.run(ICalendarReader.python, ["-c", script, out.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[Any]] ?? []
+    #expect(rows.count == names.count, "\(r.stdout)")
+    for row in rows {
+      let params = (row[1] as? [String]) ?? []
+      #expect(!params.contains { $0.hasPrefix("X-INJ") }, "\(row)")
+      #expect(!"\(row[2])".contains("evil@"), "\(row)")
+    }
+    let cns = Set(rows.compactMap { $0.first as? String })
+    #expect(cns == Set(names), "\(cns)")
+  }
 }
 
 /// khal, a calendar client people use, imports the file and shows the stand-ups at the times
