@@ -31,7 +31,7 @@ public struct DiagnosticsView {
     }
     let label = Style.severity(d.severity, color: color)
     var out = "\(Style.bold(location, color: color)): \(label) \(d.message)\n"
-    if let source = d.sourceLine, let column = d.column {
+    if let source = d.sourceLine, let column = d.sourceColumn ?? d.column {
       let (shown, caretAt) = Self.window(source, column: column)
       out += shown + "\n"
       // NB: keep tabs in the caret's indentation so the caret lines up under tabbed text.

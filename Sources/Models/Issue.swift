@@ -65,6 +65,8 @@ public struct Diagnostic: Hashable, Sendable, Codable {
   public var message: String
   /// The source line the finding points at, for the caret display.
   public var sourceLine: String?
+  /// The caret's column in `sourceLine` when that is an excerpt of a long line; nil: `column`.
+  public var sourceColumn: Int?
 
   /// Creates a diagnostic.
   public init(

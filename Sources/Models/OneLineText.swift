@@ -2,6 +2,15 @@
 /// break, a tab, ESC, DEL, or a C1 control such as U+009B, a one-byte CSI) in a title would
 /// break every table it is listed in, and reach a terminal that acts on it.
 public enum OneLineText {
+  /// `text` as a message quotes it: at most `limit` characters, then `…` and how long it is
+  /// (a teammate's 1 MB value is not echoed whole into every message about it).
+  public static func excerpt(_ text: String, limit: Int = 64) -> String {
+    let scalars = text.unicodeScalars
+    guard scalars.count > limit else { return text }
+    return String(String.UnicodeScalarView(scalars.prefix(limit)))
+      + "… (\(scalars.count) characters)"
+  }
+
   /// Why `text` is not one line of printable text, or nil when it is; `field` names it.
   public static func problem(_ text: String, field: String) -> String? {
     // NB: decided on Unicode scalars, never on Characters: a combining mark after ESC makes

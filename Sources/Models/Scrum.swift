@@ -23,6 +23,8 @@ public struct Scrum: Hashable, Sendable, Codable {
   public static let keys = ["id", "title", "theme", "length", "schedule", "attendees"]
   /// Allowed meeting lengths, in minutes.
   public static let lengthRange = 1...600
+  /// The longest title, in characters (Unicode scalars): a title is a name people say.
+  public static let maxTitle = 200
 
   /// Creates a scrum.
   public init(
@@ -68,6 +70,12 @@ public struct Scrum: Hashable, Sendable, Codable {
     var issues: [ValidationIssue] = []
     if title.trimmed.isEmpty {
       issues.append(.init(at: [.key("title")], "'title' must not be empty"))
+    } else if title.unicodeScalars.count > Self.maxTitle {
+      issues.append(
+        .init(
+          at: [.key("title")],
+          "'title' is \(title.unicodeScalars.count) characters long; a title is at most \(Self.maxTitle)"
+        ))
     } else if let problem = OneLineText.problem(title, field: "title") {
       // NB: a warning: a teammate's file still reads (every view escapes it); what dinger
       // writes from the command line is refused (`ScrumProvider.validated`).
@@ -95,7 +103,7 @@ public struct Scrum: Hashable, Sendable, Codable {
       issues.append(
         ValidationIssue(
           at: path,
-          "'\(field)' names the time zone '\(zone)', which this system's time zone data does not have\(hint); zones are IANA names like Europe/Berlin, America/New_York or UTC"
+          "'\(field)' names the time zone '\(OneLineText.excerpt(zone))', which this system's time zone data does not have\(hint); zones are IANA names like Europe/Berlin, America/New_York or UTC"
         ))
     }
     if let schedule { check(schedule.zone, [.key("schedule"), .key("zone")], "schedule.zone") }
@@ -109,6 +117,9 @@ public struct Scrum: Hashable, Sendable, Codable {
 /// A person who speaks in a scrum. Written as a plain name, or as a mapping with `name` when it
 /// carries more.
 public struct Attendee: Hashable, Sendable, Codable {
+  /// The longest name, in characters (Unicode scalars).
+  public static let maxName = 200
+
   /// The name, unique within its scrum (case-insensitive).
   public var name: String
   /// The attendee's IANA time zone, for showing meetings in their local time.
@@ -160,6 +171,12 @@ public struct Attendee: Hashable, Sendable, Codable {
       let key = attendee.naturalKey
       if key.isEmpty {
         issues.append(.init(at: path + [.index(i)], "attendee \(i + 1) has an empty name"))
+      } else if attendee.name.unicodeScalars.count > Attendee.maxName {
+        issues.append(
+          .init(
+            at: path + [.index(i)],
+            "attendee \(i + 1)'s name is \(attendee.name.unicodeScalars.count) characters long; a name is at most \(Attendee.maxName)"
+          ))
       } else if let problem = OneLineText.problem(attendee.name, field: "name") {
         issues.append(.init(.warning, at: path + [.index(i)], problem))
       } else if let first = seen[key] {

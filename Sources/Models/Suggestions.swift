@@ -4,17 +4,27 @@ public enum Suggestions {
   /// close enough to be a plausible typo.
   public static func closest(to input: String, in candidates: [String], limit: Int = 3) -> [String]
   {
+    // NB: bounded work per call, whatever a teammate's file holds: a name past `longest` is no
+    // typo of anything (a 64 KB zone name cost 47 s of edit distances per command), and a
+    // candidate whose length is further off than the threshold is never measured.
+    guard input.utf8.count <= Self.longest else { return [] }
     let needle = Array(input.lowercased())
-    let scored = candidates.map { candidate -> (String, Int) in
-      let hay = Array(candidate.lowercased())
-      var d = distance(needle, hay)
-      if hay.starts(with: needle) || needle.starts(with: hay) { d = min(d, 1) }
-      return (candidate, d)
-    }
     let threshold = max(1, needle.count / 3)
+    let scored = candidates.compactMap { candidate -> (String, Int)? in
+      let hay = Array(candidate.lowercased())
+      if hay == needle { return (candidate, 0) }
+      if hay.starts(with: needle) || needle.starts(with: hay) { return (candidate, 1) }
+      guard abs(hay.count - needle.count) <= threshold, hay.count <= Self.longest else {
+        return nil
+      }
+      return (candidate, distance(needle, hay))
+    }
     return scored.filter { $0.1 <= threshold }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
       .prefix(limit).map(\.0)
   }
+
+  /// The longest name a suggestion is looked for (in UTF-8 bytes).
+  public static let longest = 200
 
   /// Levenshtein distance, with a transposition counted as one edit.
   static func distance(_ a: [Character], _ b: [Character]) -> Int {

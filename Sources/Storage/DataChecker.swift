@@ -270,16 +270,27 @@ public enum DataChecker {
     }
   }
 
-  /// Line `line` (1-based) of `bytes`, without its line end.
+  /// Line `line` (1-based) of `bytes`, without its line end; past 1,000 bytes cut there with
+  /// a `…` (the places these findings point at, `id:` and the parent key, begin a line).
   static func sourceLine(_ line: Int, of bytes: [UInt8]) -> String? {
     var n = 1
     var start = 0
-    for (i, b) in bytes.enumerated() where b == 10 {
-      if n == line { return text(bytes[start..<i]) }
-      n += 1
-      start = i + 1
+    if line > 1 {
+      for (i, b) in bytes.enumerated() where b == 10 {
+        n += 1
+        if n == line {
+          start = i + 1
+          break
+        }
+      }
+      guard n == line else { return nil }
     }
-    return n == line && start < bytes.count ? text(bytes[start...]) : nil
+    guard start < bytes.count else { return nil }
+    var end = start
+    while end < bytes.count && bytes[end] != 10 && end - start < 1_000 { end += 1 }
+    let cut = end < bytes.count && bytes[end] != 10
+    while cut && end > start && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+    return text(bytes[start..<end]) + (cut ? "…" : "")
   }
 
   private static func text(_ bytes: ArraySlice<UInt8>) -> String {

@@ -39,9 +39,21 @@ public struct DecodedFile: Sendable {
 public enum RecordCodec {
   /// Reads one record file: parses, decodes, validates, and reports everything it finds.
   public static func decode(_ bytes: [UInt8], path: String, kind: RecordKind) -> DecodedFile {
-    let source = SourceText(bytes)
     var file = DecodedFile(
-      path: path, kind: kind, record: nil, diagnostics: [], root: nil, source: source)
+      path: path, kind: kind, record: nil, diagnostics: [], root: nil, source: SourceText([]))
+    // NB: a file past its kind's bound is said, not parsed: every command stays linear in what
+    // a teammate can write, and none parses a 60 MB title to list the others.
+    if let most = RecordLayout.maxBytes[kind], bytes.count > most {
+      file.diagnostics.append(
+        Diagnostic(
+          .error, file: path,
+          message:
+            "this \(kind.noun) file is \(bytes.count) bytes; a \(kind.noun) file is at most \(most) bytes (docs/trust.md lists the bounds), so dinger leaves it out: shorten what grew (a pasted text, a generated list)"
+        ))
+      return file
+    }
+    let source = SourceText(bytes)
+    file.source = source
     if let markers = conflictMarkers(bytes) {
       // NB: said as what it is, not as the parser error the markers cause.
       file.diagnostics.append(
@@ -49,7 +61,7 @@ public enum RecordCodec {
           .error, file: path, line: markers.first, column: 1,
           message:
             "this file has merge conflict markers (<<<<<<< on line \(markers.first), >>>>>>> on line \(markers.last)): keep the lines you want and delete the marker lines, or take one side with 'git checkout --ours -- \(path)' (or --theirs); then 'git add' it",
-          sourceLine: source.line(containing: markers.offset)))
+          sourceLine: source.excerpt(containing: markers.offset).text))
       return file
     }
     let root: Node
@@ -59,7 +71,7 @@ public enum RecordCodec {
           Diagnostic(
             .error, file: path, line: 1, column: 1,
             message: "the file is empty; a \(kind.noun) file needs at least \(requiredKeys(kind))",
-            sourceLine: source.line(containing: 0)))
+            sourceLine: source.excerpt(containing: 0).text))
         return file
       }
       root = parsed
@@ -275,25 +287,29 @@ public enum RecordCodec {
     _ severity: Severity, file: String, at location: Location, path: String, message: String,
     source: SourceText
   ) -> Diagnostic {
-    Diagnostic(
+    let shown = source.excerpt(containing: location.offset)
+    var d = Diagnostic(
       severity, file: file, line: location.line, column: location.column, path: path,
-      message: message, sourceLine: source.line(containing: location.offset))
+      message: message, sourceLine: shown.text)
+    d.sourceColumn = shown.column
+    return d
   }
 }
 
 extension Node {
   /// The node a record path leads to.
   public func lookup(_ path: [PathComponent]) -> Node? {
+    // NB: one step at a time, never making a collection's other children (a finding about
+    // each of 20,000 skip days made all 20,000 nodes once per finding).
     var node = self
     for component in path {
-      switch (component, node.value) {
-      case (.key(let k), .mapping(let pairs, _)):
-        guard let next = pairs.first(where: { $0.key.scalarText == k }) else { return nil }
-        node = next.value
-      case (.index(let i), .sequence(let items, _)) where items.indices.contains(i):
-        node = items[i]
-      default:
-        return nil
+      switch component {
+      case .key(let k):
+        guard let next = node.value(forKey: k) else { return nil }
+        node = next
+      case .index(let i):
+        guard let next = node.item(i) else { return nil }
+        node = next
       }
     }
     return node

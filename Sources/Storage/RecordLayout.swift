@@ -33,6 +33,13 @@ public enum RecordLayout {
     return slug
   }
 
+  /// The largest file of each kind dinger reads as a record (docs/trust.md): a scrum with
+  /// 20,000 skipped days is 300 KB; a meeting holds an hour's transcript in well under 1 MB; a
+  /// library of 50,000 words is 10 MB.
+  public static let maxBytes: [RecordKind: Int] = [
+    .scrum: 1 << 20, .meeting: 8 << 20, .library: 64 << 20, .quiz: 1 << 20, .config: 1 << 20,
+  ]
+
   /// The folders that hold records, for messages.
   public static let folders = "scrums/, history/<scrum>/, libraries/, quizzes/<library>/"
 

@@ -1,6 +1,7 @@
 import Base
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// One node of a parsed YAML document: a scalar, a sequence or a mapping, with the exact source
 /// range it came from and the style it was written in.
@@ -140,6 +141,13 @@ extension Node {
     keyAndValue(key)?.value
   }
 
+  /// The `i`th item of a sequence, without making the others.
+  public func item(_ i: Int) -> Node? {
+    let r = record
+    guard r.kind == .sequence, i >= 0, i < Int(r.count) else { return nil }
+    return store.node(store.children[Int(r.first) + i])
+  }
+
   /// The key node and value node for a scalar key of a mapping.
   public func keyAndValue(_ key: String) -> (key: Node, value: Node)? {
     let r = record
@@ -155,6 +163,11 @@ extension Node {
       i += 2
     }
     return nil
+  }
+
+  /// The value for a scalar key of a mapping (big mappings through an index made once).
+  public func value(forKey key: String) -> Node? {
+    store.value(of: key, inMapping: index).map { store.node($0) }
   }
 
   /// The arena index of the value for a scalar key, without making nodes on the way.
@@ -273,6 +286,8 @@ final class NodeStore: Sendable {
   let text: [UInt8]
   let children: [Int32]
   let tags: [String]
+  /// The values of big mappings by key, made on the first look-up into each (see `value(of:)`).
+  private let keyIndexes = Mutex<[Int32: [String: Int32]]>([:])
 
   init(records: [Record], text: [UInt8], children: [Int32], tags: [String]) {
     self.records = records
@@ -282,6 +297,28 @@ final class NodeStore: Sendable {
   }
 
   func node(_ index: Int32) -> Node { Node(store: self, index: index) }
+
+  /// The value of `key` in the mapping record `index`: for a mapping of more than 32 keys,
+  /// through an index made once, so that findings about each of 50,000 `moved:` days are not
+  /// 50,000 scans of them.
+  func value(of key: String, inMapping index: Int32) -> Int32? {
+    let r = records[Int(index)]
+    guard r.kind == .mapping else { return nil }
+    guard r.count > 64 else { return node(index).valueIndex(forKey: key) }
+    return keyIndexes.withLock { indexes -> Int32? in
+      if let made = indexes[index] { return made[key] }
+      var made: [String: Int32] = [:]
+      var i = Int(r.first)
+      let end = i + Int(r.count)
+      while i < end {
+        let k = records[Int(children[i])]
+        if k.kind == .scalar, made[string(k)] == nil { made[string(k)] = children[i + 1] }
+        i += 2
+      }
+      indexes[index] = made
+      return made[key]
+    }
+  }
 
   /// A scalar record's bytes.
   @inline(__always)

@@ -387,7 +387,8 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func find(_ key: Key) -> Node? {
     let node = decoder.node
-    guard let i = node.valueIndex(forKey: key.stringValue) else { return nil }
+    // NB: a big mapping (50,000 `moved:` days) is looked up through an index made once.
+    guard let i = node.store.value(of: key.stringValue, inMapping: node.index) else { return nil }
     return node.store.node(i)
   }
 

@@ -90,11 +90,14 @@ public enum RecordSchema {
   }
 
   /// Text with at least one character that is not a space.
-  static func text(_ description: String, examples: [String] = []) -> JSONValue {
+  static func text(_ description: String, examples: [String] = [], maxLength: Int? = nil)
+    -> JSONValue
+  {
     var members = [
       JSONValue.Member("description", .string(description)), .init("type", "string"),
       .init("pattern", "\\S"),
     ]
+    if let maxLength { members.append(.init("maxLength", .integer(maxLength))) }
     if !examples.isEmpty { members.append(.init("examples", .array(examples.map { .string($0) }))) }
     return .object(members)
   }
@@ -176,11 +179,11 @@ public enum RecordSchema {
     (
       "anyOf",
       [
-        text("The attendee's name.", examples: ["Ada"]),
+        text("The attendee's name.", examples: ["Ada"], maxLength: Attendee.maxName),
         nested(
           "An attendee with more than a name.", required: ["name"],
           [
-            ("name", text("The attendee's name.")),
+            ("name", text("The attendee's name.", maxLength: Attendee.maxName)),
             (
               "zone",
               zone(
@@ -271,7 +274,12 @@ public enum RecordSchema {
     required: ["title", "length", "attendees"],
     [
       ("id", id("Identity, made by dinger (leave it as it is). Meetings point at it.")),
-      ("title", text("The scrum's name as people say it.", examples: ["Design review"])),
+      (
+        "title",
+        text(
+          "The scrum's name as people say it.", examples: ["Design review"],
+          maxLength: Scrum.maxTitle)
+      ),
       ("theme", theme),
       ("length", length),
       ("schedule", schedule),
