@@ -62,7 +62,13 @@ import Testing
     let report = DataChecker.check(files: [("scrums/big.yaml", big)])
     #expect(
       Self.lines(report) == [
-        "scrums/big.yaml:1:1: error: file is 67108873 bytes, more than the limit of 67108864 bytes"
+        "scrums/big.yaml: error: this scrum file is 67108873 bytes; a scrum file is at most 1048576 bytes (docs/trust.md lists the bounds), so dinger leaves it out: shorten what grew (a pasted text, a generated list)"
+      ])
+    // A library may be bigger, up to the parser's own limit.
+    let library = Array("name: X\n".utf8) + [UInt8](repeating: UInt8(ascii: "#"), count: 64 << 20)
+    #expect(
+      Self.lines(DataChecker.check(files: [("libraries/big.yaml", library)])) == [
+        "libraries/big.yaml: error: this word library file is 67108872 bytes; a word library file is at most 67108864 bytes (docs/trust.md lists the bounds), so dinger leaves it out: shorten what grew (a pasted text, a generated list)"
       ])
   }
 

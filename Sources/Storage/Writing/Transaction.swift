@@ -144,12 +144,20 @@ extension DataRepository {
     }
     // NB: the journal exists before the temporary lock file does, so a kill at any instant
     // leaves a journal that sends the next command to clean up.
-    let index = try takeIndexLock(
-      beforeTry: { writer.record(WriteJournal(step: .locking)) },
-      announce: { identity in
-        writer.record(WriteJournal(step: .locking, indexLock: identity))
-        StopPoint.reached("index-announced")
-      })
+    let index: IndexLock
+    do {
+      index = try takeIndexLock(
+        beforeTry: { writer.record(WriteJournal(step: .locking)) },
+        announce: { identity in
+          writer.record(WriteJournal(step: .locking, indexLock: identity))
+          StopPoint.reached("index-announced")
+        })
+    } catch {
+      // NB: the wait gave up (git held index.lock all along): no journal may name a lock this
+      // write never took.
+      writer.clear()
+      throw error
+    }
     defer { index.release() }
     // NB: runs before the lock is released: a journal naming a lock we gave up must not
     // outlive it (a later index.lock may reuse its inode number, and the next writer would

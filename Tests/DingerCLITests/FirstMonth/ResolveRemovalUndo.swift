@@ -26,3 +26,28 @@ import Testing
     #expect(try box.dinger("check").status == 0)
   }
 }
+
+/// A write that gave up waiting for git's index.lock leaves no journal naming a lock it never
+/// took (the journal's cleanup was set only once the lock was taken).
+@Suite struct LockWaitJournalTests {
+  @Test func aWriteThatNeverGotTheIndexLockLeavesNoJournal() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let lock = box.data.appendingPathComponent(".git/index.lock").path
+    #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+    let head = try box.head()
+    let r = try box.dinger(
+      ["scrum", "edit", "design", "--length", "9"], env: ["DINGER_LOCK_TIMEOUT": "0.3"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("index.lock exists"), "\(r.stderr)")
+    let journal = box.data.appendingPathComponent(".git/dinger/write.lock").path
+    let size = (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0
+    #expect(size == 0, "a journal was left")
+    try FileManager.default.removeItem(atPath: lock)
+    #expect(try box.head() == head)
+    let next = try box.dinger("scrum", "edit", "design", "--length", "9")
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(!next.stderr.contains("interrupted"), "\(next.stderr)")
+  }
+}
