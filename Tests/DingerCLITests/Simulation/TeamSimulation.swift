@@ -11,7 +11,7 @@ import Testing
 /// the steps, the invariants and how to replay a seed.
 final class TeamSimulation {
   let seed: UInt64
-  var rng: SeededRandom
+  var rng: SeededGenerator
   let team: Team
   static let dingers = ["ada", "grace"]
   static let plain = "linus"
@@ -35,7 +35,7 @@ final class TeamSimulation {
 
   init(seed: UInt64) throws {
     self.seed = seed
-    rng = SeededRandom(seed: seed)
+    rng = SeededGenerator(seed: seed)
     team = try Team(dingers: Self.dingers, plain: [Self.plain])
     // NB: the weeks start a month before today and run past it, so schedules are met in the
     // past, the present and the future; Europe's and America's DST changes are crossed in the
