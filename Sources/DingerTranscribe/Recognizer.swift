@@ -133,8 +133,11 @@ final class Recognizer: @unchecked Sendable {
     _ = ngram_model_set_interp(set, &constNames, &weights)
     ps_set_lm(decoder, "team", set)
     ps_set_search(decoder, "team")
+    // NB: the vocabulary is the count of unigrams; `ngram_model_get_size` is the model's order
+    // (3), so the team's words were never looked at and none was added to the dictionary.
+    let unigrams = ngram_model_get_counts(team).map { Int32(clamping: $0[0]) } ?? 0
     var words: [String] = []
-    for wid in 0..<ngram_model_get_size(team) {
+    for wid in 0..<unigrams {
       if let w = ngram_word(team, wid) { words.append(String(cString: w)) }
     }
     return learn(names: words.filter { !$0.hasPrefix("<") })

@@ -71,3 +71,42 @@ import Testing
     #expect(rate <= plain + 0.15, "out of the team's domain: \(rate) against \(plain)")
   }
 }
+
+/// The team's invented words reach the recognizer's dictionary: the helper looked at the
+/// model's order (3) for its vocabulary and added none ("0 added to the dictionary").
+@Suite struct TeamWordsDictionaryTests {
+  @Test func wordsNoDictionaryHasAreAdded() throws {
+    let helper = URL(fileURLWithPath: dingerBinary).deletingLastPathComponent()
+      .appendingPathComponent("dinger-transcribe").path
+    guard FileManager.default.isExecutableFile(atPath: helper),
+      FileManager.default.fileExists(atPath: "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin")
+    else {
+      Issue.record("dinger-transcribe and pocketsphinx-en-us are needed (make deps)")
+      return
+    }
+    let home = try TemporaryDirectory("dinger-team-words")
+    try home.write(
+      "team.arpa",
+      """
+      \\data\\
+      ngram 1=6
+
+      \\1-grams:
+      -1.0 </s>
+      -99 <s>
+      -1.0 <unk>
+      -1.0 zorblax
+      -1.0 quibbleflux
+      -1.0 standup
+
+      \\end\\
+
+      """)
+    let silence = home.url.appendingPathComponent("silence.wav")
+    try Data(WAVFile16k.bytes(count: 16_000)).write(to: silence)
+    let r = try ProcessRunner.run(
+      helper, ["file", silence.path, "--team-lm", home.path("team.arpa")], timeout: 120)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("2 added to the dictionary"), "\(r.stdout)")
+  }
+}
