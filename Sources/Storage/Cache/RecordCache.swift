@@ -212,7 +212,18 @@ final class RecordCache {
     }
   }
 
+  /// True when `.git/dinger` and the cache's folder are folders, not links: a link placed there
+  /// must not send the cache's reads and writes outside the repository. The cache is then
+  /// simply not used.
+  private var folderIsReal: Bool {
+    [folder.deletingLastPathComponent(), folder].allSatisfy { url in
+      var st = stat()
+      return lstat(url.path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+    }
+  }
+
   private func read(_ name: String) -> [UInt8]? {
+    guard folderIsReal else { return nil }
     let fd = open(
       folder.appendingPathComponent(name).path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
@@ -243,6 +254,7 @@ final class RecordCache {
     ).path
     mkdir(folder.deletingLastPathComponent().path, 0o755)
     mkdir(folder.path, 0o755)
+    guard folderIsReal else { return }
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return }
     var complete = true
