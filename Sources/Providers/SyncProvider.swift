@@ -97,14 +97,24 @@ public struct SyncProvider: Sendable {
     let paths = Set(
       changed.filter { $0.theirs != nil && RecordLayout.kind(ofPath: $0.path) != nil }.map(\.path))
     guard !paths.isEmpty else { return [] }
-    // NB: the scrums are checked too: a scrum that came in with another's title puts the error
-    // on whichever file sorts second, which may be one this side already had.
-    let scrums = (try? repository.directory.recordPaths(of: .scrum)) ?? []
-    let report = DataChecker.check(
-      directory: repository.directory, problems: [], only: paths.union(scrums))
+    // NB: only the files that came in are read, with the scrums (and, for a quiz result, the
+    // libraries) they refer to, not the whole repository: a sync costs what it brought. The
+    // scrums are judged too: a scrum that came in with another's title puts the error on
+    // whichever file sorts second, which may be one this side already had.
+    var references = (try? repository.directory.recordPaths(of: .scrum)) ?? []
+    if paths.contains(where: { RecordLayout.kind(ofPath: $0) == .quiz }) {
+      references += (try? repository.directory.recordPaths(of: .library)) ?? []
+    }
+    let read = paths.union(references).sorted().compactMap { path in
+      repository.read(path).map { (path: path, bytes: $0) }
+    }
+    let changedScrums = paths.filter { RecordLayout.kind(ofPath: $0) == .scrum }
+    let report = DataChecker.check(files: read, only: paths.union(references))
     let errors = report.diagnostics.filter { d in
-      d.severity == .error
-        && (paths.contains(d.file) || paths.contains { d.message.containsText($0) })
+      guard d.severity == .error else { return false }
+      if paths.contains(d.file) { return true }
+      return RecordLayout.kind(ofPath: d.file) == .scrum
+        && changedScrums.contains { d.message.containsText($0) }
     }
     guard !errors.isEmpty else { return [] }
     var lines = errors.prefix(10).map { d -> String in

@@ -32,18 +32,10 @@ struct UnreadableRecord: Sendable {
         path: file.path, reason: "\(place): \(error.message)",
         slug: RecordLayout.slug(ofPath: file.path),
         title: file.root?[titleKey]?.scalarText?.trimmingSpaces()
-          ?? ActivityIndex.field(titleKey, in: file.source.bytes).map(unquoted),
+          ?? ActivityIndex.unquotedField(titleKey, in: file.source.bytes),
         id: file.root?["id"]?.scalarText?.lowercased()
-          ?? ActivityIndex.field("id", in: file.source.bytes).map(unquoted))
+          ?? ActivityIndex.unquotedField("id", in: file.source.bytes))
     }
-  }
-
-  /// A line's value without the quotes around it (a YAML that does not parse is read by line).
-  private static func unquoted(_ text: String) -> String {
-    guard text.count >= 2, let first = text.first, first == "'" || first == "\"",
-      text.last == first
-    else { return text }
-    return String(text.dropFirst().dropLast())
   }
 
   /// Throws when `query` names one of `unreadable` at the first level of the name rules that

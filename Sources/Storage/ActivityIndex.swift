@@ -411,6 +411,16 @@ public enum ActivityIndex {
     return nil
   }
 
+  /// `field`, without the quotes around a quoted value (`id: '6a4f...'`): what a record file
+  /// that does not parse still says of its id, title or parent.
+  public static func unquotedField(_ key: String, in bytes: [UInt8]) -> String? {
+    guard var value = field(key, in: bytes) else { return nil }
+    if value.count >= 2, let q = value.first, q == "'" || q == "\"", value.last == q {
+      value = String(value.dropFirst().dropLast())
+    }
+    return value.isEmpty ? nil : value
+  }
+
   static func escape(_ s: String) -> String {
     let special = s.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == 9 || $0 == 10 }
     guard special else { return s }

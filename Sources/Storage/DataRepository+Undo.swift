@@ -157,7 +157,8 @@ extension DataRepository {
       case .library?: folder = "quizzes/" + RecordLayout.slug(ofPath: path)
       default: continue
       }
-      guard let bytes = try file(path, in: head), let id = ActivityIndex.field("id", in: bytes)
+      guard let bytes = try file(path, in: head),
+        let id = ActivityIndex.unquotedField("id", in: bytes)
       else { continue }
       let children = try git.names(in: folder, of: head).sorted().filter { name in
         let child = "\(folder)/\(name)"
@@ -165,9 +166,9 @@ extension DataRepository {
           return false
         }
         let parent =
-          ActivityIndex.field("scrum", in: text) ?? ActivityIndex.field("library", in: text)
-        return parent.map { $0.trimming { $0 == "'" || $0 == "\"" } }
-          == id.trimming { $0 == "'" || $0 == "\"" }
+          ActivityIndex.unquotedField("scrum", in: text)
+          ?? ActivityIndex.unquotedField("library", in: text)
+        return parent == id
       }
       guard let first = children.first else { continue }
       let noun = folder.hasPrefix("history/") ? "meeting" : "quiz result"

@@ -87,12 +87,7 @@ struct RecordMoves {
   /// The record id a file's text holds, lowercased; read from its `id:` line when the YAML does
   /// not parse (a teammate's committed conflict markers must not hide a move).
   static func id(_ bytes: [UInt8]) -> String? {
-    if let id = RecordMerger.id(RecordMerger.parse(bytes)) { return id }
-    guard var line = ActivityIndex.field("id", in: bytes) else { return nil }
-    if line.count >= 2, let q = line.first, q == "'" || q == "\"", line.last == q {
-      line = String(line.dropFirst().dropLast())
-    }
-    return line.isEmpty ? nil : line
+    RecordMerger.id(RecordMerger.parse(bytes)) ?? ActivityIndex.unquotedField("id", in: bytes)
   }
 }
 

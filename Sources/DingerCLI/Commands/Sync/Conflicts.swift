@@ -80,8 +80,10 @@ struct Resolve: ParsableCommand {
     abstract: "Settle a recorded conflict, as a commit.",
     discussion: """
       --ours keeps the value now in the data; --theirs takes the other value (or applies the \
-      other side's deletion); --value sets a new one (YAML: 15, Grace, "[a, b]"). The record is \
-      validated like any edit; the conflict record is removed in the same commit.
+      other side's deletion, a scrum's meetings going with it; or, for a file each side moved \
+      to another name, moves it and its meetings to the other side's name); --value sets a new \
+      one (YAML: 15, Grace, "[a, b]"). The record is validated like any edit; the conflict \
+      record, and any other record of the same field, is removed in the same commit.
 
       Examples:
         dinger resolve 1b2c3d4e --ours
