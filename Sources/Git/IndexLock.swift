@@ -68,6 +68,8 @@ public final class IndexLock {
     changed: [(path: String, blob: ObjectID)], removed: [String], workdir: URL
   ) throws(GitError) {
     guard fd >= 0 else { throw GitError.system("write index (lock released)") }
+    // NB: a published index is this lock's inode: it goes back before the lock is rewritten.
+    try unpublish()
     let updates =
       changed.map {
         IndexFile.Update(
@@ -122,6 +124,13 @@ public final class IndexLock {
     guard fd >= 0, written else { throw GitError.system("commit index (nothing written)") }
     close(fd)
     fd = -1
+    if published {
+      // NB: `.git/index` is this lock's inode already; the lock name goes, the old index too.
+      published = false
+      unlink(path)
+      unlink(Self.previousPath(in: gitDirectory))
+      return
+    }
     if rename(path, gitDirectory.appendingPathComponent("index").path) != 0 {
       let error = GitError.system("rename \(path) to index")
       unlink(path)
@@ -129,12 +138,65 @@ public final class IndexLock {
     }
   }
 
-  /// Gives the lock up without changing the index.
+  /// Gives the lock up without changing the index (a published index is taken back first).
   public func release() {
     guard fd >= 0 else { return }
+    try? unpublish()
     close(fd)
     fd = -1
     unlink(path)
+  }
+
+  private var published = false
+
+  /// Where the index in effect before `publish` is kept (a second link to its inode) until the
+  /// lock is committed or released.
+  public static func previousPath(in gitDirectory: URL) -> String {
+    gitDirectory.appendingPathComponent("dinger/index-before-publish").path
+  }
+
+  /// Puts the written index in place *while still holding the lock*: `.git/index` becomes a
+  /// second link to the lock's inode, and the index it replaces is kept (linked at
+  /// `previousPath`) for `unpublish`. A writer publishes before it moves the branch, so that
+  /// no reader ever sees the new HEAD with the old index: `git commit` reads HEAD, then the
+  /// index, then takes `index.lock`, and one that read the new HEAD and the old index would
+  /// commit a tree without this write on top of it. Nothing happens when there is no index
+  /// yet (there is nothing such a reader could read).
+  public func publish() throws(GitError) {
+    guard fd >= 0, written, !published else { return }
+    let index = gitDirectory.appendingPathComponent("index").path
+    let previous = Self.previousPath(in: gitDirectory)
+    unlink(previous)
+    guard link(index, previous) == 0 else {
+      if errno == ENOENT { return }
+      throw GitError.system("keep \(index) as \(previous)")
+    }
+    let temp = gitDirectory.appendingPathComponent(
+      "dinger/\(Self.temporaryPrefix)publish-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    ).path
+    guard link(path, temp) == 0 else {
+      let error = GitError.system("link \(path) to \(temp)")
+      unlink(previous)
+      throw error
+    }
+    guard rename(temp, index) == 0 else {
+      let error = GitError.system("rename \(temp) to \(index)")
+      unlink(temp)
+      unlink(previous)
+      throw error
+    }
+    published = true
+  }
+
+  /// Takes a published index back: the index in effect before `publish` is put back in place.
+  /// The lock stays held (and its file may be written again).
+  public func unpublish() throws(GitError) {
+    guard published else { return }
+    let index = gitDirectory.appendingPathComponent("index").path
+    guard rename(Self.previousPath(in: gitDirectory), index) == 0 else {
+      throw GitError.system("put the index back from \(Self.previousPath(in: gitDirectory))")
+    }
+    published = false
   }
 }
 

@@ -44,7 +44,7 @@ func sharedScrumRepository() throws -> Sandbox {
     // NB: the files and the index are written before the branch moves (as git commit leaves
     // only the index rename after it), so a kill there commits nothing.
     ("index-announced", false), ("index-locked", false), ("objects", false), ("files", false),
-    ("index-written", false), ("ref", true),
+    ("index-written", false), ("index-published", false), ("ref", true),
   ])
   func killedBetweenSteps(point: String, committed: Bool) throws {
     let box = try initialized()

@@ -69,6 +69,22 @@ extension DataRepository {
       return
     }
     let indexLockPath = IndexLock.path(in: gitDirectory)
+    let previousIndex = IndexLock.previousPath(in: gitDirectory)
+    // NB: killed after it published its index (`.git/index` is its lock's inode) and before
+    // the branch moved: the index in effect before goes back, before the lock that kept git
+    // away from it is removed.
+    let indexPath = gitDirectory.appendingPathComponent("index").path
+    if let lock = journal.indexLock, FileIdentity.of(indexPath) == lock,
+      FileIdentity.of(previousIndex) != nil
+    {
+      let moved = try journal.commit != nil && git.head().1 == journal.commit
+      if !moved, rename(previousIndex, indexPath) != 0 {
+        throw StorageError(
+          "could not put the index back from \(previousIndex) (\(String(cString: strerror(errno)))))"
+        )
+      }
+    }
+    unlink(previousIndex)
     if let found = FileIdentity.of(indexLockPath) {
       // NB: by identity (the journal names the lock's inode before it is linked into place);
       // the time window is only for a journal an older dinger wrote without one.

@@ -164,7 +164,14 @@ extension DataRepository {
     // take someone's live lock for ours). Kept only when the branch moved and the working tree
     // is not done: the next command finishes it.
     var committed = false
-    defer { if !committed { writer.clear() } }
+    defer {
+      if !committed {
+        // NB: a published index goes back before the journal that would let the next
+        // command put it back is cleared.
+        try? index.unpublish()
+        writer.clear()
+      }
+    }
     writer.record(WriteJournal(step: .locked, indexLock: index.identity))
     StopPoint.reached("index-locked")
     Trace.mark("commit: index locked")
@@ -189,9 +196,18 @@ extension DataRepository {
       // takes to write files; with the files written after the move, such a commit recorded
       // a stale index and dropped dinger's new files. A kill before the move is undone by the
       // next command (`Recovery`): the files go back to HEAD's.
+      // NB: and the new index is put in place while index.lock is still held, before the
+      // branch moves: `git commit` reads HEAD, then the index, then takes index.lock, so one
+      // that read the moved HEAD and the index before our rename (even the few microseconds
+      // between the move and the rename) committed the old index on top of this change and
+      // reverted it (1 in about 500 writes beside a `git commit -a` loop). Now whoever reads
+      // the new HEAD reads the new index; whoever read the old HEAD fails its compare-and-swap.
       do {
         try prepareCheckOut(plan.files, index: index)
+        try index.publish()
+        StopPoint.reached("index-published")
       } catch {
+        try? index.unpublish()
         try? revert(plan.files, to: head)
         throw error
       }
@@ -213,11 +229,14 @@ extension DataRepository {
             "the branch kept moving while dinger was writing (another program commits in a loop?); nothing was changed, run this again"
           )
         }
-        // NB: the files written for this attempt go back before the next one plans.
+        // NB: the index and the files written for this attempt go back before the next one
+        // plans.
+        try index.unpublish()
         try revert(plan.files, to: head)
         writer.record(WriteJournal(step: .locked, indexLock: index.identity))
         continue
       } catch {
+        try? index.unpublish()
         try? revert(plan.files, to: head)
         throw error
       }
