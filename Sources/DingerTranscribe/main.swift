@@ -2,12 +2,15 @@
 // libraries cost the other commands nothing. It speaks the line protocol of
 // `TranscriberMessage` on its standard input and output.
 //
-//   dinger-transcribe listen [--word NAME]...            the default source, turns from stdin
+//   dinger-transcribe listen [--word NAME]... [--list FILE]   the default source, turns from stdin
 //   dinger-transcribe file FILE.wav [--turn NAME=SECONDS]... [--word NAME]...
 //   dinger-transcribe ding                                 plays the ding
 //   dinger-transcribe weigh --team-lm FILE     the team model's best weight for the held-out
 //                                              sentences on stdin (one a line), printed
 //
+// --list FILE reads more --word and --turn values from a file (dinger passes them this way, so a
+// long name never meets the kernel's limit on an argument): entries `w:NAME` and
+// `t:NAME=SECONDS`, each ended by a NUL byte; at most 16 MiB.
 // --team-lm FILE and --team-weight W (0 to 1) interpolate the team's model with the general one.
 // --model DIR (or DINGER_SPEECH_MODEL) names the speech model folder.
 
@@ -31,12 +34,50 @@ var file: String?
 var teamModel: String?
 var teamWeight: Float = 0.3
 var model = ProcessInfo.processInfo.environment["DINGER_SPEECH_MODEL"] ?? Recognizer.defaultModel
+@MainActor func addTurn(_ value: String) {
+  guard let eq = value.lastIndex(of: "="), let s = Double(value[value.index(after: eq)...]),
+    s >= 0
+  else { Output.fail("--turn takes NAME=SECONDS, found '\(value)'", status: 64) }
+  turns.append((String(value[..<eq]), s))
+}
+
+/// Reads `--list FILE`: its size bounded before it is read.
+@MainActor func readList(_ path: String) {
+  let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  var st = stat()
+  guard fd >= 0, fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+    Output.fail("can't read the list \(path)", status: 66)
+  }
+  defer { close(fd) }
+  guard st.st_size <= 16 << 20 else {
+    Output.fail("the list \(path) is over 16 MiB (\(st.st_size) bytes)", status: 65)
+  }
+  var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+  var done = 0
+  while done < bytes.count {
+    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+    if n < 0 && errno == EINTR { continue }
+    guard n > 0 else { break }
+    done += n
+  }
+  for entry in bytes[0..<done].split(separator: 0) {
+    let text = String(decoding: entry, as: UTF8.self)
+    if text.hasPrefix("w:") {
+      words.append(String(text.dropFirst(2)))
+    } else if text.hasPrefix("t:") {
+      addTurn(String(text.dropFirst(2)))
+    } else {
+      Output.fail("the list \(path) holds an entry that is neither w: nor t:", status: 65)
+    }
+  }
+}
+
 var i = 0
 while i < arguments.count {
   let a = arguments[i]
   let value = i + 1 < arguments.count ? arguments[i + 1] : nil
   switch a {
-  case "--word", "--model", "--turn", "--team-lm", "--team-weight":
+  case "--word", "--model", "--turn", "--team-lm", "--team-weight", "--list":
     guard let value else { Output.fail("\(a) needs a value", status: 64) }
     if a == "--word" { words.append(value) }
     if a == "--model" { model = value }
@@ -47,12 +88,8 @@ while i < arguments.count {
       }
       teamWeight = w
     }
-    if a == "--turn" {
-      guard let eq = value.lastIndex(of: "="), let s = Double(value[value.index(after: eq)...]),
-        s >= 0
-      else { Output.fail("--turn takes NAME=SECONDS, found '\(value)'", status: 64) }
-      turns.append((String(value[..<eq]), s))
-    }
+    if a == "--turn" { addTurn(value) }
+    if a == "--list" { readList(value) }
     i += 2
   default:
     if mode == "file" && file == nil && !a.hasPrefix("-") {

@@ -9,11 +9,16 @@
 /// model pick it among the words around it.
 public enum Pronouncer {
   /// The words of a name, lowercased, letters only (as the dictionary spells its entries).
+  /// Words longer than `longestWord` letters are no one's name and are not taught (a teammate's
+  /// 150,000-letter "name" gave the decoder a word of as many phones).
   public static func words(of name: String) -> [String] {
     name.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map {
       String($0.filter { $0.isASCII && ($0.isLetter || $0 == "'") })
-    }.filter { !$0.isEmpty }
+    }.filter { !$0.isEmpty && $0.utf8.count <= longestWord }
   }
+
+  /// The longest word taught, in letters (the longest names in use are about 30).
+  public static let longestWord = 48
 
   /// Phones for `word` (lowercase ASCII letters) by rule; never empty for a non-empty word.
   public static func phones(_ word: String) -> String {

@@ -25,6 +25,36 @@ import Testing
       ])
   }
 
+  /// A pasted transcript as big as a meeting file may be (8 MiB) gives one text's share of
+  /// words, and reading stops there; the whole corpus stays within its bound however many
+  /// such texts come, and its model with it.
+  @Test func aHugeTextGivesABoundedCorpus() {
+    var corpus = TeamCorpus()
+    let sentence = "alpha beta gamma delta epsilon. "
+    let huge = String(repeating: sentence, count: 8 << 20 / sentence.utf8.count)
+    corpus.add(huge)
+    let first = corpus.sentences.joined().count
+    #expect(first <= TeamCorpus.mostWordsPerText && first > TeamCorpus.mostWordsPerText - 10)
+    for _ in 0..<40 { corpus.add(huge) }
+    #expect(corpus.isFull)
+    #expect(corpus.sentences.joined().count <= TeamCorpus.mostWords)
+    corpus.add("one more sentence")
+    #expect(corpus.sentences.last != ["one", "more", "sentence"])
+    // Distinct words at the bound: the model file stays tens of megabytes, not hundreds.
+    var distinct = TeamCorpus()
+    let letters = Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars)
+    let words = (0..<TeamCorpus.mostWordsPerText).map { i in
+      var (n, word) = (i, String.UnicodeScalarView())
+      repeat {
+        word.append(letters[n % 26])
+        n /= 26
+      } while n > 0
+      return "w" + String(word)
+    }
+    distinct.add(words.joined(separator: " "))
+    #expect(NGramModel(distinct.sentences).arpa.utf8.count < 4 << 20)
+  }
+
   func model() -> NGramModel {
     var corpus = TeamCorpus()
     corpus.add(Self.text)

@@ -46,7 +46,8 @@ public enum TeamModel {
     }
     var turns = TeamCorpus()
     let meetings = try MeetingProvider.live(repository: workspace).history(of: scrum)
-    for stored in meetings.reversed() {
+    // NB: newest first: when the corpus is full (`TeamCorpus.mostWords`) the oldest text goes.
+    for stored in meetings where !turns.isFull {
       for turn in stored.meeting.turns { turns.add(turn.text) }
       if let notes = stored.meeting.transcript { turns.add(notes) }
     }

@@ -38,6 +38,31 @@ public enum TranscriberHelper {
   /// Starts the helper with pipes to its standard input and output; its standard error is
   /// kept (the last 4 KiB) to explain a failure. It runs in a process group of its own, with
   /// no blocked signals (see `ChildProcess`).
+  /// Writes the names to teach and the turns to cut at into a private temporary file (mode
+  /// 0600) for the helper's `--list`: entries `w:NAME` and `t:NAME=SECONDS`, each ended by a NUL.
+  /// Names go there, not on the command line: a teammate's long name (or many of them) passed
+  /// the kernel's limit for one argument and the helper never started ("Argument list too
+  /// long"). The caller removes the file when the helper has read it.
+  static func list(words: [String], turns: [(name: String, start: Double)] = []) throws -> String {
+    let folder =
+      ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array("\(folder)/dinger-names-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      throw Missing(description: "could not make a temporary file in \(folder) for the names")
+    }
+    defer { close(fd) }
+    let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var bytes: [UInt8] = []
+    for word in words { bytes += Array("w:\(word)".utf8) + [0] }
+    for turn in turns { bytes += Array("t:\(turn.name)=\(turn.start)".utf8) + [0] }
+    guard bytes.withUnsafeBytes({ FileDescriptor.writeAll(fd, $0) }) else {
+      unlink(path)
+      throw Missing(description: "could not write the names to \(path)")
+    }
+    return path
+  }
+
   static func start(
     _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> (ChildProcess, FileDescriptor, FileDescriptor, StderrTail) {

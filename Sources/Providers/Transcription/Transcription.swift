@@ -33,9 +33,10 @@ public enum Transcription {
     _ path: String, turns: [(name: String, start: Double)], names: [String],
     team: TeamModel.Prepared? = nil
   ) throws -> Result {
+    let list = try TranscriberHelper.list(words: names, turns: turns)
+    defer { unlink(list) }
     let (process, input, output, tail) = try TranscriberHelper.start(
-      ["file", path] + turns.flatMap { ["--turn", "\($0.name)=\($0.start)"] }
-        + names.flatMap { ["--word", $0] } + teamArguments(team))
+      ["file", path, "--list", list] + teamArguments(team))
     input.close()
     var reader = MessageReader(output)
     var result = Result()
@@ -114,8 +115,11 @@ public final class LiveTranscription: @unchecked Sendable {
   public static func start(
     names: [String], team: TeamModel.Prepared? = nil, timeout: Double = 30
   ) throws -> LiveTranscription {
+    let list = try TranscriberHelper.list(words: names)
+    // NB: the helper reads the list before it says it is ready (or fails).
+    defer { unlink(list) }
     let (process, input, output, tail) = try TranscriberHelper.start(
-      ["listen"] + names.flatMap { ["--word", $0] } + Transcription.teamArguments(team))
+      ["listen", "--list", list] + Transcription.teamArguments(team))
     let live = LiveTranscription(process: process, input: input, output: output, tail: tail)
     let deadline = Date().addingTimeInterval(timeout)
     live.changed.lock()

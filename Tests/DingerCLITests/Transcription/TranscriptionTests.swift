@@ -134,6 +134,41 @@ import Testing
         <= 0.5)
   }
 
+  /// Names reach the helper in a file, not as arguments: names past the kernel's limit for a
+  /// command line (a 200,000-letter name then; now many names of the longest allowed length
+  /// under a small stack limit, which lowers that limit to 128 KiB) made the helper fail to
+  /// start ("Argument list too long") and nothing was recorded.
+  @Test func namesPastTheArgumentLimitAreTranscribed() throws {
+    let box = try Sandbox()
+    try team(box)
+    let letters = Array("abcdefghijklmnopqrstuvwxyz")
+    let filler = String((0..<187).map { letters[$0 % 26] })
+    let names = (0..<1_000).map { (i: Int) -> String in
+      let tag: [Character] = [letters[i % 26], letters[i / 26 % 26], letters[i / 676 % 26]]
+      return "Zed " + String(tag) + filler
+    }
+    var scrum = try box.read("scrums/team.yaml")
+    scrum = scrum.replacingOccurrences(
+      of: "  - Chella\n", with: "  - Chella\n" + names.map { "  - \($0)\n" }.joined())
+    try box.write("scrums/team.yaml", scrum)
+    _ = try box.git("commit", "-qam", "many long names")
+    let spoken = try SpokenMeeting(in: box.home.url, turns: 1)
+    let tmp = box.home.url.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    let r = try ProcessRunner.run(
+      "/bin/bash",
+      [
+        "-c", "ulimit -s 256 && exec \"$0\" \"$@\"", dingerBinary, "meet", "team", "--record",
+        "--audio", spoken.wav.path, "--turn", "Ana=0",
+      ], in: box.data, environment: box.environment.merging(["TMPDIR": tmp.path]) { $1 })
+    #expect(r.status == 0, "\(r.stderr.prefix(500))")
+    #expect(!r.stderr.contains("Argument list too long"))
+    #expect(try SpokenMeeting.turns(box, scrum: "team").map(\.speaker) == ["Ana"])
+    // The list file is gone.
+    let left = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
+    #expect(!left.contains { $0.hasPrefix("dinger-names-") }, "\(left)")
+  }
+
   /// Recordings that are not one, turns past the end, silence: each said, nothing committed
   /// (silence is recorded, with a note that nothing was heard).
   @Test func recordingsThatAreNoneAndTurnsPastTheEndAreRefused() throws {
