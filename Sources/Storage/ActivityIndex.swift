@@ -96,6 +96,8 @@ public enum ActivityIndex {
   /// Whether the index folder (or, before it exists, the nearest folder above it) may be
   /// written by this process.
   static func mayWrite(_ folder: URL) -> Bool {
+    // NB: through a link at `.git/dinger` the index would be written outside the repository.
+    if OwnFolder.notAFolder(folder) != nil { return false }
     var url = folder
     while !FileManager.default.fileExists(atPath: url.path), url.pathComponents.count > 1 {
       url = url.deletingLastPathComponent()

@@ -48,6 +48,38 @@ import Testing
     #expect(leftovers.count == 1, "temporary files left: \(leftovers)")
   }
 
+  /// A cache file with holes (a sparse 1 GiB file costs its maker nothing) is not read: the
+  /// command answers at once from the files and writes a true cache in its place.
+  @Test func aSparseCacheFileIsNotRead() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    _ = try library(box, words: 200)
+    Thread.sleep(forTimeInterval: 2.2)
+    let expected = try box.dinger("word", "list", "--library", "many-words")
+    #expect(expected.status == 0)
+    let folder = box.data.appendingPathComponent(".git/dinger/records-v1").path
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(files.count == 1)
+    let cache = folder + "/" + files[0]
+    let real = try Data(contentsOf: URL(fileURLWithPath: cache))
+    // The true cache's bytes first, then a hole to 1 GiB.
+    try Data(real).write(to: URL(fileURLWithPath: cache))
+    #expect(truncate(cache, 1 << 30) == 0)
+    // NB: in 600 MB of address space: reading the hole would need a gigabyte.
+    let r = try ProcessRunner.run(
+      "/bin/bash",
+      [
+        "-c", "ulimit -v 600000 && exec \"$0\" \"$@\"", dingerBinary, "word", "list", "--library",
+        "many-words",
+      ],
+      in: box.data, environment: box.environment.merging(["DINGER_TRACE": "1"]) { $1 })
+    #expect(r.status == 0, "\(r.stderr.suffix(400))")
+    #expect(r.stdout == expected.stdout)
+    #expect(r.stderr.contains("0 of them from the record cache"), "\(r.stderr.suffix(400))")
+    var st = stat()
+    #expect(stat(cache, &st) == 0 && st.st_size < 1 << 20, "the cache was not rewritten")
+  }
+
   @Test func aHandEditRightAfterACachedReadIsSeen() throws {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)

@@ -54,6 +54,8 @@ public enum TeamModel {
     let all = shared.sentences + turns.sentences
     guard all.count >= 3 else { return nil }
     let folder = workspace.repository.dingerFolder.appendingPathComponent("team-lm-v1")
+    // NB: never written through a link at `.git/dinger` (it would land outside the repository).
+    guard !workspace.repository.ownFolderIsLinked(folder) else { return nil }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("\(scrum.slug).arpa").path
     let stampPath = path + ".stamp"

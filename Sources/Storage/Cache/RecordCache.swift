@@ -232,6 +232,9 @@ final class RecordCache {
     guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= Self.largest else {
       return nil
     }
+    // NB: dinger writes its cache files whole, so a file with holes (a sparse 1 GB file costs
+    // its maker nothing and every reader a gigabyte of zeros) was not written by it: unused.
+    guard Int64(st.st_blocks) * 512 + 65_536 >= Int64(st.st_size) else { return nil }
     let size = Int(st.st_size)
     var done = 0
     // NB: not zero-filled first (a 6 MB cache file spent a tenth of `word list` in memset).
@@ -252,6 +255,8 @@ final class RecordCache {
     let temp = folder.appendingPathComponent(
       ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
     ).path
+    // NB: not even a folder is made through a link.
+    guard OwnFolder.notAFolder(folder) == nil else { return }
     mkdir(folder.deletingLastPathComponent().path, 0o755)
     mkdir(folder.path, 0o755)
     guard folderIsReal else { return }

@@ -29,6 +29,7 @@ final class WriterLock {
   private static func open(_ folder: URL, _ name: String, wait: Bool) throws -> (
     fd: Int32, path: String
   )? {
+    try OwnFolder.check(folder)
     if mkdir(folder.path, 0o755) != 0 && errno != EEXIST {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
