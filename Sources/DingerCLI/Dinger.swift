@@ -14,7 +14,7 @@ struct Dinger: AsyncParsableCommand {
     discussion: """
       Data lives in a data repository: --repo PATH, else $DINGER_REPO, else the enclosing \
       directory that has .dinger/, else the default you chose with 'repository: PATH' in \
-      ~/.config/dinger/config.yaml (created on first use); else dinger refuses, as git does \
+      ~/.config/dinger/config.yaml (created on first use in a new or empty folder); else dinger refuses, as git does \
       outside a repository.
 
       Examples:

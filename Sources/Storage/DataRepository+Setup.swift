@@ -44,6 +44,23 @@ extension DataRepository {
     if FileManager.default.fileExists(atPath: url.appendingPathComponent(".dinger").path) {
       return (try open(url), .userDefault(created: false))
     }
+    // NB: made on first use only in a new or empty folder: a settings file saying
+    // `repository: /etc` (or a home folder, or /dev/null) must not turn it into a repository.
+    let settings = UserSettings.file(environment: environment).path
+    var st = stat()
+    if stat(url.path, &st) == 0 {
+      guard st.st_mode & S_IFMT == S_IFDIR else {
+        throw StorageError(
+          "'repository: \(chosen)' in \(settings) is not a folder; name a folder for dinger's data there (a new one is made on first use)"
+        )
+      }
+      let inside = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [""]
+      guard inside.isEmpty else {
+        throw StorageError(
+          "'repository: \(chosen)' in \(settings) is a folder that is not a dinger data repository (it has no .dinger/) and is not empty; dinger makes its default repository only in a new or empty folder: run 'dinger init \(chosen)' if you mean to keep dinger's data there, or change 'repository:'"
+        )
+      }
+    }
     return (try initialize(at: url), .userDefault(created: true))
   }
 

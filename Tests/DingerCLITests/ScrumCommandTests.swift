@@ -422,6 +422,36 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: expected + "/.dinger/config.yaml"))
     #expect(try box.dinger(["scrum", "list"], in: box.home.url).stderr == "")
   }
+
+  /// A default that names a folder with things in it (`/etc`, a home folder) or something that
+  /// is no folder (`/dev/null`, a file) is refused, saying which and how to mean it; nothing
+  /// is made there. An empty folder is fine.
+  @Test(arguments: ["busy", "/dev/null", "a-file", "empty"])
+  func aDefaultThatIsNoNewFolderIsRefused(chosen: String) throws {
+    let box = try Sandbox()
+    try box.home.write("busy/notes.txt", "mine\n")
+    try box.home.write("a-file", "mine\n")
+    try FileManager.default.createDirectory(
+      atPath: box.home.path("empty"), withIntermediateDirectories: true)
+    let path = chosen.hasPrefix("/") ? chosen : box.home.path(chosen)
+    try box.home.write(".config/dinger/config.yaml", "repository: \(path)\n")
+    let r = try box.dinger(["scrum", "list"], in: box.home.url)
+    switch chosen {
+    case "empty":
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(FileManager.default.fileExists(atPath: path + "/.dinger/config.yaml"))
+    case "busy":
+      #expect(r.status == 1)
+      #expect(r.stderr.contains("is a folder that is not a dinger data repository"), "\(r.stderr)")
+      #expect(r.stderr.contains("run 'dinger init \(path)'"), "\(r.stderr)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["notes.txt"])
+    default:
+      #expect(r.status == 1)
+      #expect(
+        r.stderr.contains("'repository: \(path)' in ") && r.stderr.contains("is not a folder"),
+        "\(r.stderr)")
+    }
+  }
 }
 
 /// `init` of a new folder inside a git repository is refused, not made a nested repository.
