@@ -137,6 +137,32 @@ extension Repository {
     return String(cString: out)
   }
 
+  /// Every value of a multi-valued key (`http.extraHeader`), in the order git reads them
+  /// (system, global, then the repository's config), of a libgit2 repository handle's effective
+  /// config (nil: the user's and the system's).
+  static func configValues(_ key: String, of repository: OpaquePointer?) -> [String] {
+    _ = Check.initialized
+    var source: OpaquePointer?
+    if let repository {
+      guard git_repository_config_snapshot(&source, repository) == 0 else { return [] }
+    } else {
+      var live: OpaquePointer?
+      guard git_config_open_default(&live) == 0 else { return [] }
+      defer { git_config_free(live) }
+      guard git_config_snapshot(&source, live) == 0 else { return [] }
+    }
+    defer { git_config_free(source) }
+    var iterator: OpaquePointer?
+    guard git_config_multivar_iterator_new(&iterator, source, key, nil) == 0 else { return [] }
+    defer { git_config_iterator_free(iterator) }
+    var values: [String] = []
+    var entry: UnsafeMutablePointer<git_config_entry>?
+    while git_config_next(&entry, iterator) == 0, let entry {
+      values.append(entry.pointee.value.map { String(cString: $0) } ?? "")
+    }
+    return values
+  }
+
   /// A value of the effective config of a libgit2 repository handle (nil: the user's).
   static func config(_ key: String, of repository: OpaquePointer?) -> String? {
     guard let repository else { return userConfig(key) }

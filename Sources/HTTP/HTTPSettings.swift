@@ -24,8 +24,11 @@ public struct HTTPSettings: Equatable, Sendable {
   /// The settings from `config` (a repository's, or the user's) and the environment. With
   /// `url`, git's URL-scoped settings come first: `http.<url>.<key>` for the longest `<url>`
   /// that is a prefix of the remote's address (scheme and host, then path by whole segments).
+  /// `values` gives every value of a multi-valued key (`http.extraHeader`, which git sends
+  /// all of; an empty value clears those before it, as in git).
   public static func read(
-    config unscoped: @escaping (String) -> String?, url: String? = nil,
+    config unscoped: @escaping (String) -> String?,
+    values: (String) -> [String] = { _ in [] }, url: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> HTTPSettings {
     let prefixes = url.map(Self.scopes(of:)) ?? []
@@ -39,11 +42,21 @@ public struct HTTPSettings: Equatable, Sendable {
       return unscoped(key)
     }
     var settings = HTTPSettings()
-    if let header = config("http.extraHeader"), !header.isEmpty, !header.containsText("\n"),
-      !header.containsText("\r")
-    {
-      settings.extraHeaders = [header]
+    // NB: git sends every `http.extraHeader` (the plain key and each matching `http.<url>.`
+    // one, in config order); an empty value resets the list. A header with a line break is
+    // never sent (it would add a header of the config's choosing).
+    var headers: [String] = []
+    var all = values("http.extraHeader")
+    all += prefixes.reversed().flatMap { values("http.\($0).extraHeader") }
+    if all.isEmpty, let one = config("http.extraHeader") { all = [one] }
+    for header in all {
+      if header.isEmpty {
+        headers = []
+      } else if !header.containsText("\n"), !header.containsText("\r") {
+        headers.append(header)
+      }
     }
+    settings.extraHeaders = headers
     settings.tls = TLSSettings.read(config: config, environment: environment)
     settings.proxy = config("http.proxy").flatMap { $0.isEmpty ? nil : $0 }
     func positive(_ env: String, _ key: String) -> Int? {

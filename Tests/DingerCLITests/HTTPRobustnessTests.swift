@@ -388,3 +388,42 @@ final class MisbehavingServer: @unchecked Sendable {
     #expect(try box.home.read(".git-credentials") == saved)
   }
 }
+
+/// Every `http.extraHeader` is sent, as git sends them all (only the last one was).
+@Suite(.serialized) struct ExtraHeadersTests {
+  @Test func everyExtraHeaderIsSentAsGitSendsThem() throws {
+    let box = try Sandbox()
+    let server = try GitHTTPSServer(root: box.home.url)
+    defer { withExtendedLifetime(server) {} }
+    guard server.usesApache else { return }
+    try box.git(
+      "init", "-q", "--bare", "-b", "main", box.home.path("headers/remote.git"), in: box.home.url)
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.git("config", "--global", "http.sslCAInfo", server.caFile)
+    try box.git("config", "--global", "credential.helper", "store")
+    try box.home.write(".git-credentials", "https://dan:danpw@localhost:\(server.port)\n")
+    try box.git("config", "--global", "--add", "http.extraHeader", "X-Dinger-One: first")
+    try box.git("config", "--global", "--add", "http.extraHeader", "X-Dinger-Two: second")
+    #expect(
+      try box.dinger("remote", "add", "origin", server.url("headers/remote.git")).status == 0)
+    let r = try box.dinger(["sync"], env: ["GIT_SSL_CAINFO": ""])
+    #expect(r.status == 0, "\(r.stderr)")
+    let git = try ProcessRunner.run(
+      "/usr/bin/git", ["ls-remote", "origin"], in: box.data,
+      environment: box.environment.merging(["GIT_SSL_CAINFO": server.caFile]) { $1 })
+    #expect(git.status == 0, "\(git.stderr)")
+    #expect(git.stdout.contains("refs/heads/main"), "\(git.stdout)")
+    // With one of them cleared (an empty value resets the list, in git and dinger), both refuse.
+    try box.git("config", "--global", "--add", "http.extraHeader", "")
+    try box.git("config", "--global", "--add", "http.extraHeader", "X-Dinger-Two: second")
+    #expect(try box.dinger("scrum", "new", "Later", "--attendee", "Bo").status == 0)
+    let refused = try box.dinger(["sync"], env: ["GIT_SSL_CAINFO": ""])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("403"), "\(refused.stderr)")
+    let gitRefused = try ProcessRunner.run(
+      "/usr/bin/git", ["ls-remote", "origin"], in: box.data,
+      environment: box.environment.merging(["GIT_SSL_CAINFO": server.caFile]) { $1 })
+    #expect(gitRefused.status != 0)
+  }
+}

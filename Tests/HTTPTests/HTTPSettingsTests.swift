@@ -34,6 +34,18 @@ import Testing
     #expect(theirs.extraHeaders.isEmpty)
   }
 
+  @Test func everyExtraHeaderIsSentAndAnEmptyOneResetsTheList() {
+    let values: [String: [String]] = [
+      "http.extraHeader": ["X-Old: 0", "", "X-A: 1", "X-B: 2\nX-Injected: 3"],
+      "http.https://h/.extraHeader": ["X-Scoped: 4"],
+      "http.https://other/.extraHeader": ["X-Other: 5"],
+    ]
+    let settings = HTTPSettings.read(
+      config: { values[$0]?.last }, values: { values[$0] ?? [] }, url: "https://h/x",
+      environment: [:])
+    #expect(settings.extraHeaders == ["X-A: 1", "X-Scoped: 4"])
+  }
+
   @Test func aHeaderThatWouldSplitTheRequestIsIgnored() {
     let settings = HTTPSettings.read(
       config: { $0 == "http.extraHeader" ? "X-A: 1\r\nX-Injected: 2" : nil }, url: "https://h/x",

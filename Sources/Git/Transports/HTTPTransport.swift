@@ -35,7 +35,10 @@ enum HTTPTransport {
   static let transportCallback: git_transport_cb = { out, owner, _ in
     let repository = owner.flatMap { git_remote_owner($0) }
     let url = owner.flatMap { git_remote_url($0) }.map { String(cString: $0) }
-    registry.leave(HTTPSettings.read(config: { Repository.config($0, of: repository) }, url: url))
+    registry.leave(
+      HTTPSettings.read(
+        config: { Repository.config($0, of: repository) },
+        values: { Repository.configValues($0, of: repository) }, url: url))
     return git_transport_smart(out, owner, UnsafeMutableRawPointer(HTTPTransport.definition))
   }
 

@@ -131,7 +131,9 @@ enum ReceivePackChannel {
     session.configure(for: repository, url: url)
     let lower = url.lowercased()
     if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-      let settings = HTTPSettings.read(config: { repository.config($0) }, url: url)
+      let settings = HTTPSettings.read(
+        config: { repository.config($0) },
+        values: { Repository.configValues($0, of: repository.raw) }, url: url)
       let http = HTTPSession(
         settings: settings,
         askCredentials: { (user) throws(TransportFailure) in

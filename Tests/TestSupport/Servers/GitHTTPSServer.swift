@@ -203,6 +203,11 @@ public final class GitHTTPSServer: @unchecked Sendable {
             Require expr false
           </RequireAll>
         </If>
+        # /headers/...: served only to a client that sends both of two headers (as a CI's
+        # http.extraHeader pair: a token and a second header a proxy wants).
+        <If "%{REQUEST_URI} =~ m#^/headers/#">
+          Require expr "%{HTTP:X-Dinger-One} == 'first' && %{HTTP:X-Dinger-Two} == 'second'"
+        </If>
         <If "%{QUERY_STRING} =~ /service=git-receive-pack/ || %{REQUEST_URI} =~ m#/git-receive-pack$#">
           AuthType Basic
           AuthName "git"
