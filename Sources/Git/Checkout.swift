@@ -28,20 +28,54 @@ private struct CheckoutItem {
 extension Repository {
   /// Writes `commit`'s tree into the (empty) working directory and the index for it. False
   /// when the tree needs libgit2's filters; nothing is written then.
+  /// Whether attributes text names anything that changes bytes on checkout.
+  static func needsFilters(_ bytes: [UInt8]) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self).lowercased()
+    return ["text", "eol", "filter", "ident", "working-tree-encoding"].contains {
+      text.containsText($0)
+    }
+  }
+
+  /// Whether the user's attributes file (`configured`, else git's default under
+  /// `$XDG_CONFIG_HOME` or `~/.config`) names a filter or an end-of-line rule.
+  static func userAttributesNeedFilters(
+    _ configured: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Bool {
+    let home = environment["HOME"] ?? ""
+    var path: String
+    if let configured, !configured.isEmpty {
+      path = configured
+      if path == "~" || path.hasPrefix("~/") { path = home + path.dropFirst() }
+    } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+      path = xdg + "/git/attributes"
+    } else {
+      path = home + "/.config/git/attributes"
+    }
+    // NB: bounded: an attributes file is a few lines; a huge one is read by libgit2 instead.
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+    guard st.st_size <= 1 << 20 else { return true }
+    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+    let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    return n < 0 || needsFilters(Array(bytes.prefix(max(n, 0))))
+  }
+
   func checkOutFresh(_ commit: ObjectID) throws(GitError) -> Bool {
     guard let workdir else { return true }
     if let crlf = config("core.autocrlf")?.lowercased(), ["true", "input"].contains(crlf) {
       return false
     }
+    // NB: the user's own attributes (`core.attributesFile`, else git's default
+    // `$XDG_CONFIG_HOME/git/attributes`) apply to a clone too, as in git: with a filter or an
+    // end-of-line rule there, libgit2 checks out (dinger's own checkout writes bytes as stored).
+    if Self.userAttributesNeedFilters(config("core.attributesFile")) { return false }
     let reader = ObjectReader(self)
     let items = try checkoutItems(try treeID(of: commit), reader: reader)
     for item in items where item.name == Array(".gitattributes".utf8) && item.kind == .file {
-      let text = String(decoding: try reader.read(item.id).bytes, as: UTF8.self).lowercased()
-      if ["text", "eol", "filter", "ident", "working-tree-encoding"].contains(where: {
-        text.containsText($0)
-      }) {
-        return false
-      }
+      if Self.needsFilters(try reader.read(item.id).bytes) { return false }
     }
     var entries: [(path: [UInt8], entry: [UInt8])] = []
     entries.reserveCapacity(items.count)
@@ -127,12 +161,11 @@ extension Repository {
             )
           }
           let path = prefix + name
-          let mode = String(decoding: tree[at..<entry.nameStart - 1], as: UTF8.self)
           let kind: CheckoutItem.Kind =
             switch entry.kind {
             case .tree: .folder
             case .submodule: .submodule
-            case .blob: mode == "120000" ? .link : mode == "100755" ? .executable : .file
+            case .blob: entry.isLink ? .link : entry.isExecutable ? .executable : .file
             }
           items.append(
             CheckoutItem(path: path, nameStart: prefix.count, depth: depth, kind: kind, id: child))

@@ -13,9 +13,15 @@ public struct IncomingTreeProblem: Error, Sendable, CustomStringConvertible {
   public var path: String
   /// What is wrong, in git fsck's words where git has some.
   public var problem: String
+  /// True when found as a clone checked the commit out (nothing is merged then).
+  public var cloning = false
 
   public var description: String {
     let place = path.isEmpty ? "its root folder" : "'\(path)'"
+    if cloning {
+      return
+        "the remote's commit \(commit.short) has \(problem) at \(place), which no working tree can hold as committed (git clone writes one over the other); nothing was created. \(advice)"
+    }
     return
       "commit \(commit.short) from the remote has \(problem) at \(place); dinger merges nothing until it is fixed, and nothing here changed. \(advice)"
   }
@@ -65,6 +71,29 @@ extension Repository {
       let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
       try walk(try treeID(of: commit), against: parentTree, path: "", commit: commit)
     }
+  }
+
+  /// Checks every tree of `commit` as `checkIncomingTrees` does, for a clone about to check
+  /// it out: a name twice (two files, or a file and a folder) failed half-way with a raw
+  /// "File exists" or "Not a directory".
+  public func checkTreesToCheckOut(_ commit: ObjectID) throws {
+    let reader = ObjectReader(self)
+    var seen = Set<ObjectID>()
+    func walk(_ tree: ObjectID, path: String) throws {
+      guard seen.insert(tree).inserted else { return }
+      let bytes = try reader.read(tree).bytes
+      do {
+        try Self.checkOrder(bytes, path: path, commit: commit)
+      } catch var problem as IncomingTreeProblem {
+        problem.cloning = true
+        throw problem
+      }
+      for (kind, id, _) in try Self.changedEntries(bytes, against: []) where kind == .tree {
+        let name = Self.entryName(of: id, in: bytes) ?? "?"
+        try walk(id, path: path.isEmpty ? name : path + "/" + name)
+      }
+    }
+    try walk(try treeID(of: commit), path: "")
   }
 
   /// Throws when a raw tree's entries are out of order or a name comes twice.

@@ -395,6 +395,15 @@ extension Repository {
   /// A fresh clone's checkout: dinger's own (Checkout.swift), else libgit2's where the tree
   /// needs filters.
   func checkOut(_ commit: ObjectID) throws(GitError) {
+    do {
+      try checkTreesToCheckOut(commit)
+    } catch let problem as IncomingTreeProblem {
+      throw GitError(code: GIT_ERROR.rawValue, operation: "check out", message: problem.description)
+    } catch let error as GitError {
+      throw error
+    } catch {
+      throw GitError.system("check out \(commit.short)")
+    }
     if try checkOutFresh(commit) { return }
     var options = git_checkout_options()
     git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))

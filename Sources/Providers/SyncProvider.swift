@@ -196,16 +196,31 @@ public struct SyncProvider: Sendable {
         "there is no repository at \(local.path); check the path (or the URL's scheme)")
     }
     let session = TransferSession(onProgress: progress.map { show in { show(Self.progress($0)) } })
+    // NB: into a hidden folder beside the target, renamed into place once whole: a clone
+    // stopped by Ctrl-C, a kill or a power cut leaves no folder that blocks the retry (the
+    // retry removes the leftover), where git removes its folder on Ctrl-C only.
+    let parent = target.deletingLastPathComponent()
+    removeInterruptedClones(of: target)
+    let staging = parent.appendingPathComponent(
+      ".\(target.lastPathComponent)\(Self.stagingMark)\(getpid())")
+    try? FileManager.default.removeItem(at: staging)
     do {
-      _ = try Repository.clone(url, to: target, session: session)
+      _ = try Repository.clone(url, to: staging, session: session)
     } catch {
-      try? FileManager.default.removeItem(at: target)
+      try? FileManager.default.removeItem(at: staging)
       // NB: the transfer's advice speaks of syncing; here nothing exists yet to sync.
       throw StorageError(
         "could not clone \(RemoteURL.redacted(url)): "
           + error.message.replacingText(
             "; nothing local changed, run 'dinger sync' again when it is back",
             with: "; nothing was created, run 'dinger clone' again when it is back"))
+    }
+    StopPoint.reached("clone-fetched")
+    guard rename(staging.path, target.path) == 0 else {
+      let why = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: staging)
+      throw StorageError(
+        "could not clone \(RemoteURL.redacted(url)): \(target.path): \(why); nothing was created")
     }
     guard FileManager.default.fileExists(atPath: target.appendingPathComponent(".dinger").path)
     else {
@@ -216,6 +231,21 @@ public struct SyncProvider: Sendable {
     let repository = try DataRepository.open(target)
     try GitSetup.configure(repository, executable: executable)
     return session.warnings
+  }
+
+  /// What the hidden folder a clone is made in is named by: `.<target><mark><pid>`.
+  static let stagingMark = ".dinger-clone-"
+
+  /// Removes the hidden folders of clones into `target` whose process is gone.
+  static func removeInterruptedClones(of target: URL) {
+    let parent = target.deletingLastPathComponent()
+    let prefix = ".\(target.lastPathComponent)\(stagingMark)"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+    where name.hasPrefix(prefix) {
+      guard let pid = pid_t(name.dropFirst(prefix.count)) else { continue }
+      if pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
+      try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+    }
   }
 
   /// An address with any password in it replaced by `***`, for messages.

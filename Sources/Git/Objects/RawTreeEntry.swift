@@ -24,15 +24,32 @@ struct RawTreeEntry {
       throw GitError.damaged("a tree entry is cut short")
     }
     nameEnd = end
-    // NB: folders are "40000", submodules "160000", files "100644"/"100755", links "120000".
-    if modeLength == 5 && tree[start] == 0x34 {
-      kind = .tree
-    } else if modeLength == 6 && tree[start] == 0x31 && tree[start + 1] == 0x36 {
-      kind = .submodule
-    } else {
-      kind = .blob
+    // NB: folders are "40000", submodules "160000", files "100644"/"100755", links "120000";
+    // read as git reads them, an octal number judged by its type bits (a zero-padded
+    // "040000", which git fsck only warns about, is a folder to git: it was written out as a
+    // file holding the tree's bytes).
+    var value: UInt32 = 0
+    for k in start..<i {
+      let digit = tree[k] &- 0x30
+      guard digit < 8, value < 1 << 28 else {
+        throw GitError.damaged("a tree entry's mode is not octal")
+      }
+      value = value << 3 | UInt32(digit)
+    }
+    mode = value
+    switch value & 0o170000 {
+    case 0o040000: kind = .tree
+    case 0o160000: kind = .submodule
+    default: kind = .blob
     }
   }
+
+  /// The mode as git reads it (octal).
+  var mode: UInt32
+
+  /// git's mode for a blob entry: a link, an executable (any owner execute bit), else a file.
+  var isLink: Bool { mode & 0o170000 == 0o120000 }
+  var isExecutable: Bool { mode & 0o170000 != 0o120000 && mode & 0o100 != 0 }
 
   func name(in tree: UnsafeBufferPointer<UInt8>) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: tree[nameStart..<nameEnd]), as: UTF8.self)

@@ -199,10 +199,10 @@ enum LockWait {
 
 /// Test-only stop points: `DINGER_TEST_STOP_AT=ref` kills the process with SIGKILL right after the
 /// branch moved, so tests can crash a write in each window between its steps.
-enum StopPoint {
+public enum StopPoint {
   private static let wanted: String? = getenv("DINGER_TEST_STOP_AT").map { String(cString: $0) }
 
-  static func reached(_ name: String) {
+  public static func reached(_ name: String) {
     guard let wanted, wanted == name else { return }
     kill(getpid(), SIGKILL)
   }
