@@ -428,6 +428,21 @@ public enum RemoteURL {
     if let parts = URLComponents(string: url), let host = parts.host, host.hasPrefix("-") {
       throw refused(url, "names a host that starts with '-'")
     }
+    // NB: `<transport>::<address>` makes git run the remote helper `git-remote-<transport>`
+    // (`ext::` runs any command): dinger has no remote helpers, and such an address was
+    // tried as ssh to a host named after the transport.
+    if let helper = url.firstRange(ofText: "::").map({ url[..<$0.lowerBound] }), !helper.isEmpty,
+      helper.unicodeScalars.allSatisfy({
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || "+.-_".unicodeScalars.contains($0)
+      })
+    {
+      throw GitError(
+        code: GIT_EINVALIDSPEC.rawValue, operation: "use remote address",
+        message:
+          "\(redacted(url).debugDescription) asks for git's remote helper 'git-remote-\(helper)' (the '\(helper)::' form); dinger runs no remote helpers: give the address itself, a path, file://, git://, ssh://, https:// or user@host:path"
+      )
+    }
     if !url.containsText("://"), let colon = url.firstIndex(of: ":"),
       url.hasPrefix("-")
         || url[url.index(after: colon)...].hasPrefix("-")

@@ -44,4 +44,23 @@ import Testing
       #expect(r.stderr.contains("dinger refuses it"), "\(r.stderr)")
     }
   }
+
+  /// `ext::` (git runs any command for it) and `file::` ask for a remote helper: refused by
+  /// name, not tried as ssh to a host called `ext`; neither clone nor remote add runs anything.
+  @Test func remoteHelperAddressesAreRefusedByName() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let marker = box.home.path("ran")
+    for url in ["ext::sh -c touch% \(marker)", "file::\(box.data.path)"] {
+      let helper = String(url.prefix(while: { $0 != ":" }))
+      for args in [["remote", "add", "odd", "--", url], ["clone", "--", url, box.home.path("c")]] {
+        let r = try box.dinger(args)
+        #expect(r.status == 1, "\(args): \(r.stderr)")
+        #expect(r.stderr.contains("git's remote helper 'git-remote-\(helper)'"), "\(r.stderr)")
+        #expect(!r.stderr.lowercased().contains("resolve"), "\(r.stderr)")
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: marker))
+    #expect(!FileManager.default.fileExists(atPath: box.home.path("c")))
+  }
 }

@@ -367,11 +367,38 @@ struct ReceivePackAdvertisement {
       default: continue
       }
     }
-    // NB: a line a server updates in place (`\r`) is shown once, as it ended.
-    let lines = messages.split(separator: "\n")
-      .compactMap { $0.split(separator: "\r").last?.trimmingSpaces() }
-      .filter { !$0.isEmpty }
-    return (report, lines, fatal)
+    return (report, messageLines(messages), fatal)
+  }
+
+  /// The lines of a server's messages. A line a server updates in place (`\r`, a progress
+  /// counter) is shown once, as it ended; text it overwrites with something else is kept as a
+  /// line of its own (git keeps both parts, and a server must not hide what it said first
+  /// behind a `\r`).
+  static func messageLines(_ messages: String) -> [String] {
+    var lines: [String] = []
+    // NB: by scalar: "\r\n" is one Character, neither "\r" nor "\n".
+    for line in messages.unicodeScalars.split(separator: "\n") {
+      var parts: [String] = []
+      for scalars in line.split(separator: "\r") {
+        let part = String(String.UnicodeScalarView(scalars)).trimmingSpaces()
+        guard !part.isEmpty else { continue }
+        // NB: "Resolving deltas: 10% (1/10)" then "...: 100% (10/10)": one counter going on.
+        if let last = parts.last, progressStem(last) == progressStem(part),
+          part.contains(where: \.isNumber)
+        {
+          parts[parts.count - 1] = part
+        } else {
+          parts.append(part)
+        }
+      }
+      lines += parts
+    }
+    return lines
+  }
+
+  /// The text of a progress line before its first digit.
+  static func progressStem(_ line: String) -> String {
+    String(line.prefix(while: { !$0.isNumber }).filter { $0 != " " })
   }
 
   /// The payloads of the pkt-lines in `bytes`, whole (no newline dropped), flushes skipped.
