@@ -146,6 +146,15 @@ public final class TransferSession: @unchecked Sendable {
       guard let found = Self.credentialHelper("fill", url: url, extra: [:]),
         let name = found["username"], let password = found["password"]
       else {
+        // NB: the helper had one, the server refused it (401), and the helper forgot it:
+        // "no credentials" would blame the setup, not the password.
+        if passwordTries > 0 {
+          git_error_set_str(
+            Int32(GIT_ERROR_NET.rawValue),
+            "the server refused the saved user name and password for \(RemoteURL.redacted(url)) (HTTP 401), so your git credential helper was told to forget them, as git does; store the right ones (a git fetch asks for them) and try again"
+          )
+          return GIT_EAUTH.rawValue
+        }
         git_error_set_str(
           Int32(GIT_ERROR_NET.rawValue),
           "no credentials for \(RemoteURL.redacted(url)); store them with a git credential helper (git config --global credential.helper store) and try again"

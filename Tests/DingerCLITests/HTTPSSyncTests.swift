@@ -69,6 +69,22 @@ import Testing
     #expect(asked.contains("erase"), "\(asked)")
   }
 
+  /// A saved password the server refuses (401) is forgotten by git's `store` helper, as git
+  /// does; the message says the password was refused (it said "no credentials", blaming the
+  /// setup).
+  @Test func aRefusedSavedPasswordIsNamedAsRefused() throws {
+    let (box, server) = try team()
+    try box.git("config", "--global", "credential.helper", "store")
+    try box.home.write(".git-credentials", "https://dan:wrong@localhost:\(server.port)\n")
+    try box.git("config", "http.sslCAInfo", server.caFile)
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains("the server refused the saved user name and password"), "\(r.stderr)")
+    #expect(!r.stderr.contains("no credentials"), "\(r.stderr)")
+    #expect(try box.home.read(".git-credentials") == "", "forgotten, as git forgets it")
+  }
+
   /// Without a helper, git's prompt asks on the terminal, as it does for `git push`.
   @Test func aTerminalPromptAsksForTheUserAndPassword() throws {
     let (box, server) = try team()
