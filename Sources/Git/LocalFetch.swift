@@ -77,8 +77,9 @@ extension Repository {
   static func openRemote(_ path: URL, named remote: String, doing operation: String)
     throws(GitError) -> Repository
   {
+    let repository: Repository
     do {
-      return try Repository.open(path)
+      repository = try Repository.open(path)
     } catch {
       let what =
         FileManager.default.fileExists(atPath: path.path)
@@ -89,6 +90,19 @@ extension Repository {
           "the remote '\(remote)' at \(path.path) \(what); nothing local changed. Check it with 'dinger remote list'; if it moved: dinger remote rm \(remote) && dinger remote add \(remote) NEW-PATH"
       )
     }
+    try repository.refuseShallow(operation: operation, shown: path.path)
+    return repository
+  }
+
+  /// Throws when this repository is shallow (`.git/shallow` names its boundary commits): its
+  /// objects lack the history before them (a clone of it had commits whose parents were
+  /// missing, and every history command failed).
+  public func refuseShallow(operation: String, shown: String) throws(GitError) {
+    var st = stat()
+    guard stat(gitDirectory.appendingPathComponent("shallow").path, &st) == 0, st.st_size > 0
+    else { return }
+    throw GitError(
+      code: GIT_ERROR.rawValue, operation: operation, message: ShallowSniffer.refusal(shown))
   }
 
   /// Hard-links the packs (and their indexes) in `folder` that our object folder lacks; a pack

@@ -195,6 +195,14 @@ public struct SyncProvider: Sendable {
       throw StorageError(
         "there is no repository at \(local.path); check the path (or the URL's scheme)")
     }
+    if let local = Repository.localPath(of: url), let source = try? Repository.open(local) {
+      do {
+        try source.refuseShallow(operation: "clone", shown: local.path)
+      } catch {
+        throw StorageError(
+          "could not clone \(RemoteURL.redacted(url)): \(error.message); nothing was created")
+      }
+    }
     let session = TransferSession(onProgress: progress.map { show in { show(Self.progress($0)) } })
     // NB: into a hidden folder beside the target, renamed into place once whole: a clone
     // stopped by Ctrl-C, a kill or a power cut leaves no folder that blocks the retry (the

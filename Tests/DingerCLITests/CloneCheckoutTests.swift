@@ -191,6 +191,31 @@ import Testing
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
   }
 
+  /// A shallow repository (made with `--depth`) is refused by name, on a path and file://,
+  /// for clone and sync: a clone of one had commits whose parents were missing, and `log`,
+  /// `sync` and `undo` then failed with "object not found".
+  @Test func aShallowRepositoryIsRefusedByName() throws {
+    let box = try Sandbox()
+    try source(box)
+    let shallow = box.home.path("shallow.git")
+    try box.git("clone", "-q", "--bare", "--depth", "1", "file://" + box.data.path, shallow)
+    for url in [shallow, "file://" + shallow] {
+      let target = box.home.path("c")
+      let r = try box.dinger("clone", url, target, in: box.home.url)
+      #expect(r.status == 1, "\(r.stdout)")
+      #expect(r.stderr.contains("is shallow (made with --depth"), "\(r.stderr)")
+      #expect(r.stderr.contains("git fetch --unshallow"), "\(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: target))
+    }
+    // A sync from one says the same, and changes nothing.
+    expectOK(try box.dinger("remote", "add", "shallow", shallow))
+    let head = try box.git("rev-parse", "HEAD")
+    let r = try box.dinger("sync", "--remote", "shallow")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("is shallow (made with --depth"), "\(r.stderr)")
+    #expect(try box.git("rev-parse", "HEAD") == head)
+  }
+
   /// The user's own attributes file (`core.attributesFile`) applies to a clone, as in git.
   @Test func theUsersAttributesFileAppliesAsInGit() throws {
     let box = try Sandbox()

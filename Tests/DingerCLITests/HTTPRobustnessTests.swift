@@ -389,6 +389,34 @@ final class MisbehavingServer: @unchecked Sendable {
   }
 }
 
+/// A shallow repository served over https is refused by name (libgit2 1.5 failed with "error
+/// parsing REF pkt-line"); git clones it (shallow).
+@Suite(.serialized) struct ShallowRemoteTests {
+  @Test func aShallowRepositoryOverHTTPSIsRefusedByName() throws {
+    let box = try Sandbox()
+    let server = try GitHTTPSServer(root: box.home.url)
+    defer { withExtendedLifetime(server) {} }
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.git(
+      "clone", "-q", "--bare", "--depth", "1", "file://" + box.data.path,
+      box.home.path("shallow.git"), in: box.home.url)
+    let target = box.home.path("c")
+    let r = try box.dinger(
+      ["clone", server.url("shallow.git"), target], in: box.home.url,
+      env: ["GIT_SSL_CAINFO": server.caFile])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("is shallow (made with --depth"), "\(r.stderr)")
+    #expect(!r.stderr.contains("pkt-line"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: target))
+    let git = try ProcessRunner.run(
+      "/usr/bin/git", ["clone", "-q", server.url("shallow.git"), box.home.path("g")],
+      in: box.home.url,
+      environment: box.environment.merging(["GIT_SSL_CAINFO": server.caFile]) { $1 })
+    #expect(git.status == 0, "\(git.stderr)")
+  }
+}
+
 /// Every `http.extraHeader` is sent, as git sends them all (only the last one was).
 @Suite(.serialized) struct ExtraHeadersTests {
   @Test func everyExtraHeaderIsSentAsGitSendsThem() throws {

@@ -17,3 +17,34 @@ import Testing
       ])
   }
 }
+
+/// The advertisement sniffer finds a `shallow` line however the stream is cut, over ssh (no
+/// service line) and http (a service line and its flush first), and stops at the end of the
+/// advertisement (a pack that happens to hold the bytes is never read as one).
+@Suite struct ShallowSnifferTests {
+  static let id = String(repeating: "a", count: 40)
+  static let ref = "003d\(id) refs/heads/main\n"
+  static let shallowLine = "0035shallow \(id)\n"
+
+  func sniff(_ text: String, cut: Int) -> Bool {
+    var sniffer = ShallowSniffer()
+    let bytes = Array(text.utf8)
+    var i = 0
+    while i < bytes.count {
+      let piece = Array(bytes[i..<min(i + cut, bytes.count)])
+      piece.withUnsafeBytes { sniffer.see($0) }
+      i += cut
+    }
+    return sniffer.isShallow
+  }
+
+  @Test(arguments: [1, 3, 7, 64, 4096])
+  func aShallowLineIsFoundAtAnyCut(cut: Int) {
+    #expect(ShallowSnifferTests.ref.utf8.count == 0x3d)
+    #expect(sniff(Self.ref + Self.shallowLine + "0000", cut: cut))
+    #expect(
+      sniff("001e# service=git-upload-pack\n0000" + Self.ref + Self.shallowLine + "0000", cut: cut))
+    #expect(!sniff(Self.ref + "0000", cut: cut))
+    #expect(!sniff(Self.ref + "0000" + Self.shallowLine, cut: cut))
+  }
+}

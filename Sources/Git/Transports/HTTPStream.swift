@@ -121,12 +121,23 @@ final class HTTPStream: @unchecked Sendable {
 
   func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(TransportFailure) -> Int {
     if exchange == nil { try start() }
+    let n: Int
     do {
-      return try exchange!.read(into: buffer, size: size)
+      n = try exchange!.read(into: buffer, size: size)
     } catch {
       throw TransportFailure(message(for: error))
     }
+    if listing && !sniffer.done {
+      sniffer.see(UnsafeRawBufferPointer(start: buffer, count: n))
+      if sniffer.isShallow {
+        throw TransportFailure(ShallowSniffer.refusal(RemoteURL.redacted(url)))
+      }
+    }
+    return n
   }
+
+  /// Looks for a shallow repository in the advertisement (a listing's answer).
+  private var sniffer = ShallowSniffer()
 
   func finish() {
     exchange?.cancel()

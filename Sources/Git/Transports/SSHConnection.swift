@@ -16,6 +16,8 @@ final class SSHConnection: @unchecked Sendable {
   private var toChild: Int32
   private var fromChild: Int32
   private let errors = StderrCollector()
+  /// Looks for a shallow repository in the server's first answer (its advertisement).
+  private var sniffer = ShallowSniffer()
 
   /// Seconds a read may wait for the next byte: `DINGER_SSH_IDLE_TIMEOUT`, default 120.
   static var idleTimeout: Double {
@@ -97,7 +99,15 @@ final class SSHConnection: @unchecked Sendable {
         )
       }
       let n = Glibc.read(fromChild, buffer, size)
-      if n > 0 { return n }
+      if n > 0 {
+        if !sniffer.done {
+          sniffer.see(UnsafeRawBufferPointer(start: buffer, count: n))
+          if sniffer.isShallow {
+            throw .failed(ShallowSniffer.refusal("\(target.host):\(target.path)"))
+          }
+        }
+        return n
+      }
       if n < 0 && errno == EINTR { continue }
       throw .failed(ended("closed the connection"))
     }
