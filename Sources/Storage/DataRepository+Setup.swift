@@ -54,10 +54,11 @@ extension DataRepository {
           "'repository: \(chosen)' in \(settings) is not a folder; name a folder for dinger's data there (a new one is made on first use)"
         )
       }
+      // NB: a new git repository there (only `.git`) is fine: `dinger init` takes it too.
       let inside = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [""]
-      guard inside.isEmpty else {
+      guard inside.allSatisfy({ $0 == ".git" }) else {
         throw StorageError(
-          "'repository: \(chosen)' in \(settings) is a folder that is not a dinger data repository (it has no .dinger/) and is not empty; dinger makes its default repository only in a new or empty folder: run 'dinger init \(chosen)' if you mean to keep dinger's data there, or change 'repository:'"
+          "'repository: \(chosen)' in \(settings) is a folder that is not a dinger data repository (it has no .dinger/) and is not empty; dinger makes its default repository only in a new or empty folder (or a new git repository): run 'dinger init \(chosen)' if you mean to keep dinger's data there, or change 'repository:'"
         )
       }
     }

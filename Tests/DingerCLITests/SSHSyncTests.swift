@@ -163,4 +163,52 @@ struct SSHSyncTests {
     #expect(r.stderr.contains("pre-receive hook declined"), "\(r.stderr)")
     #expect(r.stderr.contains("remote: policy: pushes are frozen until Monday"), "\(r.stderr)")
   }
+
+  /// On a terminal with standard input redirected (`dinger sync < /dev/null`), ssh asks for the
+  /// key's passphrase on the terminal, as it does for git (dinger looked at standard input and
+  /// ran ssh in batch mode, so the key was never offered).
+  @Test func aPassphraseIsAskedOnTheTerminalWithStdinRedirected() throws {
+    guard ProcessRunner.which("tmux") != nil else { return }
+    let server = try SSHServer()
+    let key = server.folder.path("id_ed25519")
+    let changed = try ProcessRunner.run(
+      "/usr/bin/ssh-keygen", ["-q", "-p", "-P", "", "-N", "open sesame", "-f", key])
+    #expect(changed.status == 0, "\(changed.stderr)")
+    try server.writeClientConfig(identity: "id_ed25519")
+    // NB: the test's own config, without the BatchMode the shared one sets.
+    let config = try String(contentsOfFile: server.clientConfig, encoding: .utf8)
+      .replacingOccurrences(of: "  BatchMode yes\n", with: "")
+    try config.write(toFile: server.clientConfig, atomically: true, encoding: .utf8)
+    let (box, remote) = try team(server)
+    #expect(try box.dinger("remote", "add", "origin", server.url(remote.path)).status == 0)
+    // plain `ssh` (where dinger chooses batch mode) found first on PATH: the real one with
+    // the test's config.
+    try box.home.write(
+      "bin/ssh", "#!/bin/sh\nexec /usr/bin/ssh -F '\(server.clientConfig)' \"$@\"\n")
+    chmod(box.home.path("bin/ssh"), 0o755)
+    let exit = box.home.url.appendingPathComponent("exit")
+    let env = box.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+    let command =
+      "cd '\(box.data.path)'; env \(env) PATH='\(box.home.path("bin")):/usr/bin:/bin' SSH_AUTH_SOCK= '\(dingerBinary)' sync < /dev/null; echo $? > '\(exit.path)'; sleep 30"
+    let tmux = Tmux()
+    _ = try tmux.run(["new-session", "-d", "-s", "main", "-x", "100", "-y", "24", command])
+    #expect(tmux.wait(for: "passphrase", seconds: 30), "\(tmux.screen())")
+    // NB: a sync asks once per connection (a fetch, then a push): each prompt is answered.
+    var answered = 0
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline && !FileManager.default.fileExists(atPath: exit.path) {
+      let asked = tmux.screen().components(separatedBy: "Enter passphrase").count - 1
+      if asked > answered {
+        usleep(300_000)
+        tmux.keys("open sesame", "Enter")
+        answered = asked
+      }
+      usleep(100_000)
+    }
+    #expect(answered >= 1)
+    let status = try? String(contentsOf: exit, encoding: .utf8)
+    let screen = tmux.screen()
+    #expect(status == "0\n", "\(screen)")
+    #expect(try box.git("ls-remote", remote.path).contains("refs/heads/main"))
+  }
 }

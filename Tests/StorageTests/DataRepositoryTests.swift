@@ -97,7 +97,9 @@ import Testing
     // The default location is made with its own git repository; give it an identity through
     // a template-free route: make the folder a repository with local config first.
     let xdg = box.home.url.appendingPathComponent("xdg")
-    let defaultRepo = xdg.appendingPathComponent("dinger")
+    // NB: a folder of its own (only a new git repository in it): a default is made only in a
+    // new or empty folder, or one holding nothing but `.git`.
+    let defaultRepo = xdg.appendingPathComponent("data")
     try FileManager.default.createDirectory(at: defaultRepo, withIntermediateDirectories: true)
     try box.git("init", "-q", in: defaultRepo)
     try box.git("config", "user.name", "Ada", in: defaultRepo)

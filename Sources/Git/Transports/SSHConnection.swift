@@ -75,7 +75,10 @@ final class SSHConnection: @unchecked Sendable {
       let askpass =
         !(env["SSH_ASKPASS"] ?? "").isEmpty
         && (env["SSH_ASKPASS_REQUIRE"] == "force" || env["DISPLAY"] != nil)
-      if isatty(0) == 0 && !askpass { options += ["-o", "BatchMode=yes"] }
+      // NB: "a terminal" is the controlling terminal, where ssh asks (it opens /dev/tty), not
+      // standard input: `dinger sync < /dev/null` on a terminal asks for the key's passphrase,
+      // as git does.
+      if !Self.hasControllingTerminal() && !askpass { options += ["-o", "BatchMode=yes"] }
       // Keep-alives, so a push on a stalled network fails instead of waiting forever; only
       // where the user's ssh configuration sets none.
       options += SSHConnection.keepAlives(for: target)
@@ -85,6 +88,14 @@ final class SSHConnection: @unchecked Sendable {
   }
 
   deinit { finish() }
+
+  /// Whether this process has a controlling terminal ssh can ask on.
+  static func hasControllingTerminal() -> Bool {
+    let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    close(fd)
+    return true
+  }
 
   /// Up to `size` bytes from the server (at least one).
   func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(SSHError) -> Int {

@@ -29,7 +29,11 @@ import Testing
   func listeningMeeting(marker: String? = nil) throws -> (PulseServer, Sandbox, Tmux, URL) {
     let pulse = try PulseServer()
     let box = try Sandbox()
-    box.extraEnvironment = pulse.environment
+    // NB: the helper's list of names is made in the sandbox: its path tells this test's
+    // helper from another's (names are no longer on its command line).
+    let tmp = box.home.url.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    box.extraEnvironment = pulse.environment.merging(["TMPDIR": tmp.path]) { a, _ in a }
     try team(box, extra: marker.map { [$0] } ?? [])
     let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
     #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
@@ -336,7 +340,7 @@ import Testing
     tmux.keys("n")
     #expect(tmux.wait(for: "Speaker 2 of 4: Bo"), "\(tmux.screen())")
     let killed = try ProcessRunner.run(
-      "/usr/bin/pkill", ["-KILL", "-f", "dinger-transcribe listen.*\(marker)"])
+      "/usr/bin/pkill", ["-KILL", "-f", "dinger-transcribe listen --list \(box.home.path("tmp"))/"])
     #expect(killed.status == 0)
     #expect(tmux.wait(for: "stopped: the transcriber was stopped (signal 9)"), "\(tmux.screen())")
     tmux.keys("n")

@@ -162,7 +162,7 @@ public final class GitHTTPSServer: @unchecked Sendable {
       for module in [
         "mpm_prefork", "authz_core", "authz_user", "authn_core", "authn_file", "auth_basic",
         "alias",
-        "cgi", "env",
+        "cgi", "env", "rewrite",
       ] + (tls ? ["ssl"] : []) {
         config += "LoadModule \(module)_module \(modules)/mod_\(module).so\n"
       }
@@ -191,7 +191,25 @@ public final class GitHTTPSServer: @unchecked Sendable {
         ScriptAlias / /usr/lib/git-core/git-http-backend/
         <Directory "/usr/lib/git-core">
           Require all granted
+          # /status/CODE/...: with the password (asked for below), answers CODE, as a server
+          # that is down, misconfigured or moved does (per-folder rules run after
+          # authentication); /status/302/ sends the client to /status/404/.
+          RewriteEngine On
+          RewriteCond %{REQUEST_URI} ^/status/404/
+          RewriteRule .* - [R=404]
+          RewriteCond %{REQUEST_URI} ^/status/500/
+          RewriteRule .* - [R=500]
+          RewriteCond %{REQUEST_URI} ^/status/502/
+          RewriteRule .* - [R=502]
+          RewriteCond %{REQUEST_URI} ^/status/302/(.*)$
+          RewriteRule .* /status/404/%1 [R=302,L]
         </Directory>
+        <If "%{REQUEST_URI} =~ m#^/status/#">
+          AuthType Basic
+          AuthName "git"
+          AuthUserFile \(folder.path("htpasswd"))
+          Require valid-user
+        </If>
         # /forbidden/...: asks for a password (401), then refuses the user it names (403), as
         # GitHub and GitLab do for a token's scope, single sign-on or a rate limit.
         <If "%{REQUEST_URI} =~ m#^/forbidden/#">
