@@ -33,7 +33,8 @@ struct Dinger: AsyncParsableCommand {
       """,
     version: DingerVersion.current,
     subcommands: [
-      Init.self, ScrumCommand.self, Meet.self, History.self, Log.self, LibraryCommand.self,
+      Init.self, ScrumCommand.self, Meet.self, StandupCommand.self, BlockersCommand.self,
+      BlockerCommand.self, History.self, Log.self, LibraryCommand.self,
       WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
       Agenda.self, Next.self, CalendarCommand.self, Report.self, Stats.self,
       Conflicts.self, Resolve.self, Undo.self, Redo.self, Repair.self, Check.self,

@@ -4,7 +4,7 @@ import Glibc
 
 /// The kinds of file in a data repository.
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
-  case scrum, meeting, library, quiz, config
+  case scrum, meeting, library, quiz, config, standup
 
   /// How people call one of these in messages.
   public var noun: String {
@@ -14,6 +14,7 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
     case .library: return "word library"
     case .quiz: return "quiz result"
     case .config: return "config"
+    case .standup: return "stand-up entry"
     }
   }
 }

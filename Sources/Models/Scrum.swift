@@ -16,11 +16,13 @@ public struct Scrum: Hashable, Sendable, Codable {
   public var schedule: Schedule?
   /// The speakers, in speaking order.
   public var attendees: [Attendee]
+  /// The written stand-up's questions and days; nil: the defaults.
+  public var standup: StandupSettings?
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// The keys of a scrum file, in the order they are written.
-  public static let keys = ["id", "title", "theme", "length", "schedule", "attendees"]
+  public static let keys = ["id", "title", "theme", "length", "schedule", "attendees", "standup"]
   /// Allowed meeting lengths, in minutes.
   public static let lengthRange = 1...600
   /// The longest title, in characters (Unicode scalars): a title is a name people say.
@@ -50,6 +52,7 @@ public struct Scrum: Hashable, Sendable, Codable {
     length = r.required("length") ?? 0
     schedule = r.optional("schedule")
     attendees = r.list("attendees", required: true)
+    standup = r.optional("standup")
     unknown = r.unknown()
     try r.finish(self)
   }
@@ -62,7 +65,14 @@ public struct Scrum: Hashable, Sendable, Codable {
     try w.write("length", length)
     try w.write("schedule", schedule)
     try w.write("attendees", attendees)
+    try w.write("standup", standup)
     try w.write(unknown)
+  }
+
+  /// The attendee named `name` (trimmed, case-insensitive), if any.
+  public func attendee(named name: String) -> Attendee? {
+    let key = name.trimmed.lowercased()
+    return attendees.first { $0.naturalKey == key }
   }
 
   /// The rules a scrum must follow beyond its types; with `zones`, the time zones it names too.
@@ -90,6 +100,7 @@ public struct Scrum: Hashable, Sendable, Codable {
     }
     issues += Attendee.validate(attendees, at: [.key("attendees")])
     if let schedule { issues += schedule.validate(at: [.key("schedule")]) }
+    if let standup { issues += standup.validate(at: [.key("standup")]) }
     if let zones { issues += zoneIssues(zones) }
     return issues
   }
@@ -124,13 +135,19 @@ public struct Attendee: Hashable, Sendable, Codable {
   public var name: String
   /// The attendee's IANA time zone, for showing meetings in their local time.
   public var zone: String?
+  /// The attendee's email, matched against the git identity (`user.email`).
+  public var email: String?
+  /// Days the attendee is away (not expected at meetings or in written stand-ups).
+  public var away: [Absence] = []
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// Creates an attendee.
-  public init(name: String, zone: String? = nil) {
+  public init(name: String, zone: String? = nil, email: String? = nil, away: [Absence] = []) {
     self.name = name
     self.zone = zone
+    self.email = email
+    self.away = away
   }
 
   public init(from decoder: any Decoder) throws {
@@ -139,15 +156,17 @@ public struct Attendee: Hashable, Sendable, Codable {
       self.name = name
       return
     }
-    var r = try FieldReader(decoder, known: ["name", "zone"])
+    var r = try FieldReader(decoder, known: ["name", "zone", "email", "away"])
     name = r.required("name") ?? ""
     zone = r.optional("zone")
+    email = r.optional("email")
+    away = r.list("away")
     unknown = r.unknown()
     try r.finish(self)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    if unknown.isEmpty && zone == nil {
+    if unknown.isEmpty && zone == nil && email == nil && away.isEmpty {
       var c = encoder.singleValueContainer()
       try c.encode(name)
       return
@@ -155,6 +174,8 @@ public struct Attendee: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.write("name", name)
     try w.write("zone", zone)
+    try w.write("email", email)
+    try w.writeNonEmpty("away", away)
     try w.write(unknown)
   }
 
@@ -186,6 +207,9 @@ public struct Attendee: Hashable, Sendable, Codable {
             "attendee '\(attendee.name)' is listed twice (also item \(first + 1)); remove one"))
       } else {
         seen[key] = i
+      }
+      for (k, absence) in attendee.away.enumerated() {
+        issues += absence.validate(at: path + [.index(i), .key("away"), .index(k)])
       }
     }
     return issues

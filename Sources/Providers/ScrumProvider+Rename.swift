@@ -28,7 +28,9 @@ extension ScrumProvider {
         bytes = Array(try RecordCodec.encode(.scrum(scrum), updating: source).text.utf8)
       }
       renamed = StoredScrum(path: "scrums/\(slug).yaml", scrum: scrum)
-      return (bytes, scrum.id!, try meetingPaths(of: StoredScrum(path: stored.path, scrum: scrum)))
+      return (
+        bytes, scrum.id!, try dependentPaths(of: StoredScrum(path: stored.path, scrum: scrum))
+      )
     }
     return ScrumCommit(stored: renamed, subject: subject)
   }
@@ -85,17 +87,24 @@ extension ScrumProvider.Dependencies {
         throw StorageError(
           "\(newPath) exists already; choose another name, or rename that \(noun) first")
       }
-      if try !snapshot.names("\(dependentsFolder)/\(slug)").isEmpty {
-        throw StorageError(
-          "\(dependentsFolder)/\(slug)/ holds files already; choose another name, or move them first"
-        )
-      }
       let (bytes, id, dependents) = try current(snapshot)
-      subject = "Rename \(noun) \(title): \(oldSlug) -> \(slug)"
-      if !dependents.isEmpty {
-        subject +=
-          ", and its \(dependents.count) \(dependentNoun)\(dependents.count == 1 ? "" : "s")"
+      // NB: each dependent moves to the same folder under its own top folder (a scrum's
+      // meetings to history/<slug>/, its stand-up entries to standups/<slug>/).
+      let tops = Set(
+        [dependentsFolder]
+          + dependents.compactMap { $0.split(separator: "/").first.map(String.init) })
+      for top in tops.sorted() where try !snapshot.names("\(top)/\(slug)").isEmpty {
+        throw StorageError(
+          "\(top)/\(slug)/ holds files already; choose another name, or move them first")
       }
+      subject = "Rename \(noun) \(title): \(oldSlug) -> \(slug)"
+      let counts = Dictionary(grouping: dependents) { $0.hasPrefix("standups/") }
+      var parts: [String] = []
+      if let n = counts[false]?.count {
+        parts.append("\(n) \(dependentNoun)\(n == 1 ? "" : "s")")
+      }
+      if let n = counts[true]?.count { parts.append("\(n) stand-up entr\(n == 1 ? "y" : "ies")") }
+      if !parts.isEmpty { subject += ", and its " + parts.joined(separator: " and ") }
       var change = Change(
         subject: subject,
         trailers: [("Dinger-Action", "\(noun).rename"), ("Dinger-Record", id.lowercased)])
@@ -104,7 +113,8 @@ extension ScrumProvider.Dependencies {
       for dependent in dependents {
         guard let moved = try snapshot.read(dependent) else { continue }
         let name = dependent.split(separator: "/").last.map(String.init) ?? dependent
-        change.writes["\(dependentsFolder)/\(slug)/\(name)"] = moved
+        let top = dependent.split(separator: "/").first.map(String.init) ?? dependentsFolder
+        change.writes["\(top)/\(slug)/\(name)"] = moved
         change.remove(dependent)
       }
       return change

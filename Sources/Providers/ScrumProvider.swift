@@ -110,13 +110,17 @@ public struct ScrumProvider: Sendable {
         load: { store.files(of: $0) }, paths: { store.paths(of: $0) },
         read: { kind, paths in store.files(of: kind).filter { Set(paths).contains($0.path) } },
         pathsIn: { folder in
-          (store.paths(of: .meeting) + store.paths(of: .quiz)).filter { $0.hasPrefix(folder + "/") }
+          (store.paths(of: .meeting) + store.paths(of: .quiz) + store.paths(of: .standup)).filter {
+            $0.hasPrefix(folder + "/")
+          }
         },
         commit: { build in try store.apply(build) })
     )
     .withFolders { folder in
       Set(
-        (store.paths(of: .meeting) + store.paths(of: .quiz)).compactMap { path -> String? in
+        (store.paths(of: .meeting) + store.paths(of: .quiz) + store.paths(of: .standup)).compactMap
+        {
+          path -> String? in
           guard path.hasPrefix(folder + "/") else { return nil }
           return path.dropFirst(folder.count + 1).split(separator: "/").first.map(String.init)
         }
@@ -196,6 +200,21 @@ public struct ScrumProvider: Sendable {
   }
 
   /// The paths of the meetings recorded for a scrum.
+  /// The records kept with a scrum: its meetings and its written stand-up entries.
+  public func dependentPaths(of stored: StoredScrum) throws -> [String] {
+    guard let id = stored.scrum.id else { return [] }
+    let entries = try dependencies.load(.standup).compactMap { file -> String? in
+      if case .standup(let e) = file.record, e.scrum == id { return file.path }
+      if file.record == nil,
+        file.root?["scrum"]?.scalarText?.lowercased() == id.uuidString.lowercased()
+      {
+        return file.path
+      }
+      return nil
+    }
+    return try meetingPaths(of: stored) + entries
+  }
+
   public func meetingPaths(of stored: StoredScrum) throws -> [String] {
     guard let id = stored.scrum.id else { return [] }
     return try dependencies.load(.meeting).compactMap { file in
@@ -444,11 +463,12 @@ public struct ScrumProvider: Sendable {
   public func remove(_ stored: StoredScrum, withHistory: Bool) throws -> ScrumCommit {
     let (subject, commit) = try dependencies.remove(
       stored.path, id: stored.scrum.id, kind: "scrum", title: stored.scrum.title,
+      // NB: its history is its meetings and its written stand-up entries.
       dependents: (noun: "recorded meeting", shortNoun: "meeting", flag: "--with-history"),
       allowed: withHistory
     ) { snapshot in
       _ = try Self.committed(stored, in: snapshot)
-      return try meetingPaths(of: stored)
+      return try dependentPaths(of: stored)
     }
     return ScrumCommit(stored: stored, subject: subject, commit: commit)
   }
@@ -482,14 +502,22 @@ extension ScrumProvider.Dependencies {
     var subject = ""
     let commit = try self.commit { snapshot in
       let files = try dependents(snapshot)
-      let n = files.count
-      if n > 0 && !allowed {
+      // NB: stand-up entries are counted apart from the dependents named (a scrum's meetings).
+      let entries = files.filter { $0.hasPrefix("standups/") }.count
+      let n = files.count - entries
+      var counted: [String] = []
+      if n > 0 { counted.append("\(n) \(names.noun)\(n == 1 ? "" : "s")") }
+      if entries > 0 { counted.append("\(entries) stand-up entr\(entries == 1 ? "y" : "ies")") }
+      if !files.isEmpty && !allowed {
         throw StorageError(
-          "\(kind) '\(title)' has \(n) \(names.noun)\(n == 1 ? "" : "s"); pass \(names.flag) to remove them too"
+          "\(kind) '\(title)' has \(counted.joined(separator: " and ")); pass \(names.flag) to remove them too"
         )
       }
       subject = "Remove \(kind) \(title)"
-      if n > 0 { subject += " and its \(n) \(names.shortNoun)\(n == 1 ? "" : "s")" }
+      var short: [String] = []
+      if n > 0 { short.append("\(n) \(names.shortNoun)\(n == 1 ? "" : "s")") }
+      if entries > 0 { short.append("\(entries) stand-up entr\(entries == 1 ? "y" : "ies")") }
+      if !short.isEmpty { subject += " and its " + short.joined(separator: " and ") }
       var change = Change(subject: subject, trailers: [("Dinger-Action", "\(kind).remove")])
       if let id { change.trailers.append(("Dinger-Record", id.lowercased)) }
       change.remove(path)

@@ -271,7 +271,7 @@ public enum ActivityIndex {
       // moved along with their parent's rename are not entries of their own.
       if movedAway.contains(path) { continue }
       if let from = renames[path] {
-        if kind == .meeting || kind == .quiz { continue }
+        if kind == .meeting || kind == .quiz || kind == .standup { continue }
         let text = try file.new.map { try walker.reader.read($0).bytes } ?? []
         out.append(
           ActivityEntry(
@@ -300,7 +300,7 @@ public enum ActivityIndex {
           author: info.author.name,
           subject: subject, path: path, record: field("id", in: text),
           // NB: a quiz result's library stands where a meeting's scrum does (its parent).
-          scrum: kind == .meeting
+          scrum: kind == .meeting || kind == .standup
             ? field("scrum", in: text) : kind == .quiz ? field("library", in: text) : nil,
           change: change, summary: summary, email: info.author.email,
           title: kind == .scrum || kind == .library ? Self.title(of: text, kind: kind) : nil
@@ -382,6 +382,14 @@ public enum ActivityIndex {
     {
       let parts = ScrumDiff.describe(from: a, to: b)
       if !parts.isEmpty { return parts.joined(separator: "; ") }
+    }
+    // NB: "stand-up of ada lovelace for 2026-11-27" (field() lowercases).
+    // NB: an entry is small: decoded for its author's name as written.
+    if kind == .standup, change != "D", let new,
+      case .standup(let entry)? = RecordCodec.decode(new, path: "e.yaml", kind: .standup).record
+    {
+      let verb = change == "A" ? "wrote" : "edited"
+      return "\(verb) the stand-up entry of \(entry.by) for \(entry.date)"
     }
     if action == "undo" { return subject }
     switch change {

@@ -11,6 +11,7 @@ public enum AnyRecord: Hashable, Sendable {
   case library(Library)
   case quiz(QuizResult)
   case config(RepoConfig)
+  case standup(StandupEntry)
 
   /// Wraps a record value of any kind; nil for anything else.
   public init?(partial value: Any) {
@@ -20,6 +21,7 @@ public enum AnyRecord: Hashable, Sendable {
     case let r as Library: self = .library(r)
     case let r as QuizResult: self = .quiz(r)
     case let r as RepoConfig: self = .config(r)
+    case let r as StandupEntry: self = .standup(r)
     default: return nil
     }
   }
@@ -31,7 +33,7 @@ public enum AnyRecord: Hashable, Sendable {
     case .meeting(let r): return r.id
     case .library(let r): return r.id
     case .quiz(let r): return r.id
-    case .config: return nil
+    case .config, .standup: return nil
     }
   }
 
@@ -43,6 +45,7 @@ public enum AnyRecord: Hashable, Sendable {
     case .library(let r): return r.validate()
     case .quiz(let r): return r.validate()
     case .config(let r): return r.validate()
+    case .standup(let r): return r.validate()
     }
   }
 }

@@ -109,6 +109,11 @@ public enum DataChecker {
     var slim: [SlimFile] = []
     slim.reserveCapacity(inputs.count)
     var diagnostics: [Diagnostic] = problems
+    // NB: scrums sort before stand-up entries (`scrums/` < `standups/`) and are always read
+    // whole: an entry is judged against its scrum as it is decoded.
+    var scrums: [UUID: Scrum] = [:]
+    var entriesByScrum: [UUID: [StandupEntry]] = [:]
+    var entryFiles: [(DecodedFile, StandupEntry)] = []
     for i in inputs.indices {
       let path = inputs[i].path
       let input = inputs[i].input
@@ -120,6 +125,14 @@ public enum DataChecker {
           let file = RecordCodec.decode(bytes, path: path, kind: kind)
           diagnostics += file.diagnostics
           slim.append(SlimFile(file))
+          switch file.record {
+          case .scrum(let scrum)?: if let id = scrum.id { scrums[id] = scrum }
+          case .standup(let entry)?:
+            diagnostics += StandupChecks.judge(entry, in: file, scrum: scrums[entry.scrum])
+            entriesByScrum[entry.scrum, default: []].append(entry)
+            entryFiles.append((file, entry))
+          default: break
+          }
           if case .stamped(_, let stamp) = input { clean(file, stamp) }
         }
       } else if path.hasSuffix(".yml") {
@@ -130,6 +143,8 @@ public enum DataChecker {
       }
     }
     inputs = []
+    diagnostics += StandupChecks.resolutions(entryFiles, entriesByScrum)
+    entryFiles = []
     let index = CrossIndex(slim)
     for file in slim { diagnostics += crossFile(file, index, lineOf) }
     if let only { diagnostics = diagnostics.filter { only.contains($0.file) } }
@@ -202,6 +217,7 @@ public enum DataChecker {
       switch file.record {
       case .meeting(let meeting)?: parent = (meeting.scrum, "scrum", .scrum, "history")
       case .quiz(let quiz)?: parent = (quiz.library, "library", .library, "quizzes")
+      case .standup(let entry)?: parent = (entry.scrum, "scrum", .scrum, "standups")
       default: break
       }
       if let parent { parentPlace = Place(file.diagnostic(.error, at: [.key(parent.key)], "")) }

@@ -55,6 +55,7 @@ public struct DataDirectory: Sendable {
     case .meeting: return "history"
     case .library: return "libraries"
     case .quiz: return "quizzes"
+    case .standup: return "standups"
     case .config: return nil
     }
   }
@@ -87,7 +88,7 @@ public struct DataDirectory: Sendable {
   public func recordPaths(in folder: String) -> [String] {
     var problems: [Diagnostic] = []
     let kind = RecordLayout.kind(ofPath: folder + "/x.yaml")
-    guard let kind, kind == .meeting || kind == .quiz else { return [] }
+    guard let kind, kind == .meeting || kind == .quiz || kind == .standup else { return [] }
     return Self.list(root.appendingPathComponent(folder).path).flatMap {
       record(folder + "/" + $0.name, $0, kind, &problems)
     }.sorted()
@@ -111,7 +112,7 @@ public struct DataDirectory: Sendable {
     }
     var out: [String] = []
     var problems: [Diagnostic] = []
-    let nested = kind == .meeting || kind == .quiz
+    let nested = kind == .meeting || kind == .quiz || kind == .standup
     for entry in listing(top, &problems) {
       let path = top + "/" + entry.name
       if nested {
@@ -270,7 +271,7 @@ public struct DataDirectory: Sendable {
         }
       }
     }
-    for top in ["scrums", "history", "libraries", "quizzes"] {
+    for top in ["scrums", "history", "libraries", "quizzes", "standups"] {
       var st = stat()
       let url = root.appendingPathComponent(top).path
       if lstat(url, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK {

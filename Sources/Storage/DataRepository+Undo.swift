@@ -151,31 +151,44 @@ extension DataRepository {
   {
     guard let head else { return }
     for path in change.removals.sorted() {
-      let folder: String
+      let folders: [String]
       switch RecordLayout.kind(ofPath: path) {
-      case .scrum?: folder = "history/" + RecordLayout.slug(ofPath: path)
-      case .library?: folder = "quizzes/" + RecordLayout.slug(ofPath: path)
+      // NB: a scrum's meetings, and its written stand-up entries.
+      case .scrum?:
+        folders = ["history/", "standups/"].map { $0 + RecordLayout.slug(ofPath: path) }
+      case .library?: folders = ["quizzes/" + RecordLayout.slug(ofPath: path)]
       default: continue
       }
-      guard let bytes = try file(path, in: head),
-        let id = ActivityIndex.unquotedField("id", in: bytes)
-      else { continue }
-      let children = try git.names(in: folder, of: head).sorted().filter { name in
-        let child = "\(folder)/\(name)"
-        guard !change.removals.contains(child), let text = try file(child, in: head) else {
-          return false
-        }
-        let parent =
-          ActivityIndex.unquotedField("scrum", in: text)
-          ?? ActivityIndex.unquotedField("library", in: text)
-        return parent == id
+      for folder in folders {
+        try refuseOrphans(of: path, in: folder, change, at: head, verb: verb, subject: subject)
       }
-      guard let first = children.first else { continue }
-      let noun = folder.hasPrefix("history/") ? "meeting" : "quiz result"
-      throw StorageError(
-        "can't \(verb) '\(subject)': it would remove \(path), and \(children.count) \(noun)\(children.count == 1 ? "" : "s") recorded for it since (\(folder)/\(first)\(children.count > 1 ? ", ..." : "")) would be left without it; remove \(children.count == 1 ? "it" : "them") first if that is what you want"
-      )
     }
+  }
+
+  private func refuseOrphans(
+    of path: String, in folder: String, _ change: Change, at head: ObjectID, verb: String,
+    subject: String
+  ) throws {
+    guard let bytes = try file(path, in: head),
+      let id = ActivityIndex.unquotedField("id", in: bytes)
+    else { return }
+    let children = try git.names(in: folder, of: head).sorted().filter { name in
+      let child = "\(folder)/\(name)"
+      guard !change.removals.contains(child), let text = try file(child, in: head) else {
+        return false
+      }
+      let parent =
+        ActivityIndex.unquotedField("scrum", in: text)
+        ?? ActivityIndex.unquotedField("library", in: text)
+      return parent == id
+    }
+    guard let first = children.first else { return }
+    let noun =
+      folder.hasPrefix("history/")
+      ? "meeting" : folder.hasPrefix("standups/") ? "stand-up entry" : "quiz result"
+    throw StorageError(
+      "can't \(verb) '\(subject)': it would remove \(path), and \(children.count) \(children.count == 1 ? noun : noun == "stand-up entry" ? "stand-up entries" : noun + "s") recorded for it since (\(folder)/\(first)\(children.count > 1 ? ", ..." : "")) would be left without it; remove \(children.count == 1 ? "it" : "them") first if that is what you want"
+    )
   }
 
   static func subject(of info: Repository.CommitInfo) -> String {

@@ -174,6 +174,7 @@ public enum RecordCodec {
     case .library(let r): return try encode(r, kind: .library)
     case .quiz(let r): return try encode(r, kind: .quiz)
     case .config(let r): return try encode(r, kind: .config)
+    case .standup(let r): return try encode(r, kind: .standup)
     }
   }
 
@@ -187,6 +188,7 @@ public enum RecordCodec {
       case .library: .library
       case .quiz: .quiz
       case .config: .config
+      case .standup: .standup
       }
     return RecordSchema.modeline(kind, forFileAt: path) + (try encode(record))
   }
@@ -207,6 +209,7 @@ public enum RecordCodec {
     case .library(let r): return try edit(r, .library)
     case .quiz(let r): return try edit(r, .quiz)
     case .config(let r): return try edit(r, .config)
+    case .standup(let r): return try edit(r, .standup)
     }
   }
 
@@ -224,6 +227,7 @@ public enum RecordCodec {
     case .library: return .library(try decoder.decode(Library.self, from: root))
     case .quiz: return .quiz(try decoder.decode(QuizResult.self, from: root))
     case .config: return .config(try decoder.decode(RepoConfig.self, from: root))
+    case .standup: return .standup(try decoder.decode(StandupEntry.self, from: root))
     }
   }
 
@@ -242,6 +246,7 @@ public enum RecordCodec {
     case .library: return "'name' and 'language'"
     case .quiz: return "'library', 'date' and 'questions'"
     case .config: return "'format: 1'"
+    case .standup: return "'scrum', 'date' and 'by'"
     }
   }
 

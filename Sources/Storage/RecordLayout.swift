@@ -15,6 +15,7 @@ public enum RecordLayout {
     case ("libraries", 2): return .library
     case ("history", 3): return .meeting
     case ("quizzes", 3): return .quiz
+    case ("standups", 3): return .standup
     default: return nil
     }
   }
@@ -38,10 +39,12 @@ public enum RecordLayout {
   /// library of 50,000 words is 10 MB.
   public static let maxBytes: [RecordKind: Int] = [
     .scrum: 1 << 20, .meeting: 8 << 20, .library: 64 << 20, .quiz: 1 << 20, .config: 1 << 20,
+    .standup: 256 << 10,
   ]
 
   /// The folders that hold records, for messages.
-  public static let folders = "scrums/, history/<scrum>/, libraries/, quizzes/<library>/"
+  public static let folders =
+    "scrums/, history/<scrum>/, libraries/, quizzes/<library>/, standups/<scrum>/"
 
   /// The slug a path is filed under: the file name for scrums and libraries, the folder for
   /// meetings and quizzes.
@@ -50,7 +53,7 @@ public enum RecordLayout {
     guard let kind = kind(ofPath: path) else { return "" }
     switch kind {
     case .scrum, .library: return String(parts[1].dropLast(".yaml".count))
-    case .meeting, .quiz: return String(parts[1])
+    case .meeting, .quiz, .standup: return String(parts[1])
     case .config: return ""
     }
   }

@@ -263,7 +263,7 @@ struct MoveReconciliation {
     for (_, blob) in mine.added.sorted(by: { $0.key < $1.key }) { children.append((.ours, blob)) }
     for file in files.values.sorted(by: { $0.path < $1.path }) {
       let kind = RecordLayout.kind(ofPath: file.path)
-      guard kind == .meeting || kind == .quiz else { continue }
+      guard kind == .meeting || kind == .quiz || kind == .standup else { continue }
       if let t = file.theirs, file.ours == nil { children.append((.theirs, t)) }
       if let o = file.ours, file.theirs == nil, o != file.base { children.append((.ours, o)) }
     }

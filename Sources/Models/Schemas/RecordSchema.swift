@@ -10,7 +10,7 @@
 public enum RecordSchema {
   /// The files that have a schema.
   public enum Kind: String, CaseIterable, Sendable {
-    case scrum, meeting, library, quiz, config, conflict
+    case scrum, meeting, library, quiz, config, conflict, standup
 
     /// `scrum.schema.json`.
     public var fileName: String { "\(rawValue).schema.json" }
@@ -36,6 +36,7 @@ public enum RecordSchema {
     case .quiz: return quiz
     case .config: return config
     case .conflict: return conflict
+    case .standup: return standup
     }
   }
 
@@ -190,6 +191,40 @@ public enum RecordSchema {
                 "The attendee's own time zone: 'dinger agenda' shows them the meeting at their local time."
               )
             ),
+            (
+              "email",
+              text(
+                "The attendee's email: 'dinger standup' knows you by it (git's user.email), or by your name (user.name)."
+              )
+            ),
+            (
+              "away",
+              object(
+                (
+                  "description",
+                  "Days the attendee is away: left out of the meeting's rotation, not expected in the written stand-up, not counted absent."
+                ),
+                ("type", "array"),
+                (
+                  "items",
+                  nested(
+                    "A stretch of days away, both ends included.", required: ["from"],
+                    [
+                      (
+                        "from",
+                        pattern("First day away, YYYY-MM-DD.", dayPattern, examples: ["2026-12-21"])
+                      ),
+                      (
+                        "until",
+                        pattern(
+                          "Last day away, YYYY-MM-DD (default: 'from').", dayPattern,
+                          examples: ["2027-01-01"])
+                      ),
+                      ("note", text("Why, for the team (holiday, conference).")),
+                    ])
+                )
+              )
+            ),
           ]),
       ]
     ))
@@ -289,7 +324,126 @@ public enum RecordSchema {
           ("description", "Who speaks, in speaking order; at least one."), ("type", "array"),
           ("minItems", 1), ("items", attendee))
       ),
+      ("standup", standupSettings),
     ])
+
+  static let questionKeyPattern = "^[a-z][a-z0-9-]{0,39}$"
+
+  static let standupSettings = nested(
+    "The written stand-up (docs/standups.md): its questions and the days an entry is expected.",
+    required: [],
+    [
+      (
+        "questions",
+        object(
+          (
+            "description",
+            "The questions asked, in order (default: yesterday, today; blockers are always asked)."
+          ),
+          ("type", "array"), ("maxItems", 20),
+          (
+            "items",
+            nested(
+              "A question: the key its answers are written under, and how it is asked.",
+              required: ["key"],
+              [
+                (
+                  "key",
+                  pattern("The answer's key in an entry.", questionKeyPattern, examples: ["risks"])
+                ),
+                (
+                  "ask",
+                  text("The question as it is asked.", examples: ["Anything that could slip?"])
+                ),
+              ])
+          ))
+      ),
+      (
+        "days",
+        object(
+          (
+            "description",
+            "Days an entry is expected (default: the schedule's days, else Monday to Friday)."
+          ),
+          ("type", "array"),
+          (
+            "items",
+            pattern(
+              "A day of the week.", "^(mon|tue|wed|thu|fri|sat|sun)[a-z]*$", examples: ["mon"])
+          ))
+      ),
+    ])
+
+  static let blockerID = pattern(
+    "A blocker's id: 'b' and 8 hex digits ('dinger blockers' lists them).", "^b[0-9a-f]{8}$",
+    examples: ["b1f0c2a9d"])
+
+  static let standup = object(
+    ("$schema", "https://json-schema.org/draft/2020-12/schema"),
+    ("title", "dinger stand-up entry"),
+    (
+      "description",
+      "One teammate's written stand-up for one day: standups/<scrum-slug>/<yyyy-mm-dd>-<person>.yaml. Every key besides scrum, date, by, blockers and resolved answers one of the scrum's questions."
+    ),
+    ("type", "object"),
+    ("required", ["scrum", "date", "by"]),
+    (
+      "properties",
+      properties([
+        ("scrum", id("The id of the scrum.")),
+        (
+          "date",
+          pattern("The writer's local day, YYYY-MM-DD.", dayPattern, examples: ["2026-11-27"])
+        ),
+        ("by", text("The attendee who wrote it.", maxLength: Attendee.maxName)),
+        (
+          "blockers",
+          object(
+            (
+              "description",
+              "What blocks you: a line opens a blocker; {id, text} carries an open one over."
+            ),
+            ("type", "array"), ("maxItems", .integer(StandupEntry.maxBlockers)),
+            (
+              "items",
+              object(
+                (
+                  "anyOf",
+                  [
+                    text("A new blocker."),
+                    nested(
+                      "An open blocker carried over.", required: ["id"],
+                      [("id", blockerID), ("text", text("Its text, reworded if you like."))]),
+                  ]
+                ))
+            ))
+        ),
+        (
+          "resolved",
+          object(
+            ("description", "Blockers you resolved that day."), ("type", "array"),
+            (
+              "items",
+              object(
+                (
+                  "anyOf",
+                  [
+                    blockerID,
+                    nested(
+                      "A resolved blocker with a note.", required: ["id"],
+                      [("id", blockerID), ("note", text("How it was resolved."))]),
+                  ]
+                ))
+            ))
+        ),
+      ])
+    ),
+    ("propertyNames", object(("pattern", .string("^[a-z][a-z0-9-]{0,39}$")))),
+    (
+      "additionalProperties",
+      text(
+        "The answer to the scrum's question of this key.", examples: ["Cut the release candidate."])
+    ))
 
   static let meeting = record(
     "dinger meeting",

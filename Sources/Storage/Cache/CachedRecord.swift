@@ -134,8 +134,11 @@ enum CachedRecord {
   private static func body(_ record: AnyRecord, into w: inout CacheWriter) -> Bool {
     switch record {
     case .scrum(let s):
-      guard s.unknown.isEmpty, s.attendees.allSatisfy({ $0.unknown.isEmpty }),
-        s.schedule?.unknown.isEmpty ?? true
+      // NB: a scrum with stand-up settings, an attendee's email or absences is not cached
+      // (this layout has no place for them, and a cached read must give the whole record).
+      guard s.unknown.isEmpty,
+        s.attendees.allSatisfy({ $0.unknown.isEmpty && $0.email == nil && $0.away.isEmpty }),
+        s.schedule?.unknown.isEmpty ?? true, s.standup == nil
       else { return false }
       w.u8(1)
       w.optional(s.id)
@@ -192,7 +195,7 @@ enum CachedRecord {
           w.optional(m.example)
         }
       }
-    case .quiz, .config:
+    case .quiz, .config, .standup:
       return false
     }
     return true

@@ -22,7 +22,7 @@ extension ScrumCommand {
     @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
     var scrum: String
 
-    @Flag(help: "Remove its recorded meetings too.")
+    @Flag(help: "Remove its history too (recorded meetings and written stand-up entries).")
     var withHistory = false
 
     func run() throws {

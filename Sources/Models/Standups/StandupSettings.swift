@@ -1,0 +1,182 @@
+import Base
+import FoundationEssentials
+
+/// A scrum's written stand-up: its questions and the days an entry is expected.
+///
+/// ```yaml
+/// standup:
+///   questions:                   # default: yesterday, today (blockers are always asked)
+///     - {key: yesterday, ask: What did you finish?}
+///     - {key: risks, ask: Anything that could slip?}
+///   days: [mon, tue, wed, thu]   # default: the schedule's days, else Monday to Friday
+/// ```
+public struct StandupSettings: Hashable, Sendable, Codable {
+  /// The questions, in the order they are asked.
+  public var questions: [Question]
+  /// The days an entry is expected, as written (`mon`, `tuesday`...); empty: the default.
+  public var days: [String]
+
+  public static let keys = ["questions", "days"]
+
+  /// One question: the key its answers are written under, and how it is asked.
+  public struct Question: Hashable, Sendable, Codable {
+    public var key: String
+    public var ask: String
+
+    public init(key: String, ask: String) { (self.key, self.ask) = (key, ask) }
+
+    public init(from decoder: any Decoder) throws {
+      if let single = try? decoder.singleValueContainer(),
+        let key = try? single.decode(String.self)
+      {
+        (self.key, ask) = (key, key)
+        return
+      }
+      var r = try FieldReader(decoder, known: ["key", "ask"])
+      key = r.required("key") ?? ""
+      ask = r.optional("ask") ?? key
+      _ = r.unknown()
+      try r.finish(self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var w = FieldWriter(encoder)
+      try w.write("key", key)
+      try w.write("ask", ask)
+    }
+  }
+
+  /// The questions a scrum asks when it sets none (Geekbot's and every stand-up tool's).
+  public static let defaultQuestions = [
+    Question(key: "yesterday", ask: "What did you do since your last entry?"),
+    Question(key: "today", ask: "What will you do today?"),
+  ]
+
+  public init(questions: [Question] = [], days: [String] = []) {
+    (self.questions, self.days) = (questions, days)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: Self.keys)
+    questions = r.list("questions")
+    days = r.list("days")
+    _ = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.writeNonEmpty("questions", questions)
+    try w.writeNonEmpty("days", days)
+  }
+
+  /// The questions asked: the scrum's, else the default ones.
+  public var asked: [Question] { questions.isEmpty ? Self.defaultQuestions : questions }
+
+  /// Whether `key` may name a question: lowercase letters, digits and `-`, 1 to 40 of them,
+  /// and not a key an entry keeps for itself.
+  public static func isQuestionKey(_ key: String) -> Bool {
+    let b = Array(key.utf8)
+    return (1...40).contains(b.count) && (97...122).contains(b[0])
+      && b.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
+      && !StandupEntry.reservedKeys.contains(key)
+  }
+
+  /// The days an entry is expected: `days`, else the schedule's, else Monday to Friday.
+  public static func expectedDays(_ settings: StandupSettings?, schedule: Schedule?) -> [Weekday] {
+    if let days = settings?.days, !days.isEmpty {
+      let parsed = days.compactMap { Weekday(name: $0) }
+      if !parsed.isEmpty { return parsed.sorted() }
+    }
+    if let plan = schedule?.plan { return plan.days }
+    return [.monday, .tuesday, .wednesday, .thursday, .friday]
+  }
+
+  func validate(at path: [PathComponent]) -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    var seen = Set<String>()
+    for (i, q) in questions.enumerated() {
+      let at = path + [.key("questions"), .index(i)]
+      if !Self.isQuestionKey(q.key) {
+        issues.append(
+          .init(
+            at: at + [.key("key")],
+            "'\(OneLineText.excerpt(q.key))' is not a question key: lowercase letters, digits and '-' (not scrum, date, by, blockers or resolved)"
+          ))
+      } else if !seen.insert(q.key).inserted {
+        issues.append(.init(at: at, "the question '\(q.key)' is asked twice; remove one"))
+      }
+    }
+    if questions.count > 20 {
+      issues.append(
+        .init(at: path + [.key("questions")], "a stand-up asks at most 20 questions"))
+    }
+    for (i, day) in days.enumerated() where Weekday(name: day) == nil {
+      issues.append(
+        .init(
+          at: path + [.key("days"), .index(i)],
+          "'\(OneLineText.excerpt(day))' is not a day of the week (mon ... sun)"))
+    }
+    return issues
+  }
+}
+
+/// A stretch of days an attendee is away, both ends included: `{from: 2026-12-21, until:
+/// 2027-01-01, note: holiday}`.
+public struct Absence: Hashable, Sendable, Codable {
+  public var from: String
+  public var until: String
+  public var note: String?
+
+  public init(from: String, until: String, note: String? = nil) {
+    (self.from, self.until, self.note) = (from, until, note)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    var r = try FieldReader(decoder, known: ["from", "until", "note"])
+    from = r.required("from") ?? ""
+    until = r.optional("until") ?? from
+    note = r.optional("note")
+    _ = r.unknown()
+    try r.finish(self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var w = FieldWriter(encoder)
+    try w.write("from", from)
+    try w.write("until", until)
+    try w.write("note", note)
+  }
+
+  /// Whether `day` falls in it.
+  public func covers(_ day: CivilDate) -> Bool {
+    guard let a = CivilDate(from), let b = CivilDate(until) else { return false }
+    return a <= day && day <= b
+  }
+
+  func validate(at path: [PathComponent]) -> [ValidationIssue] {
+    guard let a = CivilDate(from) else {
+      return [
+        .init(
+          at: path + [.key("from")],
+          "'from' must be a day written YYYY-MM-DD, found '\(OneLineText.excerpt(from))'")
+      ]
+    }
+    guard let b = CivilDate(until) else {
+      return [
+        .init(
+          at: path + [.key("until")],
+          "'until' must be a day written YYYY-MM-DD, found '\(OneLineText.excerpt(until))'")
+      ]
+    }
+    if b < a {
+      return [.init(at: path + [.key("until")], "'until' (\(until)) is before 'from' (\(from))")]
+    }
+    return []
+  }
+}
+
+extension Attendee {
+  /// Whether the attendee is away on `day`, and the absence's note.
+  public func away(on day: CivilDate) -> Absence? { away.first { $0.covers(day) } }
+}

@@ -1,0 +1,97 @@
+import Base
+import FoundationEssentials
+import Models
+
+/// What `check` says of a written stand-up entry against its scrum: who wrote it, which
+/// questions it answers, where it is filed, and the blockers it resolves.
+enum StandupChecks {
+  /// An entry against its scrum (nil: the scrum is missing, which the cross-file pass says).
+  static func judge(_ entry: StandupEntry, in file: DecodedFile, scrum: Scrum?) -> [Diagnostic] {
+    var found: [Diagnostic] = []
+    // NB: filed as <date>-<writer's slug>.yaml: the name says whose day it is.
+    let name = String(file.path.split(separator: "/").last ?? "").dropLast(".yaml".count)
+    let expected = StandupFiles.fileStem(date: entry.date, by: entry.by)
+    if CivilDate(entry.date) != nil, !entry.by.trimmed.isEmpty, name != expected {
+      found.append(
+        file.diagnostic(
+          .warning, at: [.key("date")],
+          "this entry is \(entry.by)'s for \(entry.date), which dinger files as \(expected).yaml; rename the file (git mv) so that each person's day has one file"
+        ))
+    }
+    guard let scrum else { return found }
+    if scrum.attendee(named: entry.by) == nil {
+      let names = scrum.attendees.map(\.name)
+      let hint = Suggestions.hint(for: entry.by, in: names)
+      found.append(
+        file.diagnostic(
+          .warning, at: [.key("by")],
+          "'\(OneLineText.excerpt(entry.by))' is not an attendee of \(scrum.title)\(hint); entries are written by attendees (add them with dinger scrum attendee add)"
+        ))
+    }
+    let asked = (scrum.standup ?? StandupSettings()).asked.map(\.key)
+    for answer in entry.answers where !asked.contains(answer.key) {
+      let hint = Suggestions.hint(for: answer.key, in: asked)
+      found.append(
+        file.diagnostic(
+          .warning, at: [.key(answer.key)],
+          "\(scrum.title) asks no question '\(OneLineText.excerpt(answer.key))'\(hint); it asks: \(asked.joined(separator: ", "))"
+        ))
+    }
+    return found
+  }
+
+  /// Resolutions of blocker ids that no entry of the scrum opened.
+  static func resolutions(
+    _ files: [(DecodedFile, StandupEntry)], _ byScrum: [UUID: [StandupEntry]]
+  ) -> [Diagnostic] {
+    var unknown: [String: Set<String>] = [:]  // "scrum|date|by" -> ids
+    for (scrum, entries) in byScrum {
+      _ = Blockers.follow(entries) { entry, resolution in
+        unknown["\(scrum)|\(entry.date)|\(entry.by)", default: []].insert(resolution.id)
+      }
+    }
+    guard !unknown.isEmpty else { return [] }
+    var found: [Diagnostic] = []
+    for (file, entry) in files {
+      guard let ids = unknown["\(entry.scrum)|\(entry.date)|\(entry.by)"] else { continue }
+      for (i, r) in entry.resolved.enumerated() where ids.contains(r.id) {
+        found.append(
+          file.diagnostic(
+            .warning, at: [.key("resolved"), .index(i)],
+            "no entry of this scrum opened the blocker \(r.id); 'dinger blockers' lists the open ones with their ids"
+          ))
+      }
+    }
+    return found
+  }
+}
+
+/// Where stand-up entries are filed.
+public enum StandupFiles {
+  /// `2026-11-27-ada-lovelace`: the day, then the writer's name as a file name.
+  public static func fileStem(date: String, by: String) -> String {
+    date + "-" + slug(by)
+  }
+
+  /// `standups/<scrum-slug>/<date>-<person>.yaml`.
+  public static func path(scrumSlug: String, date: String, by: String) -> String {
+    "standups/\(scrumSlug)/\(fileStem(date: date, by: by)).yaml"
+  }
+
+  /// A name as a file name: lowercase letters and digits joined by `-` (other scripts kept as
+  /// they are, since a name may be written in any).
+  public static func slug(_ name: String) -> String {
+    var out = ""
+    var dash = false
+    for scalar in name.trimmed.lowercased().unicodeScalars {
+      if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+        if dash && !out.isEmpty { out += "-" }
+        out.unicodeScalars.append(scalar)
+        dash = false
+      } else {
+        dash = true
+      }
+    }
+    return out.isEmpty ? "someone" : String(out.prefix(80))
+  }
+}
