@@ -47,7 +47,14 @@ public struct AgendaView {
       var notes: [String] = []
       if item.zone != viewerZone { notes.append("\(item.zoneTime) \(item.zone)") }
       if item.moved { notes.append("moved") }
-      let timed = item.attendees.filter { $0.time != nil }
+      let timed = item.attendees.filter { $0.time != nil && $0.away == nil }
+      let away = item.attendees.filter { $0.away != nil }
+      if !away.isEmpty {
+        notes.append(
+          "away: "
+            + away.map { "\($0.name)" + ($0.away == "away" ? "" : " (\($0.away!))") }
+            .joined(separator: ", "))
+      }
       if !timed.isEmpty {
         notes.append(
           timed.map { a in

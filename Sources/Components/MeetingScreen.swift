@@ -16,6 +16,9 @@ public struct MeetingScreen {
   /// Transcription: listening (with the sound level, so a muted microphone shows at once) or
   /// off and why; nil when not asked for.
   public var listening: Listening?
+  /// What each speaker wrote in today's written stand-up and their open blockers, by name:
+  /// shown under the speaker while they speak (as Jira's stand-up shows the board).
+  public var written: [String: [String]] = [:]
 
   /// What the transcription line shows.
   public enum Listening: Sendable, Equatable {
@@ -31,11 +34,12 @@ public struct MeetingScreen {
   /// Creates a screen.
   public init(
     timer: MeetingTimer, title: String, theme: Theme, width: Int, height: Int, color: Bool,
-    showHelp: Bool = false, listening: Listening? = nil
+    showHelp: Bool = false, listening: Listening? = nil, written: [String: [String]] = [:]
   ) {
     (self.timer, self.title, self.theme, self.width, self.height, self.color, self.showHelp) =
       (timer, title, theme, max(20, width), max(8, height), color, showHelp)
     self.listening = listening
+    self.written = written
   }
 
   /// The transcription line: a dot, the word, and a ten-step meter.
@@ -88,6 +92,10 @@ public struct MeetingScreen {
       ? "+\(Self.clock(timer.over)) over (n or q to end)"
       : "\(Self.clock(timer.speakerRemaining)) left"
     out.append(fit(" \(position): \(name)    \(left)"))
+    // NB: at most four lines of it, so the keys stay on a small terminal.
+    for line in (written[name] ?? []).prefix(max(0, min(4, height - 12))) {
+      out.append(fit("   " + line))
+    }
     let done = (0..<timer.current).map { "\(timer.speakers[$0]) (\(Self.clock(timer.spoken[$0])))" }
     if !done.isEmpty { out.append(fit(" Done: " + done.joined(separator: ", "))) }
     if let listening { out.append(fit(Self.listeningLine(listening))) }

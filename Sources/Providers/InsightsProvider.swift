@@ -50,9 +50,19 @@ public struct InsightsProvider: Sendable {
         ? nil
         : schedules.missed(stored, meetings: own, since: since, until: end)
           .map { Date(timeIntervalSince1970: TimeInterval($0.start)) }
-      return ScrumStats.compute(
+      var stats = ScrumStats.compute(
         scrum: stored.scrum, slug: stored.slug, schedule: plan?.summary, meetings: own,
         missed: missed)
+      // NB: entries are dated by their writers' own days; the period is counted in UTC days.
+      let entries = try StandupProvider(scrums: scrums).entries(of: stored).entries.map(\.entry)
+      if let first = entries.compactMap({ CivilDate($0.date) }).min() {
+        let day = { (d: Date) in CivilDate(dayNumber: Int(floor(d.timeIntervalSince1970 / 86_400)))
+        }
+        let from = since.map(day) ?? first
+        stats.standups = StandupStats.compute(
+          scrum: stored.scrum, entries: entries, from: max(from, first), to: day(end))
+      }
+      return stats
     }
     var libraryStats: [LibraryStats] = []
     if withLibraries && only == nil {

@@ -130,13 +130,20 @@ public struct ScheduleProvider: Sendable {
     let (day, start) = viewer.wallClock(at: o.start)
     let end = viewer.wallClock(at: o.end).time
     let attendees = s.stored.scrum.attendees.map { a -> AgendaItem.AttendeeTime in
+      // NB: away on the occurrence's day where they are (their zone, else the schedule's).
+      let theirRules = a.zone.flatMap { zones.rules($0) } ?? s.rules
+      let away = a.away(on: theirRules.wallClock(at: o.start).date).map { $0.note ?? "away" }
       guard let zone = a.zone, let rules = zones.rules(zone) else {
-        return AgendaItem.AttendeeTime(name: a.name, zone: a.zone)
+        var time = AgendaItem.AttendeeTime(name: a.name, zone: a.zone)
+        time.away = away
+        return time
       }
       let (theirDay, theirTime) = rules.wallClock(at: o.start)
-      return AgendaItem.AttendeeTime(
+      var time = AgendaItem.AttendeeTime(
         name: a.name, zone: zone, time: theirTime.description,
         day: theirDay == day ? nil : theirDay.description)
+      time.away = away
+      return time
     }
     return AgendaItem(
       title: s.stored.scrum.title, slug: s.stored.slug, id: s.stored.scrum.id?.lowercased,
@@ -213,13 +220,18 @@ public struct ScheduleProvider: Sendable {
       // and agenda listed that day's stand-up while the feed had none).
       let firstDay =
         s.plan.from ?? s.rules.wallClock(at: lastModified).date.adding(days: -1)
-      series.append(
-        ICalendar.Series(
-          uid: (s.stored.scrum.id?.lowercased ?? s.stored.slug) + "@dinger",
-          title: s.stored.scrum.title,
-          plan: s.plan, rules: s.rules, minutes: s.stored.scrum.length,
-          attendees: s.stored.scrum.attendees.map(\.name), firstDay: firstDay,
-          sequence: changes.count, lastModified: lastModified))
+      var one = ICalendar.Series(
+        uid: (s.stored.scrum.id?.lowercased ?? s.stored.slug) + "@dinger",
+        title: s.stored.scrum.title,
+        plan: s.plan, rules: s.rules, minutes: s.stored.scrum.length,
+        attendees: s.stored.scrum.attendees.map(\.name), firstDay: firstDay,
+        sequence: changes.count, lastModified: lastModified)
+      // NB: absences that have not ended yet (past ones are of no use to a calendar).
+      let today = s.rules.wallClock(at: Int64(Date().timeIntervalSince1970)).date
+      one.away = s.stored.scrum.attendees.flatMap { a in
+        a.away.filter { CivilDate($0.until).map { $0 >= today } ?? false }.map { (a.name, $0) }
+      }
+      series.append(one)
     }
     var past: [ICalendar.Past] = []
     if history {

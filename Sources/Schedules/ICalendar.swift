@@ -26,6 +26,8 @@ public enum ICalendar {
     public var sequence: Int
     /// The last change's time, UTC seconds.
     public var lastModified: Int64
+    /// Who is away when (attendees' `away:`): said in the description.
+    public var away: [(name: String, absence: Absence)] = []
 
     /// A series.
     public init(
@@ -113,6 +115,12 @@ public enum ICalendar {
     var description = "Attendees: " + s.attendees.joined(separator: ", ")
     description += "\nPlanned length: \(s.minutes) min"
     description += "\nSchedule: " + plan.summary
+    // NB: absences as a line each, so a calendar shows who will not be there.
+    for (name, a) in s.away.prefix(50) {
+      description +=
+        "\nAway: \(name) " + (a.from == a.until ? a.from : "\(a.from) to \(a.until)")
+        + (a.note.map { " (\($0))" } ?? "")
+    }
     var common = [
       "SUMMARY:" + text(s.title), "DESCRIPTION:" + text(description),
       "SEQUENCE:\(s.sequence)", "LAST-MODIFIED:" + utcStamp(s.lastModified),

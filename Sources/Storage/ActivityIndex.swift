@@ -286,7 +286,7 @@ public enum ActivityIndex {
       let reader = walker.reader
       let new = try file.new.map { try reader.read($0).bytes }
       // NB: the old bytes are only needed to diff a scrum edit.
-      let old = try (kind == .scrum && new != nil ? file.old : nil).map {
+      let old = try ((kind == .scrum || kind == .standup) && new != nil ? file.old : nil).map {
         try reader.read($0).bytes
       }
       let change = file.new == nil ? "D" : file.old == nil ? "A" : "M"
@@ -388,6 +388,14 @@ public enum ActivityIndex {
     if kind == .standup, change != "D", let new,
       case .standup(let entry)? = RecordCodec.decode(new, path: "e.yaml", kind: .standup).record
     {
+      if change == "M", let old,
+        case .standup(let before)? = RecordCodec.decode(old, path: "e.yaml", kind: .standup).record
+      {
+        let parts = StandupEntry.describe(from: before, to: entry)
+        if !parts.isEmpty {
+          return "\(entry.by)'s stand-up for \(entry.date): " + parts.joined(separator: "; ")
+        }
+      }
       let verb = change == "A" ? "wrote" : "edited"
       return "\(verb) the stand-up entry of \(entry.by) for \(entry.date)"
     }

@@ -219,16 +219,18 @@ public struct ReportView {
     grid += "<th scope=\"col\">Attended</th></tr></thead><tbody>"
     for p in a.people {
       grid += "<tr><th scope=\"row\">\(HTML.esc(p.name))</th>"
-      grid += p.present.map {
-        $0
+      grid += p.present.indices.map { i in
+        p.present[i]
           ? "<td class=\"in\" title=\"present\">●</td>"
-          : "<td class=\"out\" title=\"absent\">·</td>"
+          : p.away[i]
+            ? "<td class=\"away\" title=\"away\">–</td>"
+            : "<td class=\"out\" title=\"absent\">·</td>"
       }.joined()
-      grid += "<td>\(p.attended)/\(a.dates.count)</td></tr>"
+      grid += "<td>\(p.attended)/\(p.expected)</td></tr>"
     }
     grid += "</tbody></table></div>"
     if a.otherPeople > 0 { grid += "<p class=\"more\">and \(a.otherPeople) more people</p>" }
-    let absent = a.people.filter { $0.attended < a.dates.count }.count
+    let absent = a.people.filter { $0.attended < $0.expected }.count
     return """
       <figure class="chart" id="\(id)-attendance">
       <figcaption><h3>Attendance (last \(Style.plural(a.dates.count, "meeting")))</h3><p class="reading">\(absent) of \(a.people.count) people missed at least one</p></figcaption>

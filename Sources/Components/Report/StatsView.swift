@@ -21,6 +21,29 @@ public struct StatsView {
     self.timeZone = timeZone
   }
 
+  /// The written stand-up's lines: entries written of those expected, and blockers.
+  func standupLines(_ s: ScrumStats) -> String {
+    var out = ""
+    if let st = s.standups {
+      let expected = st.participation.reduce(0) { $0 + $1.expected }
+      let written = st.participation.reduce(0) { $0 + $1.written }
+      out += "  written      \(written)/\(expected) expected entries"
+      if expected > 0 { out += " (\(Int((Double(written) / Double(expected) * 100).rounded()))%)" }
+      out += ": "
+      out += st.participation.prefix(6).map {
+        "\(clip($0.person, 14)) \($0.written)/\($0.expected)"
+      }
+      .joined(separator: ", ")
+      out += st.participation.count > 6 ? ", +\(st.participation.count - 6)\n" : "\n"
+      out += "  blockers     \(st.open) open, \(st.resolved) resolved"
+      if let m = st.medianDaysToResolve {
+        out += " (median \(m == m.rounded() ? String(Int(m)) : String(m)) working days to resolve)"
+      }
+      out += "\n"
+    }
+    return out
+  }
+
   public func render() -> String {
     guard !stats.scrums.isEmpty || !stats.libraries.isEmpty else {
       return "no scrums yet; add one with 'dinger scrum new TITLE --attendee NAME'\n"
@@ -30,7 +53,7 @@ public struct StatsView {
       out +=
         Style.bold(clip(s.title, 40), color: color) + (s.schedule.map { "  \($0)" } ?? "") + "\n"
       guard s.meetings > 0 else {
-        out += "  no meetings recorded\n\n"
+        out += "  no meetings recorded\n" + standupLines(s) + "\n"
         continue
       }
       out += "  \(s.meetings) meeting\(s.meetings == 1 ? "" : "s"), \(s.reading)"
@@ -50,7 +73,7 @@ public struct StatsView {
       let a = s.attendance
       if !a.people.isEmpty {
         out += "  attendance, last \(a.dates.count) meetings: "
-        out += a.people.prefix(6).map { "\(clip($0.name, 14)) \($0.attended)/\(a.dates.count)" }
+        out += a.people.prefix(6).map { "\(clip($0.name, 14)) \($0.attended)/\($0.expected)" }
           .joined(separator: ", ")
         let more = a.people.count - min(6, a.people.count) + a.otherPeople
         out += more > 0 ? ", +\(more)\n" : "\n"
@@ -66,6 +89,7 @@ public struct StatsView {
         out += "\n"
       }
       if let w = s.words.first { out += "  most words   \(clip(w.name, 20)): \(w.words)\n" }
+      out += standupLines(s)
       out += "\n"
     }
     for l in stats.libraries {

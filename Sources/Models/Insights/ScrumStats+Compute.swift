@@ -82,9 +82,19 @@ extension ScrumStats {
       let (a, b) = (present[$0]?.count ?? 0, present[$1]?.count ?? 0)
       return a != b ? a > b : order[$0]! < order[$1]!
     }
+    // NB: a day the person was away (their `away:` in the scrum) is not an absence.
+    let days = meetings.map {
+      CivilDate(dayNumber: Int(floor($0.date.timeIntervalSince1970 / 86_400)))
+    }
     let rows = sorted.prefix(attendancePeople).map { name in
       let marks = (0..<meetings.count).map { present[name]?.contains($0) ?? false }
-      return Attendance.Row(name: name, present: marks, attended: marks.filter { $0 }.count)
+      let attendee = scrum.attendee(named: name)
+      let away = (0..<meetings.count).map { i in
+        !marks[i] && attendee?.away(on: days[i]) != nil
+      }
+      return Attendance.Row(
+        name: name, present: marks, attended: marks.filter { $0 }.count, away: away,
+        expected: meetings.count - away.filter { $0 }.count)
     }
     return Attendance(
       dates: meetings.map(\.date), people: Array(rows),

@@ -39,6 +39,8 @@ public struct ScrumStats: Hashable, Sendable, Codable {
   public var weeks: [Week]
   /// Words spoken per speaker in transcribed turns, most first (top `speakerLimit`).
   public var words: [SpeakerWords]
+  /// The written stand-up's figures; nil when the scrum has no entries.
+  public var standups: StandupStats?
 
   public static let durationLimit = 120
   public static let speakerLimit = 8
@@ -95,8 +97,16 @@ public struct ScrumStats: Hashable, Sendable, Codable {
       public var present: [Bool]
       /// Meetings attended out of those shown.
       public var attended: Int
-      public init(name: String, present: [Bool], attended: Int) {
+      /// Per meeting, whether the person was away that day (their `away:`): not counted absent.
+      public var away: [Bool]
+      /// Meetings they were expected at (not away), out of those shown.
+      public var expected: Int
+      public init(
+        name: String, present: [Bool], attended: Int, away: [Bool] = [], expected: Int? = nil
+      ) {
         (self.name, self.present, self.attended) = (name, present, attended)
+        self.away = away.isEmpty ? present.map { _ in false } : away
+        self.expected = expected ?? present.count
       }
     }
 

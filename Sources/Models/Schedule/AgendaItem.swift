@@ -29,6 +29,8 @@ public struct AgendaItem: Hashable, Sendable, Codable {
     /// `HH:MM` there, and the day when it is not the viewer's day.
     public var time: String?
     public var day: String?
+    /// Away that day (their `away:`), with its note; nil when expected.
+    public var away: String?
 
     /// An attendee's time.
     public init(name: String, zone: String? = nil, time: String? = nil, day: String? = nil) {

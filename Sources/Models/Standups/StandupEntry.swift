@@ -255,3 +255,33 @@ public enum BlockerID {
       && b.dropFirst().allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
   }
 }
+
+extension StandupEntry {
+  /// What changed between two versions of an entry, in words: "today changed", "blocker
+  /// b1f0c2a9d opened", "resolved b7d21e004".
+  public static func describe(from a: StandupEntry, to b: StandupEntry) -> [String] {
+    var parts: [String] = []
+    let keys = (a.answers.map(\.key) + b.answers.map(\.key)).reduce(into: [String]()) {
+      if !$0.contains($1) { $0.append($1) }
+    }
+    for key in keys where a.answer(key) != b.answer(key) {
+      parts.append(
+        a.answer(key) == nil
+          ? "\(key) answered" : b.answer(key) == nil ? "\(key) cleared" : "\(key) changed")
+    }
+    let before = Set(a.blockers.map { a.id(of: $0) })
+    let after = Set(b.blockers.map { b.id(of: $0) })
+    for id in b.blockers.map({ b.id(of: $0) }) where !before.contains(id) {
+      parts.append("blocker \(id) listed")
+    }
+    for id in a.blockers.map({ a.id(of: $0) }) where !after.contains(id) {
+      parts.append("blocker \(id) no longer listed")
+    }
+    let resolvedBefore = Set(a.resolved.map(\.id))
+    for r in b.resolved where !resolvedBefore.contains(r.id) { parts.append("resolved \(r.id)") }
+    if a.scrum != b.scrum || a.date != b.date || a.by != b.by {
+      parts.append("moved to another day or person")
+    }
+    return parts
+  }
+}

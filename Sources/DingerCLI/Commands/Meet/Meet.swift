@@ -153,9 +153,15 @@ struct Meet: AsyncParsableCommand {
         }
         transcript = text
       }
-      let names = attendees.isEmpty ? stored.scrum.attendees.map(\.name) : splitNames(attendees)
+      let when = date.flatMap(userDate) ?? currentDate()
+      // NB: by default the attendees who were not away that day.
+      let day = localDay(when)
+      let present = stored.scrum.attendees.filter { $0.away(on: day) == nil }
+      let names =
+        attendees.isEmpty
+        ? (present.isEmpty ? stored.scrum.attendees : present).map(\.name) : splitNames(attendees)
       var meeting = Meeting(
-        scrum: stored.scrum.id ?? UUID(), date: date.flatMap(userDate) ?? currentDate(),
+        scrum: stored.scrum.id ?? UUID(), date: when,
         length: stored.scrum.length,
         duration: duration.flatMap(Self.seconds)
           ?? audio.flatMap(Transcription.length(ofRecording:)) ?? stored.scrum.length * 60,

@@ -17,9 +17,18 @@ extension Meet {
     }
     let repository = try global.repository()
     let stored = try chosenScrum(repository)
+    // NB: attendees away today are left out of the rotation, and told so.
+    let today = localDay(currentDate())
+    let away = stored.scrum.attendees.filter { $0.away(on: today) != nil }
+    var speakers = stored.scrum.attendees.filter { $0.away(on: today) == nil }.map(\.name)
+    if speakers.isEmpty { speakers = stored.scrum.attendees.map(\.name) }
+    for a in away where speakers.count < stored.scrum.attendees.count {
+      let note = a.away(on: today)?.note.map { " (\($0))" } ?? ""
+      Terminal.error("note: \(a.name) is away today\(note): left out of the rotation\n")
+    }
+    let written = Self.writtenLines(stored, repository: repository, day: today)
     let startTimer = MeetingTimer(
-      attendees: stored.scrum.attendees.map(\.name), minutes: stored.scrum.length,
-      overtime: overtime)
+      attendees: speakers, minutes: stored.scrum.length, overtime: overtime)
     let sound = sound || (try? repository.config().meet?.sound) == true
     if transcribe { Terminal.status("starting the transcriber...\r") }
     let listener = MeetingListener(
@@ -35,7 +44,7 @@ extension Meet {
     defer { terminal.restore() }
     let frontend = TerminalMeetingFrontend(
       terminal: terminal, listener: listener, sound: sound, title: stored.scrum.title,
-      theme: stored.scrum.effectiveTheme)
+      theme: stored.scrum.effectiveTheme, written: written)
     // NB: DINGER_TEST_SECOND_MS makes a second shorter, for the terminal tests only.
     let second =
       ProcessInfo.processInfo.environment["DINGER_TEST_SECOND_MS"].flatMap { Int($0) }
@@ -68,6 +77,34 @@ extension Meet {
     case .recorded(let saved, let subject):
       Terminal.output("\(subject) (\(saved.path))\n")
     }
+  }
+
+  /// What each attendee wrote for `day` in the written stand-up (answers on one line each) and
+  /// their open blockers, for the timer screen; empty when nobody writes.
+  static func writtenLines(_ stored: StoredScrum, repository: Workspace, day: CivilDate)
+    -> [String: [String]]
+  {
+    let provider = StandupProvider.live(repository: repository)
+    guard let entries = try? provider.entries(of: stored).entries, !entries.isEmpty else {
+      return [:]
+    }
+    var out: [String: [String]] = [:]
+    let blockers = Blockers.follow(entries.map(\.entry)).filter(\.isOpen)
+    for attendee in stored.scrum.attendees {
+      var lines: [String] = []
+      if let entry = entries.last(where: {
+        $0.entry.date == day.description && $0.entry.by.lowercased() == attendee.naturalKey
+      }) {
+        for answer in entry.entry.answers where !answer.text.trimmed.isEmpty {
+          lines.append("\(answer.key): " + answer.text.trimmed.replacingText("\n", with: " "))
+        }
+      }
+      for b in blockers where b.owner.lowercased() == attendee.naturalKey {
+        lines.append("blocked: \(b.text) (\(b.id), since \(b.opened))")
+      }
+      if !lines.isEmpty { out[attendee.name] = lines }
+    }
+    return out
   }
 
   /// The meeting's notes: from --notes-file, from $EDITOR with --edit-notes, else typed.
@@ -141,6 +178,8 @@ struct TerminalMeetingFrontend: MeetingFrontend {
   let sound: Bool
   let title: String
   let theme: Theme
+  /// Each speaker's written entry of the day and open blockers.
+  var written: [String: [String]] = [:]
 
   func inputs(stop: @escaping @Sendable () -> Bool) -> AsyncStream<Key> {
     terminal.keys(stop: stop)
@@ -158,7 +197,8 @@ struct TerminalMeetingFrontend: MeetingFrontend {
     Terminal.control(
       MeetingScreen(
         timer: timer, title: title, theme: theme, width: width, height: height,
-        color: Terminal.colorOnStdout, showHelp: help, listening: listener.status(timer)
+        color: Terminal.colorOnStdout, showHelp: help, listening: listener.status(timer),
+        written: written
       ).render())
   }
 
