@@ -42,23 +42,26 @@ enum Charts {
   static func num(_ v: Double) -> String { String(cFormat: "%.1f", v) }
 
   /// Vertical bars with an optional marker per bar (the planned length) and a class per bar.
+  /// `labels` names each bar; about five of them are written under the axis, evenly spaced.
+  /// With `whole`, the values are counts: every tick is a whole number.
   static func columns(
     label: String, values: [Double], marks: [Double]? = nil, stacked: [Double]? = nil,
-    classes: [String], titles: [String], first: String, last: String, unit: String
+    stackedClass: String = "missed", classes: [String], titles: [String], labels: [String],
+    unit: String, whole: Bool = false
   ) -> String {
     let heights = values.enumerated().map { $1 + (stacked?[$0] ?? 0) }
-    let top = nice(max(1, (heights + (marks ?? [])).max() ?? 1))
+    let (top, ticks) = scale(max(heights.max() ?? 0, marks?.max() ?? 0), whole: whole)
     let plotW = width - left - 8
     let plotH = height - bottom - 8
     let step = plotW / Double(max(values.count, 1))
     let barW = max(1, min(step * 0.8, 28))
     var out = svgOpen(label)
-    for f in [0.0, 0.5, 1.0] {
-      let y = 8 + plotH * (1 - f)
+    for t in ticks {
+      let y = 8 + plotH * (1 - t / top)
       out +=
         "<line class=\"grid\" x1=\"\(num(left))\" x2=\"\(num(width - 8))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
       out +=
-        "<text class=\"axis\" x=\"\(num(left - 4))\" y=\"\(num(y + 4))\" text-anchor=\"end\">\(HTML.esc(tick(top * f, unit)))</text>"
+        "<text class=\"axis\" x=\"\(num(left - 4))\" y=\"\(num(y + 4))\" text-anchor=\"end\">\(HTML.esc(tick(t, unit)))</text>"
     }
     for (i, v) in values.enumerated() {
       let h = plotH * v / top
@@ -68,7 +71,7 @@ enum Charts {
       if let extra = stacked?[i], extra > 0 {
         let e = plotH * extra / top
         out +=
-          "<rect class=\"missed\" x=\"\(num(x))\" y=\"\(num(8 + plotH - h - e))\" width=\"\(num(barW))\" height=\"\(num(e))\"><title>\(HTML.esc(titles[i]))</title></rect>"
+          "<rect class=\"\(stackedClass)\" x=\"\(num(x))\" y=\"\(num(8 + plotH - h - e))\" width=\"\(num(barW))\" height=\"\(num(e))\"><title>\(HTML.esc(titles[i]))</title></rect>"
       }
       if let m = marks?[i] {
         let y = 8 + plotH - plotH * m / top
@@ -76,11 +79,45 @@ enum Charts {
           "<line class=\"plan\" x1=\"\(num(x - 1))\" x2=\"\(num(x + barW + 1))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
       }
     }
-    out +=
-      "<text class=\"axis\" x=\"\(num(left))\" y=\"\(num(height - 6))\">\(HTML.esc(first))</text>"
-    out +=
-      "<text class=\"axis\" x=\"\(num(width - 8))\" y=\"\(num(height - 6))\" text-anchor=\"end\">\(HTML.esc(last))</text>"
+    // NB: about five labels along the axis (only the ends were labelled): each under its bar.
+    for i in labelIndices(labels.count) {
+      let x = left + Double(i) * step + step / 2
+      let anchor =
+        i == 0 && labels.count > 1
+        ? "start" : i == labels.count - 1 && labels.count > 1 ? "end" : "middle"
+      let at = anchor == "start" ? left : anchor == "end" ? width - 8 : x
+      out +=
+        "<text class=\"axis\" x=\"\(num(at))\" y=\"\(num(height - 6))\" text-anchor=\"\(anchor)\">\(HTML.esc(labels[i]))</text>"
+    }
     return out + "</svg>"
+  }
+
+  /// Which of `n` bars get a label under the axis: the first, the last, and about three evenly
+  /// spaced between.
+  static func labelIndices(_ n: Int) -> [Int] {
+    guard n > 0 else { return [] }
+    guard n > 5 else { return Array(0..<n) }
+    return (0...4).map { Int((Double($0) * Double(n - 1) / 4).rounded()) }
+  }
+
+  /// The axis top and its ticks for values up to `v`: ticks a nice step apart (1, 2 or 5
+  /// times a power of ten), whole numbers when the values are counts (a chart of meetings had
+  /// ticks at 0.5 and 2.5 meetings, and one of minutes at 13).
+  static func scale(_ v: Double, whole: Bool) -> (top: Double, ticks: [Double]) {
+    let v = v.isFinite && v > 0 ? v : 1
+    var step = niceStep(v / 4)
+    if whole { step = max(1, step.rounded(.up)) }
+    let count = max(1, Int((v / step).rounded(.up)))
+    let top = Double(count) * step
+    return (top, (0...count).map { Double($0) * step })
+  }
+
+  /// The smallest of 1, 2, 5 times a power of ten at or above `v`.
+  static func niceStep(_ v: Double) -> Double {
+    guard v > 0, v.isFinite else { return 1 }
+    let p = pow(10, (log10(v)).rounded(.down))
+    for f in [1.0, 2, 5, 10] where f * p >= v * 0.999_999 { return f * p }
+    return 10 * p
   }
 
   /// The smallest of 1, 2, 2.5, 5 times a power of ten at or above `v`.

@@ -73,6 +73,7 @@ public struct ReportView {
       return out
         + "<p class=\"none\">No scrums yet: add one with <code>dinger scrum new</code>.</p>\n"
     }
+    out += headline()
     out += "<section class=\"cards\" aria-label=\"Scrums\">\n"
     for s in stats.scrums {
       let theme = Theme(rawValue: s.theme) ?? .default
@@ -86,6 +87,27 @@ public struct ReportView {
       out += "<dt>Meetings</dt><dd>\(s.meetings)</dd></dl></a>\n"
     }
     return out + "</section>\n"
+  }
+
+  /// The headline numbers of the whole team, at the top of the page.
+  func headline() -> String {
+    let meetings = stats.scrums.reduce(0) { $0 + $1.meetings }
+    let recent = stats.scrums.reduce(0) { $0 + $1.recent }
+    let over = stats.scrums.reduce(0) { $0 + $1.overPlan }
+    let standups = stats.scrums.compactMap(\.standups)
+    let expected = standups.flatMap(\.participation).reduce(0) { $0 + $1.expected }
+    let written = standups.flatMap(\.participation).reduce(0) { $0 + $1.written }
+    var items: [(String, String)] = [("\(meetings)", meetings == 1 ? "meeting" : "meetings")]
+    if recent > 0 { items.append(("\(over)/\(recent)", "recent meetings over plan")) }
+    if expected > 0 {
+      items.append(
+        ("\(Int((Double(written) / Double(expected) * 100).rounded()))%", "written stand-ups done"))
+      let open = standups.reduce(0) { $0 + $1.open }
+      items.append(("\(open)", open == 1 ? "open blocker" : "open blockers"))
+    }
+    return "<section class=\"headline\" aria-label=\"Headline numbers\">"
+      + items.map { "<p><strong>\(HTML.esc($0.0))</strong> \(HTML.esc($0.1))</p>" }.joined()
+      + "</section>\n"
   }
 
   func libraries(link: (String) -> String) -> String {
@@ -108,7 +130,8 @@ public struct ReportView {
       "<p class=\"reading\">\(HTML.esc(s.reading))\(s.schedule.map { "; meets \(HTML.esc($0))" } ?? "")</p>\n"
     guard s.meetings > 0 else {
       return out
-        + "<p class=\"none\">No meetings recorded in this range, so there is nothing to chart yet.</p></section>\n"
+        + "<p class=\"none\">No meetings recorded in this range, so there is nothing to chart yet.</p>\n"
+        + standups(s, id: id, color: color) + "</section>\n"
     }
     out += durations(s, id: id)
     out += speakers(s, id: id, color: color)
@@ -116,7 +139,76 @@ public struct ReportView {
     out += attendance(s, id: id)
     out += weeks(s, id: id)
     out += words(s, id: id, color: color)
+    out += standups(s, id: id, color: color)
     return out + "</section>\n"
+  }
+
+  /// The written stand-up: participation, blockers per week, and each day's entries.
+  func standups(_ s: ScrumStats, id: String, color: String) -> String {
+    guard let st = s.standups else { return "" }
+    var out = "<h3 class=\"part\">Written stand-ups</h3>\n"
+    let expected = st.participation.reduce(0) { $0 + $1.expected }
+    let written = st.participation.reduce(0) { $0 + $1.written }
+    out += Charts.figure(
+      id: "\(id)-participation", title: "Entries written on the days expected",
+      reading:
+        "\(written) of \(expected) expected entries written from \(st.from) to \(st.to) (days away not counted)",
+      svg: Charts.bars(
+        label: "Entries written per person",
+        rows: st.participation.map {
+          (
+            $0.person, $0.expected == 0 ? 0 : Double($0.written) / Double($0.expected),
+            "\($0.written)/\($0.expected)"
+          )
+        }, color: color),
+      table: Charts.table(
+        id: "\(id)-participation-data", head: ["Person", "Written", "Expected"],
+        rows: st.participation.map { [HTML.esc($0.person), "\($0.written)", "\($0.expected)"] }))
+    if !st.weeks.isEmpty {
+      let opened = st.weeks.reduce(0) { $0 + $1.opened }
+      var reading =
+        "\(Style.plural(opened, "blocker")) opened, \(st.resolved) resolved, \(st.open) open now"
+      if let m = st.medianDaysToResolve {
+        reading += "; median \(Charts.tick(m, "")) working days to resolve"
+      }
+      let legend =
+        "<p class=\"legend\"><span style=\"--swatch:var(--over)\">opened</span> <span style=\"--swatch:var(--in)\">resolved</span></p>"
+      out += Charts.figure(
+        id: "\(id)-blockers", title: "Blockers per week", reading: reading,
+        svg: Charts.columns(
+          label: "Blockers opened per week, with those resolved on top",
+          values: st.weeks.map { Double($0.opened) }, stacked: st.weeks.map { Double($0.resolved) },
+          stackedClass: "in", classes: st.weeks.map { _ in "over" },
+          titles: st.weeks.map {
+            "week of \($0.week): \($0.opened) opened, \($0.resolved) resolved"
+          },
+          labels: st.weeks.map(\.week), unit: "", whole: true) + legend,
+        table: Charts.table(
+          id: "\(id)-blockers-data", head: ["Week of", "Opened", "Resolved"],
+          rows: st.weeks.map { [$0.week, "\($0.opened)", "\($0.resolved)"] }))
+    }
+    // NB: each day's entries, newest first, as the team wrote them.
+    out += "<div class=\"entries\" id=\"\(id)-entries\">\n"
+    for day in st.days {
+      out += "<article class=\"day\"><h4>\(HTML.esc(day.date))</h4>"
+      for e in day.entries {
+        out += "<div class=\"entry\"><p class=\"who\">\(HTML.esc(e.by))</p><dl>"
+        for a in e.answers where !a.text.isEmpty {
+          out += "<dt>\(HTML.esc(a.key))</dt><dd>\(HTML.esc(a.text))</dd>"
+        }
+        for b in e.blockers { out += "<dt class=\"blocked\">blocked</dt><dd>\(HTML.esc(b))</dd>" }
+        out += "</dl></div>"
+      }
+      if !day.away.isEmpty {
+        out += "<p class=\"away\">Away: \(HTML.esc(day.away.joined(separator: ", ")))</p>"
+      }
+      if !day.missing.isEmpty {
+        out +=
+          "<p class=\"missing\">Not written: \(HTML.esc(day.missing.joined(separator: ", ")))</p>"
+      }
+      out += "</article>\n"
+    }
+    return out + "</div>\n"
   }
 
   func durations(_ s: ScrumStats, id: String) -> String {
@@ -126,8 +218,10 @@ public struct ReportView {
       values: d.map { Double($0.seconds) / 60 }, marks: d.map { Double($0.planned) },
       classes: d.map { $0.seconds > $0.planned * 60 ? "over" : "in" },
       titles: d.map { "\(HTML.day($0.date)): \(HTML.duration($0.seconds)) of \($0.planned) min" },
-      first: d.first.map { HTML.day($0.date) } ?? "", last: d.last.map { HTML.day($0.date) } ?? "",
-      unit: "m")
+      labels: d.map { HTML.day($0.date) }, unit: "m")
+    // NB: what the colours and the line mean (the chart had no legend).
+    let legend =
+      "<p class=\"legend\"><span style=\"--swatch:var(--in)\">within plan</span> <span style=\"--swatch:var(--over)\">over plan</span> <span class=\"line\" style=\"--swatch:var(--plan)\">planned length</span></p>"
     let table = Charts.table(
       id: "\(id)-durations-data", head: ["Date", "Seconds", "Planned minutes", "Over plan"],
       rows: d.map {
@@ -139,7 +233,7 @@ public struct ReportView {
     return Charts.figure(
       id: "\(id)-durations",
       title: "Length against plan" + (s.meetings > d.count ? " (last \(d.count) meetings)" : ""),
-      reading: s.reading, svg: svg, table: table)
+      reading: s.reading, svg: svg + legend, table: table)
   }
 
   func speakers(_ s: ScrumStats, id: String, color: String) -> String {
@@ -253,7 +347,7 @@ public struct ReportView {
         "week of \($0.week): \($0.meetings) meetings"
           + (($0.missed ?? 0) > 0 ? ", \($0.missed!) missed" : "")
       },
-      first: w.first!.week, last: w.last!.week, unit: "")
+      labels: w.map(\.week), unit: "", whole: true)
     let table = Charts.table(
       id: "\(id)-weeks-data", head: ["Week of"] + ["Meetings"] + (scheduled ? ["Missed"] : []),
       rows: w.map { [$0.week, "\($0.meetings)"] + (scheduled ? ["\($0.missed ?? 0)"] : []) })
@@ -297,8 +391,8 @@ public struct ReportView {
         svg: Charts.columns(
           label: "Words added per month", values: l.added.map { Double($0.words) },
           classes: l.added.map { _ in "in" },
-          titles: l.added.map { "\($0.month): \($0.words)" }, first: l.added.first!.month,
-          last: l.added.last!.month, unit: ""),
+          titles: l.added.map { "\($0.month): \($0.words)" }, labels: l.added.map(\.month),
+          unit: "", whole: true),
         table: Charts.table(
           id: "\(id)-added-data", head: ["Month", "Words"],
           rows: l.added.map { [$0.month, "\($0.words)"] }))
@@ -315,7 +409,7 @@ public struct ReportView {
           marks: l.quizzes.map { Double($0.questions) },
           classes: l.quizzes.map { _ in "in" },
           titles: l.quizzes.map { "\(HTML.day($0.date)): \($0.score)/\($0.questions)" },
-          first: HTML.day(l.quizzes.first!.date), last: HTML.day(l.quizzes.last!.date), unit: ""),
+          labels: l.quizzes.map { HTML.day($0.date) }, unit: "", whole: true),
         table: Charts.table(
           id: "\(id)-quizzes-data", head: ["Date", "Score", "Questions"],
           rows: l.quizzes.map { [HTML.day($0.date), "\($0.score)", "\($0.questions)"] }))
@@ -376,6 +470,12 @@ public struct ReportView {
     th.date span{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;font-size:.8em}
     .legend span::before{content:"";display:inline-block;width:10px;height:10px;margin:0 4px 0 8px;background:var(--swatch)}
     .none{color:var(--muted);font-style:italic}
+    .headline{display:flex;flex-wrap:wrap;gap:10px 28px;margin:14px 0}.headline p{margin:0}.headline strong{font-size:1.6em;display:block}
+    .card dd,.card h2{overflow-wrap:anywhere;min-width:0}
+    table.attendance th[scope=row]{position:sticky;left:0;background:var(--bg);z-index:1}table.attendance td:last-child,table.attendance th:last-child{position:sticky;right:0;background:var(--bg)}td.away{color:var(--muted)}
+    .legend .line::before{height:2px;vertical-align:middle}
+    h3.part{margin-top:28px}.entries{display:grid;gap:12px}.day h4{margin:8px 0 4px}.entry{border-left:4px solid var(--theme,var(--line));padding:2px 10px;margin:6px 0}.entry .who{margin:0;font-weight:600}.entry dl{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:2px 0}.entry dt{color:var(--muted)}.entry dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}.blocked{color:var(--over)}.away,.missing{color:var(--muted);margin:2px 0}
+    @media (max-width:600px){main{padding:12px}svg .axis,svg .name,svg .value{font-size:21px}}
     @media print{body{background:#fff;color:#000}main{max-width:none;padding:0}details{display:block}details>summary{display:none}details>table{display:table}section.scrum{break-before:page}a{color:inherit}}
     """
 }
