@@ -35,21 +35,26 @@ extension Repository {
       (a.name == current) != (b.name == current) ? a.name == current : a.name < b.name
     }
     let email = email?.lowercased()
-    var seen = Set<ObjectID>()
-    var found: [AuthoredCommit] = []
+    // NB: a commit is shown on the branch whose tip is nearest to it (a branch made from
+    // another holds the other's commits too, further down).
+    var nearest: [ObjectID: (branch: String, distance: Int)] = [:]
     for branch in branches {
-      for id in try commits(from: [branch.id], hiding: [], limit: limit) {
-        guard seen.insert(id).inserted else { continue }
-        let info = try commitInfo(id)
-        guard info.author.date > since else { continue }
-        let mine =
-          (email != nil && info.author.email.lowercased() == email)
-          || (name != nil && info.author.name == name)
-        guard mine else { continue }
-        let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
-        found.append(
-          AuthoredCommit(id: id, branch: branch.name, subject: subject, date: info.author.date))
+      for (distance, id) in try commits(from: [branch.id], hiding: [], limit: limit).enumerated() {
+        if let known = nearest[id], known.distance <= distance { continue }
+        nearest[id] = (branch.name, distance)
       }
+    }
+    var found: [AuthoredCommit] = []
+    for (id, place) in nearest.sorted(by: { $0.key.hex < $1.key.hex }) {
+      let info = try commitInfo(id)
+      guard info.author.date > since else { continue }
+      let mine =
+        (email != nil && info.author.email.lowercased() == email)
+        || (name != nil && info.author.name == name)
+      guard mine else { continue }
+      let subject = info.message.split(separator: "\n").first.map(String.init) ?? ""
+      found.append(
+        AuthoredCommit(id: id, branch: place.branch, subject: subject, date: info.author.date))
     }
     return found.sorted { $0.date > $1.date }
   }

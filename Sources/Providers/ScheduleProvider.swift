@@ -226,11 +226,8 @@ public struct ScheduleProvider: Sendable {
         plan: s.plan, rules: s.rules, minutes: s.stored.scrum.length,
         attendees: s.stored.scrum.attendees.map(\.name), firstDay: firstDay,
         sequence: changes.count, lastModified: lastModified)
-      // NB: absences that have not ended yet (past ones are of no use to a calendar).
-      let today = s.rules.wallClock(at: Int64(Date().timeIntervalSince1970)).date
-      one.away = s.stored.scrum.attendees.flatMap { a in
-        a.away.filter { CivilDate($0.until).map { $0 >= today } ?? false }.map { (a.name, $0) }
-      }
+      // NB: every absence the file lists (the feed depends on the data alone, not on today).
+      one.away = s.stored.scrum.attendees.flatMap { a in a.away.map { (a.name, $0) } }
       series.append(one)
     }
     var past: [ICalendar.Past] = []

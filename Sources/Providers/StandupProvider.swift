@@ -226,7 +226,8 @@ public struct StandupProvider: Sendable {
   /// Refuses blocker ids that no entry of the scrum opened, or that are resolved already, or
   /// that were opened after `date`: nothing is written then.
   public func checkResolvable(
-    _ ids: [String], in stored: StoredScrum, by writer: String, on date: String
+    _ ids: [String], in stored: StoredScrum, by writer: String, on date: String,
+    againAllowed: Bool = true
   ) throws {
     guard !ids.isEmpty else { return }
     let all = try blockers(of: stored)
@@ -237,7 +238,10 @@ public struct StandupProvider: Sendable {
           "no blocker \(OneLineText.excerpt(id)) in \(stored.scrum.title)\(Suggestions.hint(for: id, in: all.filter(\.isOpen).map(\.id))); 'dinger blockers \(stored.slug)' lists the open ones; nothing was written"
         )
       }
-      if let r = blocker.resolution, !(r.by.lowercased() == writer.lowercased() && r.date == date) {
+      // NB: an entry rewritten with its own resolution again is no new resolution.
+      if let r = blocker.resolution,
+        !(againAllowed && r.by.lowercased() == writer.lowercased() && r.date == date)
+      {
         throw StorageError(
           "blocker \(id) ('\(OneLineText.excerpt(blocker.text))') was resolved by \(r.by) on \(r.date) already; nothing was written"
         )
@@ -255,7 +259,7 @@ public struct StandupProvider: Sendable {
     _ id: String, in stored: StoredScrum, by writer: String, date: String, note: String?
   ) throws -> Written {
     let id = id.trimmed.lowercased()
-    try checkResolvable([id], in: stored, by: writer, on: date)
+    try checkResolvable([id], in: stored, by: writer, on: date, againAllowed: false)
     return try write(for: stored, by: writer, date: date) { entry in
       entry.resolved.append(BlockerResolution(id: id, note: note))
     }

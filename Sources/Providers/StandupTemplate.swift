@@ -57,6 +57,10 @@ public enum StandupTemplate {
     body = body.split(separator: "\n", omittingEmptySubsequences: false).filter {
       !$0.hasPrefix("scrum:") && !$0.hasPrefix("date:") && !$0.hasPrefix("by:")
     }.joined(separator: "\n")
+    // NB: an empty answer as an empty value to type after, not as ''.
+    body = body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      questions.contains { line == "\($0.key): ''" } ? line.dropLast(2) : line
+    }.joined(separator: "\n")
     for q in questions where !body.contains("\n\(q.key):") && !body.hasPrefix("\(q.key):") {
       body = "\(q.key): \n" + body
     }

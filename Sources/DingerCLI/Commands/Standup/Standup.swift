@@ -157,7 +157,11 @@ extension StandupCommand {
           Terminal.output("\(written.subject) (\(written.path))\n")
           return
         }
-        guard Editor.isInteractive else {
+        // NB: as `scrum edit`: without a terminal, only an editor that was chosen runs.
+        let chosen = Editor.command(
+          environment: ProcessInfo.processInfo.environment, repository: repository,
+          terminal: false)
+        guard Editor.isInteractive || chosen != nil else {
           throw CLIError(
             "without a terminal, give the entry: --yesterday TEXT --today TEXT [--blocker TEXT], or --file FILE"
           )
