@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `dinger standup` in the editors people use, vim and nano, in a real terminal (tmux): the
+/// prefilled buffer, the answers landing as the day's entry, a mistake reopening the buffer.
+@Suite(.serialized) struct StandupEditorTests {
+  func sandbox(editor: String) throws -> Sandbox {
+    let box = try Sandbox()
+    try FileManager.default.createDirectory(
+      atPath: box.home.path("tmp"), withIntermediateDirectories: true)
+    box.extraEnvironment = [
+      "EDITOR": editor, "TMPDIR": box.home.path("tmp"), "DINGER_TEST_NOW": "2026-11-25T09:00:00Z",
+    ]
+    expectOK(try box.dinger("init"))
+    // NB: the sandbox's git user is Ada Lovelace: she is an attendee, so she is the writer.
+    expectOK(
+      try box.dinger("scrum", "new", "Platform", "--attendee", "Ada Lovelace", "--attendee", "Bo"))
+    expectOK(
+      try box.dinger(
+        ["standup", "--today", "Migrate staging", "--blocker", "Waiting on the key"],
+        env: ["DINGER_TEST_NOW": "2026-11-24T09:00:00Z"]))
+    return box
+  }
+
+  @Test func vimWritesTheDaysEntryFromThePrefilledBuffer() throws {
+    let box = try sandbox(editor: "vim")
+    let (tmux, exit) = try Tmux.start(box, "standup")
+    // Yesterday comes from the last entry's today; the open blocker is listed to carry over.
+    #expect(tmux.wait(for: "yesterday: Migrate staging"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("Waiting on the key"), "\(tmux.screen())")
+    // A mistake first: the buffer comes back with the error on top.
+    tmux.keys(":%s/^today: *$/today: [unclosed/", "Enter")
+    tmux.keys(":wq", "Enter")
+    #expect(tmux.wait(for: "fix these errors"), "\(tmux.screen())")
+    tmux.keys(":%s/today: \\[unclosed/today: Cut the release candidate/", "Enter")
+    tmux.keys(":wq", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    let entry = try box.read("standups/platform/2026-11-25-ada-lovelace.yaml")
+    #expect(entry.contains("yesterday: Migrate staging\ntoday: Cut the release candidate\n"), "\(entry)")
+    #expect(entry.contains("blockers:\n  - id: b"), "the blocker carried over: \(entry)")
+    #expect(try box.git("log", "-1", "--format=%s") == "Platform: stand-up of Ada Lovelace for 2026-11-25\n")
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: box.home.path("tmp"))) == [])
+  }
+
+  @Test func nanoWritesTheDaysEntry() throws {
+    let box = try sandbox(editor: "nano")
+    let (tmux, exit) = try Tmux.start(box, "standup", "platform")
+    #expect(tmux.wait(for: "^X Exit"), "\(tmux.screen())")
+    #expect(tmux.wait(for: "today:"), "\(tmux.screen())")
+    tmux.keys("C-w")
+    #expect(tmux.wait(for: "Search"), "\(tmux.screen())")
+    tmux.keys("today:", "Enter")
+    // NB: the first "today:" is the comment that asks the question; the next is the answer's.
+    tmux.keys("M-w")
+    tmux.keys("End")
+    tmux.keys(" Review the pull requests")
+    tmux.keys("C-o")
+    #expect(tmux.wait(for: "File Name to Write"), "\(tmux.screen())")
+    tmux.keys("Enter")
+    tmux.keys("C-x")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    let entry = try box.read("standups/platform/2026-11-25-ada-lovelace.yaml")
+    #expect(entry.contains("today: Review the pull requests\n"), "\(entry)")
+  }
+}
