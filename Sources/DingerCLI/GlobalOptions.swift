@@ -95,10 +95,14 @@ func currentDate() -> Date {
 
 /// A date a person typed (see `DateExpression`): ISO dates and times, `yesterday`,
 /// `2 days ago`, `last monday`...; a day without a time is local midnight.
-func userDate(_ text: String) -> Date? { DateExpression.parse(text, zone: userZone) }
+func userDate(_ text: String) -> Date? {
+  DateExpression.parse(text, now: currentDate(), zone: userZone)
+}
 
 /// The end of the span an `--until` names: a whole day for a day, else the instant.
-func userDateEnd(_ text: String) -> Date? { DateExpression.parseEnd(text, zone: userZone) }
+func userDateEnd(_ text: String) -> Date? {
+  DateExpression.parseEnd(text, now: currentDate(), zone: userZone)
+}
 
 /// The user's time zone (`$TZ`, else the system's), read once.
 let userZone: any WallClockZone = ViewerClock(now: Date()).zone

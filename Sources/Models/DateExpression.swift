@@ -26,7 +26,7 @@ public enum DateExpression {
     let lowered = text.trimmingSpaces().lowercased()
     let isDay =
       (lowered.count == 10 && absolute(lowered) != nil)
-      || ["today", "yesterday"].contains(lowered)
+      || ["today", "yesterday", "tomorrow"].contains(lowered)
       || weekday(lowered.hasPrefix("last ") ? String(lowered.dropFirst(5)) : lowered) != nil
     guard isDay else { return start }
     let day = utc.startOfDay(for: zone.wallClock(start))
@@ -157,6 +157,8 @@ public enum DateExpression {
     switch words {
     case ["today"], ["midnight"], ["today", "midnight"], ["midnight", "today"]: return today
     case ["yesterday"]: return calendar.date(byAdding: .day, value: -1, to: now)
+    // NB: an absence is planned ahead: `--from tomorrow`.
+    case ["tomorrow"]: return calendar.date(byAdding: .day, value: 1, to: today)
     case ["yesterday", "noon"], ["noon", "yesterday"]:
       return calendar.date(byAdding: .day, value: -1, to: noon)
     case ["yesterday", "midnight"], ["midnight", "yesterday"]:

@@ -14,9 +14,25 @@ public enum ScrumDiff {
     }
     if old.length != new.length { parts.append("length \(old.length) -> \(new.length) min") }
     parts += scheduleChanges(old.schedule, new.schedule)
+    if old.standup != new.standup { parts.append("stand-up questions and days") }
     if old.attendees == new.attendees {
       if old.unknown != new.unknown { parts.append("other fields") }
       return parts
+    }
+    // NB: absences and emails of attendees on both sides, by name (linear: a dictionary).
+    let before = Dictionary(
+      old.attendees.map { ($0.naturalKey, $0) }, uniquingKeysWith: { a, _ in a })
+    for a in new.attendees {
+      guard let b = before[a.naturalKey] else { continue }
+      for absence in a.away where !b.away.contains(absence) {
+        let span =
+          absence.from == absence.until ? absence.from : "\(absence.from) to \(absence.until)"
+        parts.append("\(a.name) away \(span)")
+      }
+      for absence in b.away where !a.away.contains(absence) {
+        parts.append("\(a.name) no longer away from \(absence.from)")
+      }
+      if a.email != b.email { parts.append("\(a.name)'s email") }
     }
     let oldNames = old.attendees.map(\.naturalKey)
     let newNames = new.attendees.map(\.naturalKey)

@@ -42,8 +42,11 @@ public struct StandupProvider: Sendable {
   public func entries(of stored: StoredScrum) throws -> (
     entries: [StoredEntry], problems: [Diagnostic]
   ) {
-    let paths = try scrums.dependencies.pathsIn("standups/\(stored.slug)")
-    let files = try scrums.dependencies.read(.standup, paths)
+    // NB: every entry naming the scrum, wherever it is filed: an entry a merge left in the
+    // scrum's old folder (a rename beside a teammate's entry) is still the scrum's (`check`
+    // says it is misfiled). Filed elsewhere only by the folder's name, such an entry was lost
+    // to every view.
+    let files = try scrums.dependencies.load(.standup)
     var entries: [StoredEntry] = []
     var problems: [Diagnostic] = []
     for file in files {
@@ -140,7 +143,12 @@ public struct StandupProvider: Sendable {
         "scrum '\(stored.scrum.title)' has no id yet; edit it once (dinger scrum edit) and try again"
       )
     }
-    let path = StandupFiles.path(scrumSlug: stored.slug, date: date, by: writer)
+    // NB: the writer's entry of that day where it is (a merge may have left it in the
+    // scrum's old folder), else a new file in the scrum's folder.
+    let existing = try entries(of: stored).entries.first {
+      $0.entry.date == date && $0.entry.by.trimmed.lowercased() == writer.trimmed.lowercased()
+    }
+    let path = existing?.path ?? StandupFiles.path(scrumSlug: stored.slug, date: date, by: writer)
     var written: Written?
     _ = try scrums.dependencies.commit { snapshot in
       guard try snapshot.read(stored.path) != nil else {

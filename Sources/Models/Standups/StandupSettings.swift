@@ -154,6 +154,11 @@ public struct Absence: Hashable, Sendable, Codable {
     return a <= day && day <= b
   }
 
+  /// What is wrong with an absence, in words; nil when nothing is.
+  public static func problem(_ absence: Absence) -> String? {
+    absence.validate(at: []).first?.message
+  }
+
   func validate(at path: [PathComponent]) -> [ValidationIssue] {
     guard let a = CivilDate(from) else {
       return [

@@ -154,6 +154,29 @@ extension TeamSimulation {
       return try resolveStep(member)
     case 73..<92:
       return try syncStep(member)
+    case 92..<96:
+      // The written stand-up: the member's own entry (their git name is an attendee's, or the
+      // command says why not), some days with a blocker.
+      guard let slug else { return try timePasses() }
+      args = [
+        "standup", slug, "--today", "task \(fresh())", "--date",
+        day(-Int.random(in: 0...2, using: &rng)),
+      ]
+      if chance(40) { args += ["--blocker", "blocked \(fresh())"] }
+    case 96..<98:
+      // Someone resolves an open blocker of any scrum (the list names its scrum).
+      let listed = try json(dinger(member, ["blockers", "--json"]).stdout)["blockers"] as? [Any]
+      guard let b = pick((listed ?? []).compactMap { $0 as? [String: Any] }),
+        let id = b["id"] as? String, let scrum = b["scrum"] as? String
+      else { return try timePasses() }
+      args = ["blocker", "resolve", id, "--scrum", scrum, "--note", "fixed \(fresh())"]
+    case 98..<99:
+      guard let slug else { return try timePasses() }
+      let from = Int.random(in: -5...20, using: &rng)
+      args = [
+        "scrum", "attendee", "away", slug, pick(Self.people)!, "--from", day(from), "--until",
+        day(from + Int.random(in: 0...5, using: &rng)),
+      ]
     default:
       return try timePasses()
     }
@@ -213,7 +236,8 @@ extension TeamSimulation {
     case 55..<65:
       guard let i = lines.firstIndex(of: "attendees:") else { return }
       let name = pick(Self.people)!
-      guard !lines.contains("  - \(name)") else { return }
+      // NB: an attendee with more than a name (an absence) is a mapping: `- name: X`.
+      guard !lines.contains("  - \(name)"), !lines.contains("  - name: \(name)") else { return }
       lines.insert("  - \(name)", at: i + 1)
       description = "adds attendee \(name) to \(file) by hand"
     case 65..<70:

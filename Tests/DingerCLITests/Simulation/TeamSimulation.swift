@@ -116,6 +116,11 @@ final class TeamSimulation {
       for case let name as String in s["attendees"] as? [Any] ?? [] {
         values["\(id)/attendee:\(name)"] = "1"
       }
+      for (name, list) in s["away"] as? [String: Any] ?? [:] {
+        for case let a as [String: Any] in list as? [Any] ?? [] {
+          values["\(id)/away:\(name.lowercased()):\(a["from"] ?? "")"] = "\(a["until"] ?? "")"
+        }
+      }
       if let schedule = s["schedule"] as? [String: Any] {
         for key in ["at", "zone", "from", "until", "every"] {
           if let v = schedule[key] { values["\(id)/schedule.\(key)"] = "\(v)" }
@@ -134,6 +139,18 @@ final class TeamSimulation {
       let name = path.split(separator: "/").last.map(String.init) ?? ""
       values["meeting:\(name)/exists"] = "1"
       // NB: where a meeting lives is the merge's to decide (it follows its scrum's folder).
+    }
+    // Written stand-ups: each entry, and each blocker with whether it is resolved.
+    for path in try git(member, ["ls-files", "standups"]).stdout.split(separator: "\n") {
+      let name = path.split(separator: "/").last.map(String.init) ?? ""
+      values["meeting:standup-\(name)/exists"] = "1"
+    }
+    let blockers =
+      try json(dinger(member, ["blockers", "--all", "--json"]).stdout)["blockers"] as? [Any]
+    for case let b as [String: Any] in blockers ?? [] {
+      let id = "\(b["id"] ?? "")"
+      values["meeting:blocker-\(id)/exists"] = "1"
+      values["meeting:blocker-\(id)/resolved"] = (b["open"] as? Bool) == false ? "yes" : "no"
     }
     let libraries =
       try json(dinger(member, ["library", "list", "--json"]).stdout)["libraries"] as? [Any]
@@ -223,13 +240,16 @@ final class TeamSimulation {
       ["scrum", "list"], ["history"], ["log", "-n", "20"], ["agenda"], ["next"], ["stats"],
       ["calendar"], ["check"], ["library", "list"], ["word", "list"], ["conflicts"],
       ["report", "--out", team.box.home.url.appendingPathComponent("report-\(member).html").path],
-      ["stats", "--since", "60 days ago"],
+      ["stats", "--since", "60 days ago"], ["standup", "show"], ["blockers"],
     ]
     if let one = scrums.sorted().randomElement(using: &rng), let path = state.values[one],
       path.hasPrefix("scrums/")
     {
       let slug = String(path.dropFirst("scrums/".count).dropLast(".yaml".count))
-      reads += [["scrum", "show", slug], ["history", slug], ["log", slug]]
+      reads += [
+        ["scrum", "show", slug], ["history", slug], ["log", slug], ["standup", "show", slug],
+        ["blockers", slug, "--all"],
+      ]
     }
     for args in reads {
       let r = try dinger(member, args)

@@ -37,9 +37,12 @@ import Testing
     tmux.keys(":wq", "Enter")
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
     let entry = try box.read("standups/platform/2026-11-25-ada-lovelace.yaml")
-    #expect(entry.contains("yesterday: Migrate staging\ntoday: Cut the release candidate\n"), "\(entry)")
+    #expect(
+      entry.contains("yesterday: Migrate staging\ntoday: Cut the release candidate\n"), "\(entry)")
     #expect(entry.contains("blockers:\n  - id: b"), "the blocker carried over: \(entry)")
-    #expect(try box.git("log", "-1", "--format=%s") == "Platform: stand-up of Ada Lovelace for 2026-11-25\n")
+    #expect(
+      try box.git("log", "-1", "--format=%s")
+        == "Platform: stand-up of Ada Lovelace for 2026-11-25\n")
     #expect((try? FileManager.default.contentsOfDirectory(atPath: box.home.path("tmp"))) == [])
   }
 

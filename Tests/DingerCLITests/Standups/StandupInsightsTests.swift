@@ -25,7 +25,8 @@ struct StandupInsightsTests {
     var scrum = try box.read("scrums/platform.yaml")
     scrum = scrum.replacingOccurrences(
       of: "  - Dee\n",
-      with: "  - name: Dee\n    away:\n      - {from: 2026-11-04, until: 2026-11-10, note: holiday}\n")
+      with:
+        "  - name: Dee\n    away:\n      - {from: 2026-11-04, until: 2026-11-10, note: holiday}\n")
     try box.write("scrums/platform.yaml", scrum)
     try box.git("commit", "-qam", "Dee's holiday")
     var rng = SeededGenerator(seed: 40)
@@ -200,7 +201,8 @@ struct StandupInsightsTests {
         "--window-size=\(width),4000", "--dump-dom", probe.absoluteString,
       ], in: box.home.url)
     #expect(dom.status == 0, "\(dom.stderr.suffix(1000))")
-    let found = dom.stdout.components(separatedBy: "<pre id=\"out\">").last?
+    let found =
+      dom.stdout.components(separatedBy: "<pre id=\"out\">").last?
       .components(separatedBy: "</pre>").first ?? ""
     let lines = found.split(separator: "\n").map(String.init)
     #expect(!lines.contains { $0.hasPrefix("overflow") || $0.hasPrefix("outside") }, "\(lines)")
@@ -208,7 +210,8 @@ struct StandupInsightsTests {
     #expect(!lines.contains { $0.hasPrefix("tick") }, "\(lines)")
     let entries = lines.first { $0.hasPrefix("entries ") }.flatMap { Int($0.dropFirst(8)) } ?? 0
     #expect(entries >= 20, "\(lines)")
-    let bars = lines.first { $0.hasPrefix("blockers-chart ") }.flatMap { Int($0.dropFirst(15)) } ?? 0
+    let bars =
+      lines.first { $0.hasPrefix("blockers-chart ") }.flatMap { Int($0.dropFirst(15)) } ?? 0
     #expect(bars >= 3, "\(lines)")
     // And a screenshot at that width is the page, not a blank.
     let shot = box.home.url.appendingPathComponent("report-\(width).png")

@@ -124,3 +124,36 @@ import Testing
     #expect(all.stdout.contains("\"ageWorkingDays\" : 2"), "\(all.stdout)")
   }
 }
+
+/// A rename beside a teammate's new entry: the entry stays the scrum's, wherever the merge
+/// files it (seed 2001 of the simulation lost a blocker to every view: the entry was read only
+/// from the scrum's folder by name).
+@Suite struct StandupRenameTests {
+  @Test func anEntryWrittenBesideARenameStaysTheScrums() throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    let env = ["DINGER_TEST_NOW": "2026-11-23T09:00:00Z"]
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(
+      team.box.dinger(
+        ["standup", "design-review", "--today", "x", "--blocker", "the key"], in: team.dir("grace"),
+        env: env))
+    try expectOK(team.run("ada", "sync"))
+    try expectOK(team.run("grace", "sync"))
+    try expectOK(team.run("ada", "sync"))
+    // NB: one tree everywhere (a merge may leave a dangling tree behind, git's ordinary
+    // garbage, so fsck is not asked for silence here).
+    #expect(
+      try team.git("ada", "rev-parse", "HEAD^{tree}")
+        == team.git("grace", "rev-parse", "HEAD^{tree}"))
+    for name in ["ada", "grace"] {
+      #expect(try team.git(name, "status", "--porcelain") == "")
+      #expect(try team.gitResult(name, "fsck", "--full", "--no-dangling").stdout == "")
+      let blockers = try team.box.dinger(
+        ["blockers", "design", "--json"], in: team.dir(name), env: env)
+      #expect(blockers.stdout.contains("\"text\" : \"the key\""), "\(name): \(blockers.stdout)")
+      let show = try team.box.dinger(
+        ["standup", "show", "design", "--date", "2026-11-23"], in: team.dir(name), env: env)
+      #expect(show.stdout.contains("1 of 2 written"), "\(name): \(show.stdout)")
+    }
+  }
+}

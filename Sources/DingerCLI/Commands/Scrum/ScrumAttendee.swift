@@ -15,8 +15,9 @@ extension ScrumCommand {
         Examples:
           dinger scrum attendee add design Bob "Eve Smith"
           dinger scrum attendee rm design Bob
+          dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01 --note holiday
         """,
-      subcommands: [Add.self, Remove.self])
+      subcommands: [Add.self, Remove.self, Away.self])
 
     /// `dinger scrum attendee add S NAME...`.
     struct Add: ParsableCommand {
@@ -79,6 +80,68 @@ extension ScrumCommand {
               "a scrum needs at least one attendee; add someone before removing the last")
           }
         }
+      }
+    }
+  }
+}
+
+extension ScrumCommand.AttendeeCommand {
+  /// `dinger scrum attendee away S NAME --from D [--until D] [--note T]`, or `--back`.
+  struct Away: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "away",
+      abstract: "Mark an attendee away for some days (or, with --back, no longer away).",
+      discussion: """
+        Someone away is left out of the meeting's rotation, not expected in the written \
+        stand-up, not counted absent in stats and report, and named in agenda and the calendar.
+
+        Examples:
+          dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01 --note holiday
+          dinger scrum attendee away design Bob --from tomorrow
+          dinger scrum attendee away design Bob --back --from 2026-12-21
+        """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
+    var scrum: String
+    @Argument(help: "The attendee.") var name: String
+    @Option(help: "The first day away (2026-12-21, tomorrow).") var from: String
+    @Option(help: "The last day away (default: the first).") var until: String?
+    @Option(help: "Why, for the team (holiday, conference).") var note: String?
+    @Flag(help: "Remove the absence that starts on --from.") var back = false
+
+    func run() throws {
+      let day = { (text: String, option: String) throws -> String in
+        guard let date = userDate(text) else {
+          throw CLIError("\(option) '\(text)' is not a date; write 2026-12-21 or tomorrow")
+        }
+        return localDay(date).description
+      }
+      let first = try day(from, "--from")
+      let last = try until.map { try day($0, "--until") } ?? first
+      try changeAttendees(global: global, scrum: scrum) { stored, new in
+        let key = Attendee(name: name).naturalKey
+        guard let i = new.attendees.firstIndex(where: { $0.naturalKey == key }) else {
+          let hint = Suggestions.hint(for: name, in: new.attendees.map(\.name))
+          throw CLIError("'\(name)' is not an attendee of \(stored.scrum.title)\(hint)")
+        }
+        if back {
+          let before = new.attendees[i].away.count
+          new.attendees[i].away.removeAll { $0.from == first }
+          if new.attendees[i].away.count == before {
+            throw CLIError("\(new.attendees[i].name) has no absence from \(first)")
+          }
+          return
+        }
+        let absence = Absence(from: first, until: last, note: note)
+        if let problem = Absence.problem(absence) { throw CLIError(problem) }
+        if let note, let problem = OneLineText.problem(note, field: "note") {
+          throw CLIError(problem)
+        }
+        guard !new.attendees[i].away.contains(absence) else {
+          throw CLIError("\(new.attendees[i].name) is already away then")
+        }
+        new.attendees[i].away.append(absence)
       }
     }
   }

@@ -52,6 +52,8 @@ struct ScrumJSON: Encodable {
   var schedule: ScheduleJSON?
   /// How many meetings were recorded (`scrum show --json` only; the list does not count).
   var meetings: Int?
+  /// Who is away when, by attendee (only attendees with absences).
+  var away: [String: [Absence]]?
 
   init(_ stored: StoredScrum, meetings: Int? = nil) {
     self.meetings = meetings
@@ -63,6 +65,8 @@ struct ScrumJSON: Encodable {
     length = stored.scrum.length
     attendees = stored.scrum.attendees.map(\.name)
     schedule = stored.scrum.schedule.map(ScheduleJSON.init)
+    let absences = stored.scrum.attendees.filter { !$0.away.isEmpty }
+    away = absences.isEmpty ? nil : Dictionary(absences.map { ($0.name, $0.away) }) { a, _ in a }
   }
 }
 

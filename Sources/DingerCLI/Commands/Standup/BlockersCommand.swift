@@ -22,7 +22,7 @@ struct BlockersCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
   @OptionGroup var output: OutputOptions
-  @Argument(help: "The scrum (default: the only one).", completion: Completions.scrums)
+  @Argument(help: "The scrum (default: every scrum's).", completion: Completions.scrums)
   var scrum: String?
   @Flag(help: "Resolved blockers too.") var all = false
 
@@ -30,7 +30,26 @@ struct BlockersCommand: ParsableCommand {
     try reporting {
       let repository = try global.repository()
       let scrums = ScrumProvider.live(repository: repository)
-      let stored = try StandupCommand.scrum(scrum, in: scrums)
+      let chosen = try scrum.map { [try scrums.find($0)] } ?? scrums.list().scrums
+      var json: [BlockerJSON] = []
+      var text = ""
+      for stored in chosen {
+        let (rows, listed) = try list(stored, scrums: scrums)
+        json += rows
+        // NB: across scrums, a scrum without blockers is left out of the text.
+        if scrum != nil || !rows.isEmpty { text += listed }
+      }
+      if output.json {
+        Terminal.output(try JSONView.render("blockers", json))
+      } else {
+        Terminal.output(text.isEmpty ? "no open blockers\n" : text)
+      }
+    }
+  }
+
+  /// One scrum's blockers: as JSON rows, and as text.
+  func list(_ stored: StoredScrum, scrums: ScrumProvider) throws -> ([BlockerJSON], String) {
+    do {
       let provider = StandupProvider(scrums: scrums)
       let (entries, problems) = try provider.entries(of: stored)
       warnUnreadable(problems, noun: "stand-up entry file")
@@ -43,29 +62,23 @@ struct BlockersCommand: ParsableCommand {
         return Blockers.workingDays(from: opened, to: end, days: days)
       }
       let shown = all ? blockers : blockers.filter(\.isOpen)
-      if output.json {
-        Terminal.output(
-          try JSONView.render(
-            "blockers",
-            shown.map { BlockerJSON($0, age: age($0)) }))
-        return
-      }
       let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-      Terminal.output(
-        StandupViews.blockers(
-          title: stored.scrum.title,
-          rows: shown.map { b in
-            StandupViews.BlockerRow(
-              id: b.id, owner: b.owner, opened: b.opened, age: age(b), text: b.text,
-              mentions: b.history.filter { $0.kind == .mentioned }.count,
-              resolved: b.resolution.map { "by \($0.by) on \($0.date)" })
-          }, all: all, color: color))
+      let text = StandupViews.blockers(
+        title: stored.scrum.title,
+        rows: shown.map { b in
+          StandupViews.BlockerRow(
+            id: b.id, owner: b.owner, opened: b.opened, age: age(b), text: b.text,
+            mentions: b.history.filter { $0.kind == .mentioned }.count,
+            resolved: b.resolution.map { "by \($0.by) on \($0.date)" })
+        }, all: all, color: color)
+      return (shown.map { BlockerJSON($0, age: age($0), scrum: stored.slug) }, text)
     }
   }
 }
 
 /// A blocker in `--json`.
 struct BlockerJSON: Encodable {
+  var scrum: String
   var id: String
   var text: String
   var owner: String
@@ -76,7 +89,8 @@ struct BlockerJSON: Encodable {
   var resolvedOn: String?
   var history: [Blocker.Event]
 
-  init(_ b: Blocker, age: Int) {
+  init(_ b: Blocker, age: Int, scrum: String) {
+    self.scrum = scrum
     (id, text, owner, opened, ageWorkingDays, open) = (
       b.id, b.text, b.owner, b.opened, age, b.isOpen
     )
