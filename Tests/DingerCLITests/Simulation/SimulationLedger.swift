@@ -43,6 +43,14 @@ struct SimulationLedger {
     }
   }
 
+  /// Marks every change to `record` made so far as replaced: a person settled it knowingly
+  /// (a conflict resolved with its two values in view).
+  mutating func settle(record: String) {
+    for i in writes.indices where Self.record(of: writes[i].key) == record {
+      writes[i].superseded = true
+    }
+  }
+
   /// The record a key belongs to (the part before `/`).
   static func record(of key: String) -> String {
     String(key.split(separator: "/", maxSplits: 1).first ?? "")

@@ -205,13 +205,22 @@ extension TeamSimulation {
   /// Settles a recorded conflict one way or the other.
   func resolveStep(_ member: String) throws {
     let listing = try json(dinger(member, ["conflicts", "--json"]).stdout)
-    let ids = (listing["conflicts"] as? [Any] ?? []).compactMap {
-      ($0 as? [String: Any])?["id"] as? String
-    }
+    let conflicts = (listing["conflicts"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+    let ids = conflicts.compactMap { $0["id"] as? String }
     guard let id = pick(ids.sorted()) else { return try syncStep(member) }
     let side = chance(50) ? "--ours" : "--theirs"
+    var settled = false
     try write(member, "dinger resolve \(id.prefix(8)) \(side)") {
-      try command(member, ["resolve", String(id.prefix(8)), side])
+      settled = try command(member, ["resolve", String(id.prefix(8)), side])
+      return settled
+    }
+    // NB: whoever resolves a conflict saw both values: the changes to its record made so far
+    // are settled by that choice (a removal kept as a record, or the reverse, is no loss).
+    if settled, let c = conflicts.first(where: { $0["id"] as? String == id }) {
+      if let record = c["record"] as? String { ledger.settle(record: record) }
+      if let file = c["file"] as? String {
+        ledger.settle(record: "meeting:\(file.split(separator: "/").last ?? "")")
+      }
     }
   }
 

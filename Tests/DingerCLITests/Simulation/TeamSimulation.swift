@@ -140,17 +140,25 @@ final class TeamSimulation {
       values["meeting:\(name)/exists"] = "1"
       // NB: where a meeting lives is the merge's to decide (it follows its scrum's folder).
     }
-    // Written stand-ups: each entry, and each blocker with whether it is resolved.
+    // Written stand-ups: each entry, the blockers it lists and the ones it resolves (facts of
+    // its file; whether a blocker is open is derived from every entry, and a teammate may
+    // remove the entry that opened it, with its scrum's history).
     for path in try git(member, ["ls-files", "standups"]).stdout.split(separator: "\n") {
       let name = path.split(separator: "/").last.map(String.init) ?? ""
-      values["meeting:standup-\(name)/exists"] = "1"
-    }
-    let blockers =
-      try json(dinger(member, ["blockers", "--all", "--json"]).stdout)["blockers"] as? [Any]
-    for case let b as [String: Any] in blockers ?? [] {
-      let id = "\(b["id"] ?? "")"
-      values["meeting:blocker-\(id)/exists"] = "1"
-      values["meeting:blocker-\(id)/resolved"] = (b["open"] as? Bool) == false ? "yes" : "no"
+      let key = "meeting:standup-\(name)"
+      values["\(key)/exists"] = "1"
+      let text =
+        (try? String(
+          contentsOf: team.dir(member).appendingPathComponent(String(path)), encoding: .utf8))
+        ?? ""
+      var section = ""
+      for line in text.split(separator: "\n") {
+        if !line.hasPrefix(" ") { section = String(line.prefix { $0 != ":" }) }
+        guard line.hasPrefix("  - ") else { continue }
+        let item = line.dropFirst(4).trimmingCharacters(in: .whitespaces)
+        if section == "blockers" { values["\(key)/blocker:\(item)"] = "1" }
+        if section == "resolved" { values["\(key)/resolves:\(item)"] = "1" }
+      }
     }
     let libraries =
       try json(dinger(member, ["library", "list", "--json"]).stdout)["libraries"] as? [Any]
