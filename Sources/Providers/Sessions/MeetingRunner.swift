@@ -110,7 +110,8 @@ public struct MeetingRunner: Sendable {
     let extra = await wrapUp(ended)
     let meeting = Meeting(
       scrum: scrum.scrum.id ?? UUID(), date: started, length: scrum.scrum.length,
-      duration: ended.elapsed, attendees: scrum.scrum.attendees.map(\.name),
+      // NB: who was expected: the timer's speakers (an attendee away that day was not).
+      duration: ended.elapsed, attendees: ended.speakers,
       speakers: ended.speakerTimes, transcript: extra.transcript, turns: extra.turns)
     let (saved, subject) = try meetings.record(meeting, of: scrum)
     return .recorded(saved, subject: subject)

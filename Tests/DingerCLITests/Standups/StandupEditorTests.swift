@@ -67,3 +67,41 @@ import Testing
     #expect(entry.contains("today: Review the pull requests\n"), "\(entry)")
   }
 }
+
+/// The live meeting and the written stand-up: someone away today is left out of the rotation
+/// (and told so), and each speaker's entry of the day and open blockers show under their name.
+@Suite(.serialized) struct StandupMeetingTests {
+  @Test func theTimerLeavesTheAbsentOutAndShowsEachSpeakersEntry() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "Standup", "--length", "1", "--attendee", "Ada Lovelace", "--attendee",
+        "Grace", "--attendee", "Bo"))
+    let today = ISO8601DateFormatter().string(from: Date()).prefix(10)
+    expectOK(
+      try box.dinger(
+        "scrum", "attendee", "away", "standup", "Bo", "--from", String(today), "--note", "dentist"))
+    expectOK(
+      try box.dinger(
+        "standup", "--today", "Cut the release candidate", "--blocker", "Waiting on the key"))
+    let (tmux, exit) = try Tmux.start(box, "meet", "standup")
+    #expect(tmux.wait(for: "Speaker 1 of 2: Ada Lovelace"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("today: Cut the release candidate"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("blocked: Waiting on the key"), "\(tmux.screen())")
+    tmux.keys("n")
+    #expect(tmux.wait(for: "Last speaker: Grace"), "\(tmux.screen())")
+    #expect(!tmux.screen().contains("Cut the release candidate"), "\(tmux.screen())")
+    tmux.keys("q")
+    #expect(tmux.wait(for: "End meeting?"), "\(tmux.screen())")
+    tmux.keys("s")
+    #expect(tmux.wait(for: "Notes for the transcript"), "\(tmux.screen())")
+    tmux.keys("C-d")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    let file = try box.read(String(try box.git("ls-files", "history").split(separator: "\n")[0]))
+    #expect(file.contains("attendees: [Ada Lovelace, Grace]"), "\(file)")
+    // The note about Bo was said before the screen took over (the terminal's scrollback).
+    let history = try tmux.run(["capture-pane", "-p", "-S", "-200", "-t", "main"])
+    #expect(history.contains("Bo is away today (dentist): left out of the rotation"), "\(history)")
+  }
+}
