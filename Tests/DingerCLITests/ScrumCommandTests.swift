@@ -36,7 +36,7 @@ import Testing
     #expect(
       try box.git("ls-files", ".dinger/schemas")
         == [
-          "config", "conflict", "library", "meeting", "quiz", "scrum",
+          "config", "conflict", "library", "meeting", "quiz", "scrum", "standup",
         ].map { ".dinger/schemas/\($0).schema.json\n" }.joined())
     #expect(try box.git("log", "-1", "--format=%an <%ae>") == "Ada Lovelace <ada@example.com>\n")
     let again = try box.dinger("init")

@@ -15,7 +15,7 @@ extension ScrumCommand {
         Examples:
           dinger scrum attendee add design Bob "Eve Smith"
           dinger scrum attendee rm design Bob
-          dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01 --note holiday
+          dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01
         """,
       subcommands: [Add.self, Remove.self, Away.self])
 
@@ -96,8 +96,8 @@ extension ScrumCommand.AttendeeCommand {
         stand-up, not counted absent in stats and report, and named in agenda and the calendar.
 
         Examples:
-          dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01 --note holiday
-          dinger scrum attendee away design Bob --from tomorrow
+          dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01
+          dinger scrum attendee away design Bob --from tomorrow --note dentist
           dinger scrum attendee away design Bob --back --from 2026-12-21
         """)
 
@@ -111,14 +111,8 @@ extension ScrumCommand.AttendeeCommand {
     @Flag(help: "Remove the absence that starts on --from.") var back = false
 
     func run() throws {
-      let day = { (text: String, option: String) throws -> String in
-        guard let date = userDate(text) else {
-          throw CLIError("\(option) '\(text)' is not a date; write 2026-12-21 or tomorrow")
-        }
-        return localDay(date).description
-      }
-      let first = try day(from, "--from")
-      let last = try until.map { try day($0, "--until") } ?? first
+      let first = try typedDay(from, option: "--from").description
+      let last = try until.map { try typedDay($0, option: "--until").description } ?? first
       try changeAttendees(global: global, scrum: scrum) { stored, new in
         let key = Attendee(name: name).naturalKey
         guard let i = new.attendees.firstIndex(where: { $0.naturalKey == key }) else {

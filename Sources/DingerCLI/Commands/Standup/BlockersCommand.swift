@@ -49,30 +49,28 @@ struct BlockersCommand: ParsableCommand {
 
   /// One scrum's blockers: as JSON rows, and as text.
   func list(_ stored: StoredScrum, scrums: ScrumProvider) throws -> ([BlockerJSON], String) {
-    do {
-      let provider = StandupProvider(scrums: scrums)
-      let (entries, problems) = try provider.entries(of: stored)
-      warnUnreadable(problems, noun: "stand-up entry file")
-      let blockers = Blockers.follow(entries.map(\.entry))
-      let today = localDay(currentDate())
-      let days = StandupSettings.expectedDays(stored.scrum.standup, schedule: stored.scrum.schedule)
-      func age(_ b: Blocker) -> Int {
-        guard let opened = CivilDate(b.opened) else { return 0 }
-        let end = b.resolution.flatMap { CivilDate($0.date) } ?? today
-        return Blockers.workingDays(from: opened, to: end, days: days)
-      }
-      let shown = all ? blockers : blockers.filter(\.isOpen)
-      let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-      let text = StandupViews.blockers(
-        title: stored.scrum.title,
-        rows: shown.map { b in
-          StandupViews.BlockerRow(
-            id: b.id, owner: b.owner, opened: b.opened, age: age(b), text: b.text,
-            mentions: b.history.filter { $0.kind == .mentioned }.count,
-            resolved: b.resolution.map { "by \($0.by) on \($0.date)" })
-        }, all: all, color: color)
-      return (shown.map { BlockerJSON($0, age: age($0), scrum: stored.slug) }, text)
+    let provider = StandupProvider(scrums: scrums)
+    let (entries, problems) = try provider.entries(of: stored)
+    warnUnreadable(problems, noun: "stand-up entry file")
+    let blockers = Blockers.follow(entries.map(\.entry))
+    let today = localDay(currentDate())
+    let days = StandupSettings.expectedDays(stored.scrum.standup, schedule: stored.scrum.schedule)
+    func age(_ b: Blocker) -> Int {
+      guard let opened = CivilDate(b.opened) else { return 0 }
+      let end = b.resolution.flatMap { CivilDate($0.date) } ?? today
+      return Blockers.workingDays(from: opened, to: end, days: days)
     }
+    let shown = all ? blockers : blockers.filter(\.isOpen)
+    let color = Terminal.colorOnStdout
+    let text = StandupViews.blockers(
+      title: stored.scrum.title,
+      rows: shown.map { b in
+        StandupViews.BlockerRow(
+          id: b.id, owner: b.owner, opened: b.opened, age: age(b), text: b.text,
+          mentions: b.history.filter { $0.kind == .mentioned }.count,
+          resolved: b.resolution.map { "by \($0.by) on \($0.date)" })
+      }, all: all, color: color)
+    return (shown.map { BlockerJSON($0, age: age($0), scrum: stored.slug) }, text)
   }
 }
 

@@ -21,8 +21,7 @@ struct StandupCommand: ParsableCommand {
 
       Examples:
         dinger standup platform
-        dinger standup platform --yesterday "Migrated staging" --today "Release candidate" \\
-          --blocker "Waiting on the signing key"
+        dinger standup platform --today "Release" --blocker "The signing key"
         dinger standup platform --resolve b1f0c2a9d
         dinger standup platform --from-code ~/src/api --from-code ~/src/web
         dinger standup show platform --date yesterday
@@ -47,10 +46,7 @@ struct WriterOptions: ParsableArguments {
     let now = currentDate()
     let today = localDay(now)
     guard let date else { return today.description }
-    guard let when = userDate(date) else {
-      throw CLIError("--date '\(date)' is not a date; write 2026-11-27, yesterday or 3 days ago")
-    }
-    let day = localDay(when)
+    let day = try typedDay(date, option: "--date")
     if day > today {
       throw CLIError(
         "--date \(day) is in the future (today is \(today) here); an entry is written on its day or after"
@@ -83,6 +79,14 @@ struct WriterOptions: ParsableArguments {
     }
     return attendee.name
   }
+}
+
+/// The day a person typed (`2026-11-27`, `yesterday`, `tomorrow`), in the user's zone.
+func typedDay(_ text: String, option: String) throws -> CivilDate {
+  guard let when = userDate(text) else {
+    throw CLIError("\(option) '\(text)' is not a date; write 2026-11-27, yesterday or tomorrow")
+  }
+  return localDay(when)
 }
 
 /// The viewer's calendar day at `date`.

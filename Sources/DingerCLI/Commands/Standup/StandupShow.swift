@@ -30,13 +30,7 @@ extension StandupCommand {
         let scrums = ScrumProvider.live(repository: repository)
         let stored = try StandupCommand.scrum(scrum, in: scrums)
         let provider = StandupProvider(scrums: scrums)
-        var day = localDay(currentDate())
-        if let date {
-          guard let when = userDate(date) else {
-            throw CLIError("--date '\(date)' is not a date; write 2026-11-27 or yesterday")
-          }
-          day = localDay(when)
-        }
+        let day = try date.map { try typedDay($0, option: "--date") } ?? localDay(currentDate())
         let (entries, problems) = try provider.entries(of: stored)
         warnUnreadable(problems, noun: "stand-up entry file")
         let rows = provider.day(day, of: stored, entries: entries)
@@ -44,7 +38,7 @@ extension StandupCommand {
           Terminal.output(try JSONView.render(DayJSON(stored, day: day, rows: rows)))
           return
         }
-        let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let color = Terminal.colorOnStdout
         Terminal.output(
           StandupViews.day(
             title: stored.scrum.title, date: day,
