@@ -66,6 +66,20 @@ cases = {
   "yml-extension": {"scrums/design.yml": good_scrum},
   "hand-written-minimal": {"scrums/design.yaml": "title: Design Review\ntheme: yellow\nlength: 10\nattendees:\n  - Ada Lovelace\n  - Grace Hopper\n"},
   "yaml11-strings-are-text": {"scrums/a.yaml": "title: no\nlength: 5\nattendees: [on, off, yes, 'null', 2026-01-01, 1.0]\n"},
+  # Written stand-up entries: a clean day (a blocker opened, carried and resolved), and the
+  # mistakes people make (a day that does not exist, ids that are not ids, a blocker that says
+  # nothing, a writer who is not an attendee, an entry filed under another scrum's folder).
+  "standup-entry-clean": {
+    "scrums/design.yaml": good_scrum,
+    "standups/design/2026-11-27-ada.yaml": f"scrum: {SCRUM_ID}\ndate: 2026-11-27\nby: Ada\nyesterday: Shipped it.\ntoday: |\n  Review.\n  Pair with Grace.\nblockers:\n  - Waiting on the key\n  - {{id: b1f0c2a9d, text: CI is full}}\nresolved:\n  - {{id: b1f0c2a9d, note: done}}\n",
+    "standups/design/2026-11-26-grace.yaml": f"scrum: {SCRUM_ID}\ndate: 2026-11-26\nby: Grace\ntoday: x\nblockers: [CI is full]\n",
+  },
+  "standup-entry-mistakes": {
+    "scrums/design.yaml": good_scrum,
+    "standups/design/2026-11-27-ada.yaml": f"scrum: {SCRUM_ID}\ndate: 2026-11-31\nby: Ada\ntodya: typo\nblockers:\n  - {{id: B-1, text: x}}\n  - ''\nresolved: [nope]\n",
+    "standups/design/2026-11-27-eve.yaml": f"scrum: {SCRUM_ID}\ndate: 2026-11-27\nby: Evee\ntoday: x\n",
+    "standups/other/2026-11-27-grace.yaml": f"scrum: {SCRUM_ID}\ndate: 2026-11-27\nby: Grace\ntoday: x\nresolved: [b12345678]\n",
+  },
 }
 for name, files in cases.items():
     for path, content in files.items():

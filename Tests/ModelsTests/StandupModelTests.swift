@@ -101,3 +101,47 @@ import Testing
     #expect(StandupFiles.slug("!!!") == "someone")
   }
 }
+
+/// Keys a teammate adds that dinger does not know are kept through a decode and a canonical
+/// write (nothing a user wrote is dropped), in absences, questions, blockers and resolutions.
+@Suite struct StandupUnknownKeysTests {
+  @Test func unknownKeysSurviveACanonicalWrite() throws {
+    let scrum = """
+      id: 6a4f0c1e-0000-4000-8000-000000000001
+      title: Platform
+      length: 10
+      attendees:
+        - name: Bo
+          away:
+            - {from: 2026-12-21, until: 2026-12-24, reason: surgery}
+      standup:
+        questions:
+          - {key: done, ask: Done?, hint: one line}
+        cadence: daily
+
+      """
+    let file = RecordCodec.decode(Array(scrum.utf8), path: "scrums/platform.yaml", kind: .scrum)
+    let record = try #require(file.record)
+    let written = try RecordCodec.encode(record)
+    for kept in ["reason: surgery", "hint: one line", "cadence: daily"] {
+      #expect(written.contains(kept), "\(kept) dropped:\n\(written)")
+    }
+    let entry = """
+      scrum: 6a4f0c1e-0000-4000-8000-000000000001
+      date: 2026-11-25
+      by: Bo
+      today: x
+      blockers:
+        - {text: the key, severity: high}
+      resolved:
+        - {id: b12345678, ticket: OPS-1}
+
+      """
+    let e = RecordCodec.decode(
+      Array(entry.utf8), path: "standups/platform/2026-11-25-bo.yaml", kind: .standup)
+    let again = try RecordCodec.encode(try #require(e.record))
+    for kept in ["severity: high", "ticket: OPS-1"] {
+      #expect(again.contains(kept), "\(kept) dropped:\n\(again)")
+    }
+  }
+}

@@ -173,6 +173,8 @@ public struct StandupEntry: Hashable, Sendable, Codable {
 public struct BlockerMention: Hashable, Sendable, Codable {
   public var id: String?
   public var text: String
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
 
   public init(id: String? = nil, text: String) { (self.id, self.text) = (id, text) }
 
@@ -185,12 +187,12 @@ public struct BlockerMention: Hashable, Sendable, Codable {
     var r = try FieldReader(decoder, known: ["id", "text"])
     id = r.optional("id")
     text = r.optional("text") ?? ""
-    _ = r.unknown()
+    unknown = r.unknown()
     try r.finish(self)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    guard let id else {
+    guard id != nil || !unknown.isEmpty else {
       var c = encoder.singleValueContainer()
       try c.encode(text)
       return
@@ -198,6 +200,7 @@ public struct BlockerMention: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.write("id", id)
     try w.write("text", text)
+    try w.write(unknown)
   }
 }
 
@@ -205,6 +208,8 @@ public struct BlockerMention: Hashable, Sendable, Codable {
 public struct BlockerResolution: Hashable, Sendable, Codable {
   public var id: String
   public var note: String?
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
 
   public init(id: String, note: String? = nil) { (self.id, self.note) = (id, note) }
 
@@ -216,12 +221,12 @@ public struct BlockerResolution: Hashable, Sendable, Codable {
     var r = try FieldReader(decoder, known: ["id", "note"])
     id = r.required("id") ?? ""
     note = r.optional("note")
-    _ = r.unknown()
+    unknown = r.unknown()
     try r.finish(self)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    guard let note else {
+    guard note != nil || !unknown.isEmpty else {
       var c = encoder.singleValueContainer()
       try c.encode(id)
       return
@@ -229,6 +234,7 @@ public struct BlockerResolution: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.write("id", id)
     try w.write("note", note)
+    try w.write(unknown)
   }
 }
 

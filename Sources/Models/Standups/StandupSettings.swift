@@ -15,6 +15,8 @@ public struct StandupSettings: Hashable, Sendable, Codable {
   public var questions: [Question]
   /// The days an entry is expected, as written (`mon`, `tuesday`...); empty: the default.
   public var days: [String]
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
 
   public static let keys = ["questions", "days"]
 
@@ -22,6 +24,8 @@ public struct StandupSettings: Hashable, Sendable, Codable {
   public struct Question: Hashable, Sendable, Codable {
     public var key: String
     public var ask: String
+    /// Keys the schema does not know, kept as written.
+    public var unknown = UnknownFields()
 
     public init(key: String, ask: String) { (self.key, self.ask) = (key, ask) }
 
@@ -35,7 +39,7 @@ public struct StandupSettings: Hashable, Sendable, Codable {
       var r = try FieldReader(decoder, known: ["key", "ask"])
       key = r.required("key") ?? ""
       ask = r.optional("ask") ?? key
-      _ = r.unknown()
+      unknown = r.unknown()
       try r.finish(self)
     }
 
@@ -43,6 +47,7 @@ public struct StandupSettings: Hashable, Sendable, Codable {
       var w = FieldWriter(encoder)
       try w.write("key", key)
       try w.write("ask", ask)
+      try w.write(unknown)
     }
   }
 
@@ -60,7 +65,7 @@ public struct StandupSettings: Hashable, Sendable, Codable {
     var r = try FieldReader(decoder, known: Self.keys)
     questions = r.list("questions")
     days = r.list("days")
-    _ = r.unknown()
+    unknown = r.unknown()
     try r.finish(self)
   }
 
@@ -68,6 +73,7 @@ public struct StandupSettings: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.writeNonEmpty("questions", questions)
     try w.writeNonEmpty("days", days)
+    try w.write(unknown)
   }
 
   /// The questions asked: the scrum's, else the default ones.
@@ -127,6 +133,8 @@ public struct Absence: Hashable, Sendable, Codable {
   public var from: String
   public var until: String
   public var note: String?
+  /// Keys the schema does not know, kept as written.
+  public var unknown = UnknownFields()
 
   public init(from: String, until: String, note: String? = nil) {
     (self.from, self.until, self.note) = (from, until, note)
@@ -137,7 +145,7 @@ public struct Absence: Hashable, Sendable, Codable {
     from = r.required("from") ?? ""
     until = r.optional("until") ?? from
     note = r.optional("note")
-    _ = r.unknown()
+    unknown = r.unknown()
     try r.finish(self)
   }
 
@@ -146,6 +154,7 @@ public struct Absence: Hashable, Sendable, Codable {
     try w.write("from", from)
     try w.write("until", until)
     try w.write("note", note)
+    try w.write(unknown)
   }
 
   /// Whether `day` falls in it.

@@ -8,7 +8,7 @@ import Models
 /// there is, so reading them back gives the same value the YAML gives.
 enum CachedRecord {
   /// Bumped with any change to the layout below (or to the models it writes).
-  static let version: UInt8 = 5
+  static let version: UInt8 = 6
 
   /// Where a clean file's `id:` and parent key (a meeting's `scrum:`, a quiz's `library:`) are,
   /// for `check`'s cross-file findings.
@@ -195,7 +195,32 @@ enum CachedRecord {
           w.optional(m.example)
         }
       }
-    case .quiz, .config, .standup:
+    case .standup(let e):
+      // NB: an entry whose lists hold keys of a teammate's own is read from its file.
+      guard e.blockers.allSatisfy({ $0.unknown.isEmpty }),
+        e.resolved.allSatisfy({ $0.unknown.isEmpty })
+      else { return false }
+      w.u8(4)
+      w.optional(nil as UUID?)
+      w.uuid(e.scrum)
+      w.string(e.date)
+      w.string(e.by)
+      w.varint(e.answers.count)
+      for a in e.answers {
+        w.string(a.key)
+        w.string(a.text)
+      }
+      w.varint(e.blockers.count)
+      for b in e.blockers {
+        w.optional(b.id)
+        w.string(b.text)
+      }
+      w.varint(e.resolved.count)
+      for r in e.resolved {
+        w.string(r.id)
+        w.optional(r.note)
+      }
+    case .quiz, .config:
       return false
     }
     return true
@@ -326,6 +351,27 @@ enum CachedRecord {
         words.append(Word(text: text, phonetic: phonetic, meanings: meanings))
       }
       return .library(Library(id: id, name: name, language: language, words: words))
+    case 4:
+      _ = try r.optionalUUID()
+      let scrum = try r.uuid()
+      let date = try r.string()
+      let by = try r.string()
+      var answers: [StandupEntry.Answer] = []
+      for _ in 0..<(try r.count(each: 2)) {
+        answers.append(StandupEntry.Answer(key: try r.string(), text: try r.string()))
+      }
+      var blockers: [BlockerMention] = []
+      for _ in 0..<(try r.count(each: 2)) {
+        blockers.append(BlockerMention(id: try r.optionalString(), text: try r.string()))
+      }
+      var resolved: [BlockerResolution] = []
+      for _ in 0..<(try r.count(each: 2)) {
+        resolved.append(BlockerResolution(id: try r.string(), note: try r.optionalString()))
+      }
+      return .standup(
+        StandupEntry(
+          scrum: scrum, date: date, by: by, answers: answers, blockers: blockers,
+          resolved: resolved))
     default:
       throw CacheReader.Damaged()
     }

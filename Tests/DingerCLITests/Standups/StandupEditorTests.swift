@@ -105,3 +105,24 @@ import Testing
     #expect(history.contains("Bo is away today (dentist): left out of the rotation"), "\(history)")
   }
 }
+
+/// Someone git does not name an attendee is asked once, on the terminal, and remembered.
+@Suite(.serialized) struct StandupAskTests {
+  @Test func theWriterIsAskedOnceOnATerminal() throws {
+    let box = try Sandbox()
+    box.extraEnvironment = ["DINGER_TEST_NOW": "2026-11-25T09:00:00Z"]
+    expectOK(try box.dinger("init"))
+    try box.git("config", "user.name", "Somebody")
+    try box.git("config", "user.email", "somebody@example.com")
+    expectOK(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada", "--attendee", "Bo"))
+    let (tmux, exit) = try Tmux.start(box, "standup", "--today", "x")
+    #expect(tmux.wait(for: "Number or name:"), "\(tmux.screen())")
+    #expect(tmux.screen().contains("2  Bo"), "\(tmux.screen())")
+    tmux.keys("2", "Enter")
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    #expect(try box.read("standups/platform/2026-11-25-bo.yaml").contains("by: Bo"))
+    #expect(try box.git("config", "dinger.standup-name") == "Bo\n")
+    // Remembered: not asked again.
+    expectOK(try box.dinger("standup", "--today", "y"))
+  }
+}

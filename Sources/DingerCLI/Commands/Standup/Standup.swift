@@ -71,13 +71,30 @@ struct WriterOptions: ParsableArguments {
       return known.name
     }
     let remembered = repository.cloneSetting("standup-name")
-    let chosen = name ?? remembered.flatMap { scrum.attendee(named: $0) != nil ? $0 : nil }
+    var chosen = name ?? remembered.flatMap { scrum.attendee(named: $0) != nil ? $0 : nil }
+    // NB: on a terminal, asked once (and remembered in this clone).
+    if chosen == nil, Editor.isInteractive { chosen = Self.ask(scrum) }
     let attendee = try StandupProvider.writer(
       of: scrum, given: chosen, gitName: gitName, gitEmail: gitEmail)
-    if name != nil, remembered != attendee.name {
+    if chosen != nil, remembered != attendee.name {
       try? repository.setCloneSetting("standup-name", attendee.name)
     }
     return attendee.name
+  }
+}
+
+extension WriterOptions {
+  /// Asks on the terminal which attendee the user is: a number from the list or a name; nil
+  /// when nothing is answered.
+  static func ask(_ scrum: Scrum) -> String? {
+    var prompt = "Which attendee of \(scrum.title) are you? (this clone remembers it)\n"
+    for (i, a) in scrum.attendees.prefix(40).enumerated() { prompt += "  \(i + 1)  \(a.name)\n" }
+    Terminal.error(prompt + "Number or name: ")
+    guard let line = readLine()?.trimmed, !line.isEmpty else { return nil }
+    if let n = Int(line), (1...min(40, scrum.attendees.count)).contains(n) {
+      return scrum.attendees[n - 1].name
+    }
+    return line
   }
 }
 
