@@ -207,7 +207,9 @@ public struct ScheduleProvider: Sendable {
 
   /// The team's calendar: the scheduled scrums (of `only`), and with `history` their recorded
   /// meetings.
-  public func calendar(name: String, only: [StoredScrum]? = nil, history: Bool = false) throws
+  public func calendar(
+    name: String, only: [StoredScrum]? = nil, history: Bool = false, alarm: Int? = nil
+  ) throws
     -> String
   {
     var series: [ICalendar.Series] = []
@@ -228,6 +230,7 @@ public struct ScheduleProvider: Sendable {
         sequence: changes.count, lastModified: lastModified)
       // NB: every absence the file lists (the feed depends on the data alone, not on today).
       one.away = s.stored.scrum.attendees.flatMap { a in a.away.map { (a.name, $0) } }
+      one.alarm = alarm
       series.append(one)
     }
     var past: [ICalendar.Past] = []

@@ -28,6 +28,8 @@ public enum ICalendar {
     public var lastModified: Int64
     /// Who is away when (attendees' `away:`): said in the description.
     public var away: [(name: String, absence: Absence)] = []
+    /// Minutes before the start a calendar app reminds (a VALARM), when asked for.
+    public var alarm: Int?
 
     /// A series.
     public init(
@@ -130,6 +132,15 @@ public enum ICalendar {
         "ATTENDEE;CN=" + param(name)
           + ";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:urn:x-dinger:attendee:"
           + percentEncoded(name))
+    }
+    // NB: RFC 5545's display alarm, relative to the start: every subscribed calendar app
+    // reminds on its own (`calendar --alarm 10m`).
+    if let minutes = s.alarm {
+      common += [
+        "BEGIN:VALARM", "ACTION:DISPLAY",
+        "DESCRIPTION:" + text("\(s.title) starts in \(minutes) min"),
+        "TRIGGER:-" + duration(seconds: minutes * 60), "END:VALARM",
+      ]
     }
     var out = [
       "BEGIN:VEVENT", "UID:" + text(s.uid), "DTSTAMP:" + utcStamp(s.lastModified),

@@ -259,6 +259,42 @@ struct ScheduleCalendarTests {
     #expect(lines.contains { $0.hasPrefix("ATTENDEE;CN=\"Mallory';ROLE=CHAIR:mailto:x@y X\";") })
   }
 
+  /// `--alarm 10m` gives every event (the recurring one and its moved occurrences) a display
+  /// alarm 10 minutes before, as Python's icalendar reads it; without it there is none.
+  @Test func anAlarmRemindsBeforeEveryStandup() throws {
+    let box = try Sandbox()
+    try expectOK(box.dinger("init"))
+    try expectOK(
+      box.dinger(
+        "scrum", "new", "Team", "--attendee", "Ada", "--at", "09:30", "--days", "weekdays",
+        "--zone", "Europe/Berlin", "--from", Self.day(1)))
+    try expectOK(
+      box.dinger("scrum", "edit", "team", "--move", "\(Self.day(3, weekday: true))=11:00"))
+    let out = box.home.url.appendingPathComponent("team.ics")
+    try expectOK(box.dinger("calendar", "--alarm", "10m", "--out", out.path))
+    let script = #"""
+      import sys, json, icalendar
+      cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+      rows = []
+      for e in cal.walk('VEVENT'):
+          for a in e.walk('VALARM'):
+              rows.append([str(e['UID']), str(a['ACTION']), a['TRIGGER'].dt.total_seconds(), str(a['DESCRIPTION'])])
+      print(json.dumps(rows))
+      """#
+    let r = try ProcessRunner.run(ICalendarReader.python, ["-c", script, out.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[Any]] ?? []
+    #expect(rows.count == 2, "the series and its moved day: \(r.stdout)")
+    for row in rows {
+      #expect("\(row[1])" == "DISPLAY" && (row[2] as? Double) == -600, "\(row)")
+      #expect("\(row[3])" == "Team starts in 10 min", "\(row)")
+    }
+    try expectOK(box.dinger("calendar", "--out", out.path))
+    #expect(!(try String(contentsOf: out, encoding: .utf8)).contains("VALARM"))
+    let bad = try box.dinger("calendar", "--alarm", "soon")
+    #expect(bad.status != 0)
+  }
+
   /// A `;` or `:` joined to a neighbour in one grapheme (U+0600 before it; U+0301, a ZWJ or
   /// VS16 after it) is still a `;` to a calendar parser: the name is quoted, and Python's
   /// icalendar finds no parameter but the ones dinger wrote, and each name whole.

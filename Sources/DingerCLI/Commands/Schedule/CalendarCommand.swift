@@ -38,6 +38,11 @@ struct CalendarCommand: ParsableCommand {
   @Option(help: "The calendar's name (default: the data folder's name and 'stand-ups').")
   var name: String?
 
+  @Option(
+    parsing: .unconditional,
+    help: "Remind this long before each stand-up (a VALARM calendar apps act on): 10m, 1h.")
+  var alarm: MinutesArgument?
+
   func run() throws {
     try reporting {
       let repository = try global.repository()
@@ -49,7 +54,8 @@ struct CalendarCommand: ParsableCommand {
         )
       }
       let title = name ?? "\(repository.root.lastPathComponent) stand-ups"
-      let text = try provider.calendar(name: title, only: only, history: history)
+      let text = try provider.calendar(
+        name: title, only: only, history: history, alarm: alarm?.minutes)
       guard let out else {
         Terminal.output(text)
         return
