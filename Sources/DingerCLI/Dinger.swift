@@ -36,7 +36,7 @@ struct Dinger: AsyncParsableCommand {
       Init.self, ScrumCommand.self, Meet.self, StandupCommand.self, BlockersCommand.self,
       BlockerCommand.self, History.self, Log.self, LibraryCommand.self,
       WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
-      Agenda.self, Next.self, CalendarCommand.self, Report.self, Stats.self,
+      Agenda.self, Next.self, CalendarCommand.self, Report.self, Stats.self, DigestCommand.self,
       Conflicts.self, Resolve.self, Undo.self, Redo.self, Repair.self, Check.self,
       SchemaCommand.self, Where.self,
       SetupGit.self,

@@ -106,3 +106,29 @@ extension InsightsProvider {
     live(repository: repository.repository)
   }
 }
+
+extension InsightsProvider {
+  /// The digest of the scrums (`only`, else all) over the viewer's days `from`...`to`, the day
+  /// ending at `end` (an instant: the end of `to` in the viewer's zone, or now when sooner).
+  public func digest(
+    only: [StoredScrum]? = nil, from: CivilDate, to: CivilDate, start: Date, end: Date
+  ) throws -> Digest {
+    let listed = try only ?? scrums.list().scrums
+    let standups = StandupProvider(scrums: scrums)
+    var out: [Digest.Scrum] = []
+    for stored in listed {
+      let own = try meetings.history(of: stored, since: start, until: end).map(\.meeting)
+      let missed =
+        stored.scrum.schedule?.plan == nil
+        ? []
+        : schedules.missed(stored, meetings: own, since: start, until: end)
+          .map { Date(timeIntervalSince1970: TimeInterval($0.start)) }
+      let entries = try standups.entries(of: stored).entries.map(\.entry)
+      out.append(
+        Digest.scrum(
+          stored.scrum, slug: stored.slug, entries: entries, meetings: own, missed: missed,
+          from: from, to: to))
+    }
+    return Digest(from: from.description, to: to.description, scrums: out)
+  }
+}

@@ -35,17 +35,24 @@ public struct StandupStats: Hashable, Sendable, Codable {
     public var entries: [Entry]
     public var away: [String]
     public var missing: [String]
+    public init(date: String, entries: [Entry], away: [String], missing: [String]) {
+      (self.date, self.entries, self.away, self.missing) = (date, entries, away, missing)
+    }
   }
 
   public struct Entry: Hashable, Sendable, Codable {
     public var by: String
     public var answers: [Answer]
     public var blockers: [String]
+    public init(by: String, answers: [Answer], blockers: [String]) {
+      (self.by, self.answers, self.blockers) = (by, answers, blockers)
+    }
   }
 
   public struct Answer: Hashable, Sendable, Codable {
     public var key: String
     public var text: String
+    public init(key: String, text: String) { (self.key, self.text) = (key, text) }
   }
 
   /// The figures of `scrum` from its `entries` over `from`...`to` (days in the writers' own

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Base
+import Components
+import FoundationEssentials
+import Glibc
+import Models
+import Providers
+
+/// `dinger digest [S...]`: what happened, for the team's channel.
+struct DigestCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "digest",
+    abstract: "What happened: written entries, blockers, meetings held and missed, who is away.",
+    discussion: """
+      The period is today (your local day) unless --since or --until say otherwise. Formats: \
+      text, markdown, json, and the messages chat services take: slack (Block Kit), \
+      mattermost and rocketchat (Slack's webhook form), teams (an Adaptive Card), discord, \
+      matrix (m.room.message with an HTML body). A digest longer than a service takes is \
+      several messages: then a JSON array of them is printed.
+
+      Examples:
+        dinger digest
+        dinger digest platform --since yesterday --format markdown
+        dinger digest --since "7 days ago" --format slack
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "Only these scrums (default: all).", completion: Completions.scrums)
+  var scrums: [String] = []
+  @Option(help: "The first day (default: today).") var since: String?
+  @Option(help: "The last day (default: today).") var until: String?
+  @Option(help: "text, markdown, json, slack, mattermost, rocketchat, teams, discord or matrix.")
+  var format: String = "text"
+
+  func run() throws {
+    try reporting {
+      guard let format = DigestViews.Format(rawValue: format.lowercased()) else {
+        throw CLIError(
+          "--format '\(format)' is not one dinger writes; use one of: \(DigestViews.Format.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      let repository = try global.repository()
+      let insights = InsightsProvider.live(repository: repository)
+      let only = scrums.isEmpty ? nil : try scrums.map { try insights.scrums.find($0) }
+      let today = localDay(currentDate())
+      let to = try until.map { try typedDay($0, option: "--until") } ?? today
+      let from = try since.map { try typedDay($0, option: "--since") } ?? to
+      guard from <= to else {
+        throw CLIError("--since \(from) is after --until \(to); give the first day first")
+      }
+      let start = userDate(from.description) ?? currentDate()
+      let end = min(userDateEnd(to.description) ?? currentDate(), currentDate())
+      let digest = try insights.digest(only: only, from: from, to: to, start: start, end: end)
+      let messages = try DigestViews.messages(digest, format: format, zone: userZone)
+      if messages.count == 1 || format == .text || format == .markdown {
+        Terminal.output(messages.joined(separator: "\n"))
+      } else {
+        Terminal.output("[\n" + messages.map { $0.trimmed }.joined(separator: ",\n") + "\n]\n")
+      }
+    }
+  }
+}

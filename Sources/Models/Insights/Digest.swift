@@ -1,0 +1,124 @@
+import Base
+import FoundationEssentials
+
+/// What happened in a period, per scrum: the written entries, blockers opened, still open and
+/// resolved, meetings held and missed, who has not written on the last day, who is away. What
+/// `dinger digest` renders as text, Markdown, JSON or a chat service's message.
+public struct Digest: Hashable, Sendable, Codable {
+  /// The first and last day, `YYYY-MM-DD`.
+  public var from: String
+  public var to: String
+  public var scrums: [Scrum]
+
+  public init(from: String, to: String, scrums: [Scrum]) {
+    (self.from, self.to, self.scrums) = (from, to, scrums)
+  }
+
+  public struct Scrum: Hashable, Sendable, Codable {
+    public var title: String
+    public var slug: String
+    /// Meetings held in the period, oldest first.
+    public var meetings: [Meeting]
+    /// Scheduled stand-ups with nothing recorded, their starts.
+    public var missed: [Date]
+    /// Entries written in the period, by day (newest first).
+    public var days: [StandupStats.Day]
+    /// Blockers still open at the end of the period, oldest first.
+    public var open: [BlockerLine]
+    /// Blockers resolved in the period.
+    public var resolved: [BlockerLine]
+    /// Attendees expected on the last day who have not written (a day the stand-up is held).
+    public var notWritten: [String]
+    /// Attendees away on the last day, with the note.
+    public var away: [String]
+
+    public init(
+      title: String, slug: String, meetings: [Meeting] = [], missed: [Date] = [],
+      days: [StandupStats.Day] = [], open: [BlockerLine] = [], resolved: [BlockerLine] = [],
+      notWritten: [String] = [], away: [String] = []
+    ) {
+      (self.title, self.slug, self.meetings, self.missed) = (title, slug, meetings, missed)
+      (self.days, self.open, self.resolved) = (days, open, resolved)
+      (self.notWritten, self.away) = (notWritten, away)
+    }
+
+    /// Whether there is anything to say.
+    public var isEmpty: Bool {
+      meetings.isEmpty && missed.isEmpty && days.isEmpty && open.isEmpty && resolved.isEmpty
+        && notWritten.isEmpty
+    }
+  }
+
+  /// A meeting as the digest names it.
+  public struct Meeting: Hashable, Sendable, Codable {
+    public var date: Date
+    public var seconds: Int
+    public var speakers: [String]
+    public init(date: Date, seconds: Int, speakers: [String]) {
+      (self.date, self.seconds, self.speakers) = (date, seconds, speakers)
+    }
+  }
+
+  /// A blocker as the digest names it.
+  public struct BlockerLine: Hashable, Sendable, Codable {
+    public var id: String
+    public var owner: String
+    public var text: String
+    public var opened: String
+    /// Working days open (to the period's end, or to its resolution).
+    public var age: Int
+    /// Who resolved it, when.
+    public var resolvedBy: String?
+    public init(
+      id: String, owner: String, text: String, opened: String, age: Int, resolvedBy: String? = nil
+    ) {
+      (self.id, self.owner, self.text, self.opened, self.age) = (id, owner, text, opened, age)
+      self.resolvedBy = resolvedBy
+    }
+  }
+
+  /// The digest of one scrum over `from`...`to` (the viewer's days) from its data.
+  public static func scrum(
+    _ scrum: Models.Scrum, slug: String, entries: [StandupEntry], meetings: [Models.Meeting],
+    missed: [Date], from: CivilDate, to: CivilDate
+  ) -> Scrum {
+    var out = Scrum(title: scrum.title, slug: slug)
+    out.meetings = meetings.sorted { $0.date < $1.date }.map {
+      Meeting(date: $0.date, seconds: $0.duration, speakers: $0.speakers.map(\.name))
+    }
+    out.missed = missed
+    let days = StandupSettings.expectedDays(scrum.standup, schedule: scrum.schedule)
+    if let stats = StandupStats.compute(scrum: scrum, entries: entries, from: from, to: to) {
+      out.days = stats.days.filter { !$0.entries.isEmpty }
+    }
+    for b in Blockers.follow(entries) {
+      guard let opened = CivilDate(b.opened), opened <= to else { continue }
+      if let r = b.resolution, let day = CivilDate(r.date) {
+        guard day >= from && day <= to else { continue }
+        out.resolved.append(
+          BlockerLine(
+            id: b.id, owner: b.owner, text: b.text, opened: b.opened,
+            age: Blockers.workingDays(from: opened, to: day, days: days), resolvedBy: r.by))
+      } else {
+        out.open.append(
+          BlockerLine(
+            id: b.id, owner: b.owner, text: b.text, opened: b.opened,
+            age: Blockers.workingDays(from: opened, to: to, days: days)))
+      }
+    }
+    let wrote = Set(
+      entries.filter { $0.date == to.description && $0.isWritten }.map {
+        $0.by.trimmed.lowercased()
+      })
+    // NB: only a scrum that writes its stand-up has people who have not written.
+    if !entries.isEmpty, Set(days).contains(to.weekday) {
+      out.notWritten = scrum.attendees.filter {
+        $0.away(on: to) == nil && !wrote.contains($0.naturalKey)
+      }.map(\.name)
+    }
+    out.away = scrum.attendees.compactMap { a in
+      a.away(on: to).map { a.name + ($0.note.map { " (\($0))" } ?? "") }
+    }
+    return out
+  }
+}

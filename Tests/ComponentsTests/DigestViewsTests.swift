@@ -1,0 +1,104 @@
+import Components
+import Foundation
+import Models
+import Testing
+
+/// The digest's messages: a teammate's text takes no effect in any service (no mention, link,
+/// markup or HTML of theirs), and each message stays within the service's documented limits.
+@Suite struct DigestViewsTests {
+  static let hostile = "<!channel> @everyone [click](http://evil) <script>alert(1)</script> *bold*"
+
+  func digest(entries: Int = 1) -> Digest {
+    var s = Digest.Scrum(title: "Plat<form> *x*", slug: "platform")
+    s.days = [
+      StandupStats.Day(
+        date: "2026-11-27",
+        entries: (0..<entries).map { i in
+          StandupStats.Entry(
+            by: "Eve <b>\(i)</b>", answers: [StandupStats.Answer(key: "today", text: Self.hostile)],
+            blockers: ["blocked by \(Self.hostile)"])
+        }, away: [], missing: [])
+    ]
+    s.open = [
+      Digest.BlockerLine(
+        id: "b12345678", owner: "Mallory", text: Self.hostile, opened: "2026-11-25", age: 2)
+    ]
+    s.notWritten = ["Bo"]
+    s.away = ["Dee (holiday)"]
+    return Digest(from: "2026-11-27", to: "2026-11-27", scrums: [s])
+  }
+
+  func json(_ text: String) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+  }
+
+  @Test func slackEscapesEveryTeammatesText() throws {
+    let messages = try DigestViews.messages(digest(), format: .slack, zone: FixedZone.utc)
+    #expect(messages.count == 1)
+    let all = messages.joined()
+    #expect(!all.contains("<!channel>") && !all.contains("<script>") && !all.contains("<http"))
+    #expect(all.contains("&lt;!channel&gt;"))
+    let m = try json(messages[0])
+    let blocks = m["blocks"] as! [[String: Any]]
+    #expect((blocks[0]["type"] as? String) == "header")
+    for b in blocks.dropFirst() {
+      let text = (b["text"] as! [String: Any])["text"] as! String
+      #expect(text.count <= 3_000)
+    }
+    // Mattermost and Rocket.Chat: Slack's webhook form, text only.
+    for format in [DigestViews.Format.mattermost, .rocketchat] {
+      let m = try json(try DigestViews.messages(digest(), format: format, zone: FixedZone.utc)[0])
+      #expect(m["blocks"] == nil && (m["text"] as? String)?.contains("&lt;!channel&gt;") == true)
+    }
+  }
+
+  @Test func aLongDigestIsSplitWithinEachServicesLimits() throws {
+    let long = digest(entries: 400)
+    let slack = try DigestViews.messages(long, format: .slack, zone: FixedZone.utc)
+    #expect(slack.count >= 1)
+    for m in slack {
+      let blocks = try json(m)["blocks"] as! [[String: Any]]
+      #expect(blocks.count <= 50)
+      for b in blocks {
+        #expect(((b["text"] as! [String: Any])["text"] as! String).count <= 3_000)
+      }
+    }
+    let discord = try DigestViews.messages(long, format: .discord, zone: FixedZone.utc)
+    #expect(discord.count > 10)
+    for m in discord {
+      let o = try json(m)
+      #expect((o["content"] as! String).count <= 2_000)
+      #expect(((o["allowed_mentions"] as! [String: Any])["parse"] as! [Any]).isEmpty)
+    }
+    let teams = try DigestViews.messages(long, format: .teams, zone: FixedZone.utc)
+    for m in teams {
+      #expect(m.utf8.count <= 28_000)
+      let card = ((try json(m)["attachments"] as! [[String: Any]])[0]["content"]) as! [String: Any]
+      #expect(card["type"] as? String == "AdaptiveCard" && card["version"] as? String == "1.4")
+      #expect(card["$schema"] as? String == "http://adaptivecards.io/schemas/adaptive-card.json")
+    }
+    let matrix = try DigestViews.messages(long, format: .matrix, zone: FixedZone.utc)
+    for m in matrix { #expect(m.utf8.count <= 65_536) }
+    // Nothing is lost in the splitting: every entry is in some message.
+    let discordText = try discord.map { try json($0)["content"] as! String }.joined()
+    for i in [0, 199, 399] { #expect(discordText.contains("Eve \\<b\\>\(i)\\</b\\>"), "\(i)") }
+  }
+
+  @Test func matrixAndMarkdownShowTextNotMarkup() throws {
+    let m = try json(try DigestViews.messages(digest(), format: .matrix, zone: FixedZone.utc)[0])
+    let html = m["formatted_body"] as! String
+    #expect(
+      m["format"] as? String == "org.matrix.custom.html" && m["msgtype"] as? String == "m.text")
+    #expect(!html.contains("<script>") && html.contains("&lt;script&gt;"))
+    #expect(html.contains("<b>Eve &lt;b&gt;0&lt;/b&gt;</b>"), "\(html)")
+    #expect((m["body"] as! String).contains(Self.hostile))
+    let md = DigestViews.markdown(digest(), zone: FixedZone.utc)
+    #expect(!md.contains("[click](http://evil)") && md.contains("\\[click\\]\\(http://evil\\)"))
+    #expect(md.contains("@\u{200B}everyone"))
+    let discord = try DigestViews.messages(digest(), format: .discord, zone: FixedZone.utc)
+    #expect(!discord[0].contains("@everyone"))
+    let text = DigestViews.text(digest(), zone: FixedZone.utc)
+    #expect(text.contains("Not written on 2026-11-27: Bo") && text.contains("Away: Dee (holiday)"))
+    #expect(text.contains("Open blocker b12345678 (Mallory, 2 working days)"))
+  }
+}
