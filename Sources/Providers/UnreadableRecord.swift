@@ -50,6 +50,16 @@ struct UnreadableRecord: Sendable {
     // NB: a broken file's slug in any case beats a readable title: `Platform` may well mean
     // scrums/platform.yaml, and guessing wrong would edit the wrong scrum.
     var hit = unreadable.first { $0.slug.lowercased() == q }
+    // NB: a title a readable record and a broken one both hold names neither (seed 8100 of the
+    // simulation: `scrum edit Mobile` edited the readable one, while its teammate meant the one
+    // whose file they had broken).
+    if hit == nil && readableTitle,
+      let twin = unreadable.first(where: { $0.title?.lowercased() == q })
+    {
+      throw StorageError(
+        "more than one \(kind) is titled '\(query)', and \(twin.path) can't be read: \(twin.reason); name the one you mean by its file name (\(twin.slug) is the broken one), or fix that file first",
+        kind: .ambiguous(query))
+    }
     if hit == nil && !readableTitle {
       hit = unreadable.first { $0.title?.lowercased() == q }
       if hit == nil && looksLikeID { hit = unreadable.first { $0.id?.hasPrefix(q) == true } }

@@ -91,6 +91,29 @@ import Testing
     #expect(try box.read("scrums/platform-ops.yaml") == opsBefore)
   }
 
+  /// A title a readable scrum and a broken one both hold names neither: the edit is refused,
+  /// naming the broken file (seed 8100 of the simulation edited the readable one).
+  @Test func aTitleABrokenScrumSharesIsAmbiguous() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Mobile", "--attendee", "Ada").status == 0)
+    // A teammate's second "Mobile", with bad indentation.
+    try box.write(
+      "scrums/s14.yaml", "title: Mobile\nlength: 5\n  theme: sky\nattendees: [Ada]\n")
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "a broken twin")
+    let head = try box.head()
+    let r = try box.dinger("scrum", "edit", "Mobile", "--length", "20")
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains(
+        "more than one scrum is titled 'Mobile', and scrums/s14.yaml can't be read"),
+      "\(r.stderr)")
+    #expect(try box.head() == head)
+    // By its file name the readable one is edited.
+    #expect(try box.dinger("scrum", "edit", "mobile", "--length", "20").status == 0)
+  }
+
   /// `report` with no `--out` in the data repository writes report.html there, and a
   /// teammate's `git add -A` must not commit it: it goes into .git/info/exclude.
   @Test func aReportInTheRepositoryStaysOutOfGit() throws {
