@@ -72,6 +72,15 @@ public final class HTTPExchange: @unchecked Sendable {
     return answer!
   }
 
+  /// Waits until the exchange has ended: the answer with the first bytes of an error's body
+  /// (`answered` returns as soon as the status is known, before that body has come).
+  public func ended() -> Answer {
+    condition.lock()
+    defer { condition.unlock() }
+    while !finished { condition.wait() }
+    return answer!
+  }
+
   /// Up to `size` bytes of the body; 0 at its end. Throws when the transfer failed midway.
   public func read(into buffer: UnsafeMutableRawPointer, size: Int) throws(HTTPFailure) -> Int {
     while true {

@@ -40,9 +40,19 @@ public enum HTTPClient {
   /// The most an answer's body may hold.
   static let maxBody = 4 * 1024 * 1024
 
+  /// POSTs `body` (JSON) to `url` within `timeout` seconds, with `headers` (`Authorization:
+  /// Bearer ...`); the answer's body bounded as a GET's. No redirect is followed.
+  public static func post(
+    _ url: URL, json body: [UInt8], headers: [String] = [], timeout: Double
+  ) throws(Failure) -> Response {
+    try get(url, timeout: timeout, post: body, headers: headers)
+  }
+
   /// GETs `url` within `timeout` seconds, through the HTTP module's libcurl exchange (the one
   /// git's http remotes use): no redirect followed, the body bounded to `maxBody`.
-  public static func get(_ url: URL, timeout: Double) throws(Failure) -> Response {
+  public static func get(
+    _ url: URL, timeout: Double, post: [UInt8]? = nil, headers: [String] = []
+  ) throws(Failure) -> Response {
     guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
       throw .unreachable("'\(url.absoluteString)' is not an http:// or https:// address")
     }
@@ -57,10 +67,20 @@ public enum HTTPClient {
     if settings.tls.caFile == nil, let bundle = environment["CURL_CA_BUNDLE"], !bundle.isEmpty {
       settings.tls.caFile = bundle
     }
+    // NB: a header with a line break would add a header of the caller's data's choosing.
+    settings.extraHeaders = headers.filter { !$0.containsText("\n") && !$0.containsText("\r") }
+    // NB: the body is read by curl's thread while the exchange runs: it lives until the
+    // exchange is cancelled (the defers run in the reverse order).
+    let sent = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, post?.count ?? 0))
+    defer { sent.deallocate() }
+    if let post { _ = sent.initialize(from: post) }
     let exchange: HTTPExchange
     do {
       exchange = try HTTPExchange(
-        HTTPRequest(url: url.absoluteString, settings: settings, accept: "application/json"))
+        HTTPRequest(
+          url: url.absoluteString, settings: settings, accept: "application/json",
+          body: post.map { (UnsafeBufferPointer(rebasing: sent[0..<$0.count]), "application/json") }
+        ))
     } catch {
       throw failure(error, place: place, timeout: timeout)
     }
@@ -70,7 +90,7 @@ public enum HTTPClient {
       throw Self.failure(failure, place: place, timeout: timeout)
     }
     guard (200..<300).contains(answer.status) else {
-      return Response(status: answer.status, body: Array(answer.errorBody.utf8))
+      return Response(status: answer.status, body: Array(exchange.ended().errorBody.utf8))
     }
     var body: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)

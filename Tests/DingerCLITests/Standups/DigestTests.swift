@@ -61,3 +61,102 @@ import Testing
     #expect(backwards.status != 0 && backwards.stderr.contains("is after --until"))
   }
 }
+
+/// `digest --post`: each message one POST to a webhook (a local receiver that records them),
+/// a 500 and a 429 tried again a bounded number of times, a 400 refused with the service's
+/// words, the webhook's secret path never printed.
+@Suite(.serialized) struct DigestPostTests {
+  static let receiver = #"""
+    import os, sys, json
+    os.closerange(3, 4096)
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    seen = {}
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def log_message(self, *a): pass
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
+            n = seen[self.path] = seen.get(self.path, 0) + 1
+            with open(sys.argv[1] + '.log', 'a') as f:
+                f.write(json.dumps({'path': self.path, 'type': self.headers.get('Content-Type'), 'body': body.decode()}) + '\n')
+            status, answer = 200, b'ok'
+            if self.path.startswith('/flaky/') and n < 3: status, answer = 500, b'oops'
+            if self.path.startswith('/limited/') and n < 2: status, answer = 429, b'{"retry_after": 0.05}'
+            if self.path.startswith('/broken/'): status, answer = 500, b'down for good'
+            if self.path.startswith('/bad/'): status, answer = 400, b'invalid_blocks'
+            self.send_response(status)
+            self.send_header('Content-Length', str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+    s = ThreadingHTTPServer(('127.0.0.1', 0), H)
+    with open(sys.argv[1] + '.tmp', 'w') as f: f.write('%d %d\n' % (s.server_address[1], os.getpid()))
+    os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+    s.serve_forever()
+    """#
+
+  @Test func theDigestIsPostedAndRetriedWithinBounds() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada Lovelace"))
+    let env = ["DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "DINGER_TEST_RETRY_MS": "10"]
+    expectOK(try box.dinger(["standup", "--today", "Release <!channel>"], env: env))
+    try box.home.write("receiver.py", Self.receiver)
+    let ready = box.home.path("port")
+    let started = try ProcessRunner.start(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3", [box.home.path("receiver.py"), ready])
+    defer { ProcessRunner.stop(started) }
+    var line = ""
+    for _ in 0..<200 where line.isEmpty {
+      line = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
+      usleep(25_000)
+    }
+    let parts = line.split(separator: " ")
+    let port = try #require(parts.first.flatMap { Int($0) })
+    defer { kill(pid_t(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGKILL) }
+    let base = "http://127.0.0.1:\(port)"
+    // Sent once; the secret path is not printed.
+    let ok = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/ok/T000/SECRET"], env: env)
+    #expect(ok.status == 0, "\(ok.stderr)")
+    #expect(ok.stdout == "posted 1 message to 127.0.0.1:\(port)\n")
+    // Two 500s, then taken; a 429 with retry_after, then taken.
+    expectOK(
+      try box.dinger(["digest", "--format", "discord", "--post", "\(base)/flaky/SECRET"], env: env))
+    expectOK(
+      try box.dinger(["digest", "--format", "teams", "--post", "\(base)/limited/SECRET"], env: env))
+    // Down for good: three attempts, then a clear failure; a 400: at once, with its words.
+    let broken = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/broken/SECRET"], env: env)
+    #expect(
+      broken.status == 1 && broken.stderr.contains("after 3 attempts (HTTP 500"), "\(broken.stderr)"
+    )
+    let bad = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/bad/SECRET"], env: env)
+    #expect(
+      bad.status == 1 && bad.stderr.contains("refused message 1 of 1 (HTTP 400: invalid_blocks)"),
+      "\(bad.stderr)")
+    for r in [ok, broken, bad] { #expect(!(r.stdout + r.stderr).contains("SECRET")) }
+    let log = try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n")
+    let requests = try log.map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: String]
+    }
+    func count(_ prefix: String) -> Int { requests.filter { $0["path"]!.hasPrefix(prefix) }.count }
+    #expect(count("/ok/") == 1 && count("/flaky/") == 3 && count("/limited/") == 2)
+    #expect(count("/broken/") == 3 && count("/bad/") == 1)
+    #expect(requests.allSatisfy { $0["type"] == "application/json" })
+    // What Slack got: the teammate's text escaped, the message Block Kit.
+    let slack =
+      try JSONSerialization.jsonObject(with: Data(requests[0]["body"]!.utf8)) as! [String: Any]
+    #expect(slack["blocks"] != nil && !requests[0]["body"]!.contains("<!channel>"))
+    // A format no webhook takes, and --dry-run, send nothing.
+    let text = try box.dinger(["digest", "--post", "\(base)/ok/x"], env: env)
+    #expect(
+      text.status != 0 && text.stderr.contains("choose its format with --format"), "\(text.stderr)")
+    let dry = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/ok/x", "--dry-run"], env: env)
+    #expect(dry.status == 0 && dry.stdout.contains("\"blocks\""))
+    #expect(
+      try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n").count
+        == log.count)
+  }
+}

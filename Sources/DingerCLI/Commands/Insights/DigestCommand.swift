@@ -6,6 +6,15 @@ import Glibc
 import Models
 import Providers
 
+/// Why `--post` can't send this: the address, or a format no webhook takes.
+func postRefusal(_ post: String, format: DigestViews.Format) -> String {
+  guard URL(string: post)?.host != nil else {
+    return "--post takes a webhook's https address; this one does not read as one"
+  }
+  return
+    "--post sends a chat service's message: choose its format with --format slack, mattermost, rocketchat, teams or discord (not \(format.rawValue))"
+}
+
 /// `dinger digest [S...]`: what happened, for the team's channel.
 struct DigestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -22,6 +31,7 @@ struct DigestCommand: ParsableCommand {
         dinger digest
         dinger digest platform --since yesterday --format markdown
         dinger digest --since "7 days ago" --format slack
+        dinger digest --format discord --post "$DISCORD_WEBHOOK"
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -31,6 +41,10 @@ struct DigestCommand: ParsableCommand {
   @Option(help: "The last day (default: today).") var until: String?
   @Option(help: "text, markdown, json, slack, mattermost, rocketchat, teams, discord or matrix.")
   var format: String = "text"
+  @Option(
+    help: "Send it to a chat service's incoming webhook (an https address; keep it secret).")
+  var post: String?
+  @Flag(help: "With --post: print what would be sent, send nothing.") var dryRun = false
 
   func run() throws {
     try reporting {
@@ -52,6 +66,21 @@ struct DigestCommand: ParsableCommand {
       let end = min(userDateEnd(to.description) ?? currentDate(), currentDate())
       let digest = try insights.digest(only: only, from: from, to: to, start: start, end: end)
       let messages = try DigestViews.messages(digest, format: format, zone: userZone)
+      if let post, !dryRun {
+        guard let url = URL(string: post),
+          [.slack, .mattermost, .rocketchat, .teams, .discord].contains(format)
+        else {
+          throw CLIError(
+            postRefusal(post, format: format))
+        }
+        let wait = ProcessInfo.processInfo.environment["DINGER_TEST_RETRY_MS"].flatMap(Double.init)
+        let sent = try DigestPoster.post(
+          messages, to: url,
+          wait: { seconds in usleep(UInt32((wait.map { $0 / 1000 } ?? seconds) * 1_000_000)) })
+        Terminal.output(
+          "posted \(sent) message\(sent == 1 ? "" : "s") to \(DigestPoster.shown(url))\n")
+        return
+      }
       if messages.count == 1 || format == .text || format == .markdown {
         Terminal.output(messages.joined(separator: "\n"))
       } else {
