@@ -126,6 +126,23 @@ public enum DigestViews {
     }
   }
 
+  /// One short message (a reminder) as each format sends it, the text escaped for each.
+  public static func note(_ text: String, format: Format) throws -> String {
+    switch format {
+    case .text: return text + "\n"
+    case .markdown: return escapeMarkdown(text) + "\n"
+    case .json: return try JSONView.render(["text": text])
+    case .slack, .mattermost, .rocketchat:
+      return try JSONView.render(SlackMessage(text: escapeSlack(text), blocks: nil))
+    case .teams: return try render([.init(text: escapeMarkdown(text))])
+    case .discord:
+      return try JSONView.render(
+        DiscordMessage(content: String(escapeMarkdown(text).prefix(2_000))))
+    case .matrix:
+      return try JSONView.render(MatrixMessage(body: text, formatted_body: HTML.esc(text)))
+    }
+  }
+
   // MARK: Slack and the services that take its form
 
   /// Slack's mrkdwn escaping (`&`, `<`, `>`: `<!channel>` and links are written with them).

@@ -1,6 +1,7 @@
 import Base
 import FoundationEssentials
 import Git
+import Glibc
 import Models
 import Storage
 
@@ -107,5 +108,17 @@ extension Workspace {
   /// Keeps a setting of this clone only.
   public func setCloneSetting(_ key: String, _ value: String) throws {
     try repository.setCloneSetting(key, value)
+  }
+}
+
+extension Workspace {
+  /// `.git/dinger/`, made when missing, or nil when it is a link (nothing of dinger's is
+  /// written through one) or cannot be made.
+  public var dingerFolderIfUsable: URL? {
+    let folder = repository.dingerFolder
+    guard !repository.ownFolderIsLinked(folder) else { return nil }
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var st = stat()
+    return lstat(folder.path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR ? folder : nil
   }
 }

@@ -160,3 +160,48 @@ import Testing
         == log.count)
   }
 }
+
+/// `dinger remind`: a reminder for each stand-up about to start, once per window, naming who
+/// has not written (never the absent), at the right local time across a DST change.
+@Suite struct RemindTests {
+  @Test func aReminderIsSentOnceAndNamesWhoHasNotWritten() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "Platform", "--attendee", "Ada Lovelace", "--attendee", "Bo",
+        "--attendee", "Dee", "--at", "09:30", "--days", "weekdays", "--zone", "Europe/Berlin",
+        "--from", "2026-10-01"))
+    expectOK(
+      try box.dinger(
+        "scrum", "attendee", "away", "platform", "Dee", "--from", "2026-10-20", "--until",
+        "2026-10-30"))
+    // Summer time: 09:30 in Berlin is 07:30 UTC.
+    let summer = ["DINGER_TEST_NOW": "2026-10-23T07:22:00Z"]
+    expectOK(try box.dinger(["standup", "--today", "x"], env: summer))
+    let first = try box.dinger(["remind"], env: summer)
+    expectOK(first)
+    #expect(
+      first.stdout == "Platform starts in 8 min (09:30 Europe/Berlin); not written yet: Bo\n",
+      "\(first.stdout)")
+    #expect(!first.stdout.contains("Dee"))
+    // Once per window.
+    #expect(try box.dinger(["remind"], env: summer).stdout == "")
+    // Too early for a 10-minute window; a 30-minute one takes it (it was sent: nothing).
+    let early = ["DINGER_TEST_NOW": "2026-10-26T08:00:00Z"]
+    #expect(try box.dinger(["remind"], env: early).stdout == "")
+    // Winter time (the clocks went back on the 25th): 09:30 in Berlin is 08:30 UTC.
+    let winter = ["DINGER_TEST_NOW": "2026-10-26T08:25:00Z"]
+    let dry = try box.dinger(["remind", "--dry-run"], env: winter)
+    #expect(dry.stdout.hasPrefix("Platform starts in 5 min (09:30 Europe/Berlin)"), "\(dry.stdout)")
+    // --dry-run remembered nothing: the real run sends it.
+    #expect(
+      try box.dinger(["remind", "--format", "slack"], env: winter).stdout.contains("\"text\""))
+    #expect(try box.dinger(["remind"], env: winter).stdout == "")
+    // Nothing of it is committed.
+    #expect(try box.git("status", "--porcelain") == "")
+    let bad = try box.dinger(
+      ["remind", "--format", "fax"], env: ["DINGER_TEST_NOW": "2026-10-27T08:25:00Z"])
+    #expect(bad.status != 0 && bad.stderr.contains("use one of"))
+  }
+}

@@ -1,0 +1,103 @@
+import Base
+import FoundationEssentials
+import Git
+import Glibc
+import Models
+import Storage
+
+/// Reminders before each stand-up (`dinger remind`), meant to run every few minutes from cron,
+/// a systemd timer or a CI schedule. Idempotent: what was sent is remembered under
+/// `.git/dinger/reminders-v1.tsv` (never committed), so a second run in the same window sends
+/// nothing.
+public struct Reminders: Sendable {
+  let schedules: ScheduleProvider
+  let standups: StandupProvider
+  let folder: URL?
+
+  public init(repository: Workspace) {
+    schedules = .live(repository: repository)
+    standups = .live(repository: repository)
+    folder = repository.dingerFolderIfUsable
+  }
+
+  /// One reminder: the stand-up, each attendee's local time, and who has not written yet.
+  public struct Reminder: Sendable, Equatable, Codable {
+    public var scrum: String
+    public var slug: String
+    public var start: Date
+    /// The key it is remembered by: the scrum's id (or slug) and the occurrence's start.
+    public var key: String
+    public var text: String
+    /// Attendees away that day (named nowhere in the reminder).
+    public var away: [String]
+    public var notWritten: [String]
+  }
+
+  /// The reminders due now: stand-ups starting within `before` seconds from `viewer.now`
+  /// (and not begun), less the ones already sent for `target`.
+  public func due(before: Int, viewer: ViewerClock, target: String) throws -> [Reminder] {
+    let window = viewer.now..<viewer.now.addingTimeInterval(TimeInterval(before))
+    let items = try schedules.agenda(window, viewer: viewer).filter {
+      $0.date >= viewer.now && $0.date < window.upperBound
+    }
+    let sent = Set(remembered())
+    var out: [Reminder] = []
+    for item in items {
+      let key =
+        "\(item.id ?? item.slug)@\(Int64(item.date.timeIntervalSince1970))#\(Self.fingerprint(target))"
+      guard !sent.contains(key) else { continue }
+      let minutes = max(0, Int((item.date.timeIntervalSince(viewer.now) / 60).rounded(.up)))
+      var text = "\(item.title) starts in \(minutes) min (\(item.zoneTime) \(item.zone))"
+      let away = item.attendees.filter { $0.away != nil }.map(\.name)
+      let times = item.attendees.filter { $0.away == nil && $0.time != nil }.map {
+        "\($0.name) \($0.time!)" + ($0.day.map { " (\($0))" } ?? "")
+      }
+      if !times.isEmpty { text += "; local times: " + times.joined(separator: ", ") }
+      // NB: who has not written their entry of the day yet (a scrum that writes one), the
+      // absent left out.
+      var notWritten: [String] = []
+      if let stored = try schedules.scrums.list().scrums.first(where: { $0.slug == item.slug }) {
+        let entries = try standups.entries(of: stored).entries
+        if !entries.isEmpty, let day = CivilDate(item.day) {
+          notWritten = standups.day(day, of: stored, entries: entries)
+            .filter { $0.status == .missing }.map(\.person)
+        }
+      }
+      if !notWritten.isEmpty { text += "; not written yet: " + notWritten.joined(separator: ", ") }
+      out.append(
+        Reminder(
+          scrum: item.title, slug: item.slug, start: item.date, key: key, text: text, away: away,
+          notWritten: notWritten))
+    }
+    return out
+  }
+
+  /// Remembers that these were sent (appended; the file keeps its last 10,000 lines).
+  public func remember(_ sent: [Reminder]) {
+    guard let folder, !sent.isEmpty else { return }
+    let keep = (remembered() + sent.map(\.key)).suffix(10_000)
+    let path = folder.appendingPathComponent("reminders-v1.tsv")
+    let temp = folder.appendingPathComponent(".reminders-\(getpid()).tmp")
+    // NB: a cache-like record of what was sent: no fsync (losing it at a power cut means one
+    // reminder sent twice, not data lost).
+    if FileManager.default.createFile(
+      atPath: temp.path, contents: Data((keep.joined(separator: "\n") + "\n").utf8))
+    {
+      rename(temp.path, path.path)
+    }
+  }
+
+  func remembered() -> [String] {
+    guard let folder,
+      let bytes = RegularFile.read(folder.appendingPathComponent("reminders-v1.tsv").path)
+    else { return [] }
+    return String(decoding: bytes.prefix(4 << 20), as: UTF8.self).split(separator: "\n").map(
+      String.init)
+  }
+
+  static func fingerprint(_ target: String) -> String {
+    var h = FNV1a()
+    h.add(target.utf8)
+    return String(h.value & 0xffff_ffff, radix: 16)
+  }
+}
