@@ -170,6 +170,8 @@ extension TeamSimulation {
         let id = b["id"] as? String, let scrum = b["scrum"] as? String
       else { return try timePasses() }
       args = ["blocker", "resolve", id, "--scrum", scrum, "--note", "fixed \(fresh())"]
+    case 99..<100 where chance(50):
+      return try remindStep(member)
     case 98..<99:
       guard let slug else { return try timePasses() }
       let from = Int.random(in: -5...20, using: &rng)
@@ -187,6 +189,43 @@ extension TeamSimulation {
       target: named && args.first != "library" && args.first != "word" ? target : nil
     ) {
       try command(member, args)
+    }
+  }
+
+  /// `remind` twice in a row: the second sends nothing (once per window), and no reminder
+  /// names a teammate who is away that day.
+  func remindStep(_ member: String) throws {
+    note("\(member): dinger remind --before 120m (twice)")
+    let first = try dinger(member, ["remind", "--before", "120m"])
+    let second = try dinger(member, ["remind", "--before", "120m"])
+    for r in [first, second] where r.status != 0 && r.status != 1 {
+      fail("dinger remind in \(member)'s clone: status \(r.status): \(r.stderr.suffix(300))")
+    }
+    if !second.stdout.isEmpty {
+      fail("dinger remind reminded twice in one window in \(member)'s clone: \(second.stdout)")
+    }
+    let today = day(0)
+    let state = try snapshot(member).values
+    for line in first.stdout.split(separator: "\n") {
+      guard let names = line.components(separatedBy: "not written yet: ").dropFirst().first else {
+        continue
+      }
+      // NB: the scrums of that title (absences are per scrum).
+      let title = line.components(separatedBy: " starts in ").first ?? ""
+      let ids = Set(
+        state.filter { $0.key.hasSuffix("/title") && $0.value == title }.map {
+          SimulationLedger.record(of: $0.key)
+        })
+      for name in names.components(separatedBy: ", ") {
+        let away = state.contains { key, until in
+          guard ids.contains(SimulationLedger.record(of: key)),
+            let range = key.range(of: "/away:\(name.lowercased()):")
+          else { return false }
+          let from = String(key[range.upperBound...])
+          return from <= today && today <= until
+        }
+        if away { fail("dinger remind named \(name), who is away today: \(line)") }
+      }
     }
   }
 

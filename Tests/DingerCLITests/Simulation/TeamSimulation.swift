@@ -249,6 +249,7 @@ final class TeamSimulation {
       ["calendar"], ["check"], ["library", "list"], ["word", "list"], ["conflicts"],
       ["report", "--out", team.box.home.url.appendingPathComponent("report-\(member).html").path],
       ["stats", "--since", "60 days ago"], ["standup", "show"], ["blockers"],
+      ["digest", "--since", "3 days ago", "--format", "matrix"],
     ]
     if let one = scrums.sorted().randomElement(using: &rng), let path = state.values[one],
       path.hasPrefix("scrums/")
