@@ -51,6 +51,10 @@ deps:
 	  echo "installing PyYAML"; \
 	  python3 -m pip install -q pyyaml 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-yaml; }; \
 	fi
+	@if ! command -v check-jsonschema >/dev/null 2>&1; then \
+	  echo "installing check-jsonschema (the test of the shipped GitHub Actions and GitLab CI files)"; \
+	  python3 -m pip install -q check-jsonschema 2>/dev/null || true; \
+	fi
 	@if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then \
 	  echo "installing jsonschema (the independent validator the schema tests use)"; \
 	  python3 -m pip install -q jsonschema 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-jsonschema; }; \
