@@ -233,6 +233,7 @@ public final class HTTPExchange: @unchecked Sendable {
       _ = dinger_curl_set_size(api, curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.bytes.count))
       _ = dinger_curl_set_pointer(api, curl, CURLOPT_POSTFIELDS, body.bytes.baseAddress)
     }
+    if let method = request.method { text(CURLOPT_CUSTOMREQUEST, method) }
     for line in lines { headers = api.pointee.slist_append(headers, line) }
     _ = dinger_curl_set_pointer(api, curl, CURLOPT_HTTPHEADER, headers)
     let me = Unmanaged.passUnretained(self).toOpaque()

@@ -115,6 +115,8 @@ public struct HTTPRequest {
   public var credentials: (String, String)?
   /// The user accepted a certificate that failed the check (the certificate callback said so).
   public var skipVerification = false
+  /// Another method than GET or POST (`PUT`, with the body).
+  public var method: String?
 
   /// A request.
   public init(

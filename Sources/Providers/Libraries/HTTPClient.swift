@@ -43,15 +43,17 @@ public enum HTTPClient {
   /// POSTs `body` (JSON) to `url` within `timeout` seconds, with `headers` (`Authorization:
   /// Bearer ...`); the answer's body bounded as a GET's. No redirect is followed.
   public static func post(
-    _ url: URL, json body: [UInt8], headers: [String] = [], timeout: Double
+    _ url: URL, json body: [UInt8], headers: [String] = [], method: String? = nil,
+    timeout: Double
   ) throws(Failure) -> Response {
-    try get(url, timeout: timeout, post: body, headers: headers)
+    try get(url, timeout: timeout, post: body, headers: headers, method: method)
   }
 
   /// GETs `url` within `timeout` seconds, through the HTTP module's libcurl exchange (the one
   /// git's http remotes use): no redirect followed, the body bounded to `maxBody`.
   public static func get(
-    _ url: URL, timeout: Double, post: [UInt8]? = nil, headers: [String] = []
+    _ url: URL, timeout: Double, post: [UInt8]? = nil, headers: [String] = [],
+    method: String? = nil
   ) throws(Failure) -> Response {
     guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
       throw .unreachable("'\(url.absoluteString)' is not an http:// or https:// address")
@@ -76,11 +78,11 @@ public enum HTTPClient {
     if let post { _ = sent.initialize(from: post) }
     let exchange: HTTPExchange
     do {
-      exchange = try HTTPExchange(
-        HTTPRequest(
-          url: url.absoluteString, settings: settings, accept: "application/json",
-          body: post.map { (UnsafeBufferPointer(rebasing: sent[0..<$0.count]), "application/json") }
-        ))
+      var request = HTTPRequest(
+        url: url.absoluteString, settings: settings, accept: "application/json",
+        body: post.map { (UnsafeBufferPointer(rebasing: sent[0..<$0.count]), "application/json") })
+      request.method = method
+      exchange = try HTTPExchange(request)
     } catch {
       throw failure(error, place: place, timeout: timeout)
     }

@@ -205,3 +205,80 @@ import Testing
     #expect(bad.status != 0 && bad.stderr.contains("use one of"))
   }
 }
+
+/// A digest and a reminder reach a real Matrix room (matrix-synapse on 127.0.0.1) and are read
+/// back by another member: text, HTML body and sender. A bad token, a room that does not exist
+/// and a server that is down each give a clear error.
+@Suite(
+  .serialized,
+  .enabled(
+    if: Prerequisite.met(MatrixServer.available), "needs matrix-synapse (make deps installs it)"))
+struct MatrixPostTests {
+  @Test func aDigestAndAReminderReachAMatrixRoom() throws {
+    let server = try MatrixServer()
+    let ada = try server.user("ada")
+    let bob = try server.user("bob")
+    let room = try server.call(["room", ada, "standup"])
+    _ = try server.call(["join", bob, room])
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "Platform", "--attendee", "Ada Lovelace", "--attendee", "Bo", "--at",
+        "09:30", "--days", "weekdays", "--zone", "UTC", "--from", "2026-11-02"))
+    let env = ["DINGER_TEST_NOW": "2026-11-24T09:22:00Z", "MATRIX_ACCESS_TOKEN": ada]
+    expectOK(try box.dinger(["standup", "--today", "Release <script>alert(1)</script>"], env: env))
+    let address = "matrix+http://127.0.0.1:\(server.port)/#standup:localhost"
+    let digest = try box.dinger(["digest", "--format", "matrix", "--post", address], env: env)
+    #expect(digest.status == 0, "\(digest.stderr)")
+    #expect(digest.stdout == "posted 1 message to #standup:localhost on 127.0.0.1:\(server.port)\n")
+    #expect(!(digest.stdout + digest.stderr).contains(ada), "the token is never printed")
+    let remind = try box.dinger(["remind", "--format", "matrix", "--post", address], env: env)
+    #expect(remind.status == 0, "\(remind.stderr)")
+    // Bob reads them.
+    let read = try server.call(["messages", bob, room])
+    let messages = try JSONSerialization.jsonObject(with: Data(read.utf8)) as! [[String: Any]]
+    #expect(messages.count == 2, "\(read)")
+    let first = messages[0]["content"] as! [String: Any]
+    #expect(messages.allSatisfy { $0["sender"] as? String == "@ada:localhost" })
+    #expect((first["body"] as! String).contains("Ada Lovelace today: Release <script>"))
+    #expect((first["formatted_body"] as! String).contains("&lt;script&gt;"))
+    #expect(first["format"] as? String == "org.matrix.custom.html")
+    let second = messages[1]["content"] as! [String: Any]
+    #expect((second["body"] as! String).contains("Platform starts in 8 min"), "\(second)")
+    // A bad token, a room that does not exist, a server that went away.
+    let badToken = try box.dinger(
+      ["digest", "--format", "matrix", "--post", address],
+      env: env.merging(["MATRIX_ACCESS_TOKEN": "nope"]) { $1 })
+    #expect(
+      badToken.status == 1 && badToken.stderr.contains("refused the access token (HTTP 401"),
+      "\(badToken.stderr)")
+    let noRoom = try box.dinger(
+      [
+        "digest", "--format", "matrix", "--post",
+        "matrix+http://127.0.0.1:\(server.port)/#nowhere:localhost",
+      ],
+      env: env)
+    #expect(
+      noRoom.status == 1
+        && noRoom.stderr.contains("#nowhere:localhost on 127.0.0.1:\(server.port) does not exist"),
+      "\(noRoom.stderr)")
+    // The token from git's credential helper, as the password kept for the homeserver.
+    try box.git("config", "--global", "credential.helper", "store")
+    try box.home.write(".git-credentials", "http://ada:\(ada)@127.0.0.1:\(server.port)\n")
+    let stored = try box.dinger(
+      ["digest", "--format", "matrix", "--post", address],
+      env: ["DINGER_TEST_NOW": "2026-11-24T09:22:00Z", "MATRIX_ACCESS_TOKEN": ""])
+    #expect(stored.status == 0, "\(stored.stderr)")
+    try box.home.write(".git-credentials", "")
+    server.stop()
+    let down = try box.dinger(["digest", "--format", "matrix", "--post", address], env: env)
+    #expect(
+      down.status == 1 && down.stderr.contains("could not reach the homeserver"), "\(down.stderr)")
+    // No token at all: said how to give one.
+    let none = try box.dinger(
+      ["digest", "--format", "matrix", "--post", address],
+      env: ["DINGER_TEST_NOW": "2026-11-24T09:22:00Z", "MATRIX_ACCESS_TOKEN": ""])
+    #expect(none.status == 1 && none.stderr.contains("set MATRIX_ACCESS_TOKEN"), "\(none.stderr)")
+  }
+}

@@ -15,6 +15,30 @@ func postRefusal(_ post: String, format: DigestViews.Format) -> String {
     "--post sends a chat service's message: choose its format with --format slack, mattermost, rocketchat, teams or discord (not \(format.rawValue))"
 }
 
+/// Posts to a Matrix room (`matrix://HOST/ROOM`), the token from `MATRIX_ACCESS_TOKEN` or git's
+/// credential helper; what to print.
+func postToMatrix(_ messages: [String], _ post: String, format: DigestViews.Format) throws
+  -> String
+{
+  guard let target = MatrixPoster.target(post) else {
+    throw CLIError(
+      "'\(post)' is not a Matrix room's address: write matrix://HOST[:PORT]/!ROOM-ID or matrix://HOST/#alias:server (matrix+http:// for a homeserver on this machine)"
+    )
+  }
+  guard format == .matrix else {
+    throw CLIError("a Matrix room takes --format matrix")
+  }
+  guard
+    let token = MatrixPoster.token(for: target, environment: ProcessInfo.processInfo.environment)
+  else {
+    throw CLIError(
+      "no access token for \(target.host): set MATRIX_ACCESS_TOKEN, or store it as the password for \(target.host) in git's credential helper"
+    )
+  }
+  let sent = try MatrixPoster.post(messages, to: target, token: token)
+  return "posted \(sent) message\(sent == 1 ? "" : "s") to \(target.room) on \(target.host)\n"
+}
+
 /// `dinger digest [S...]`: what happened, for the team's channel.
 struct DigestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -42,7 +66,9 @@ struct DigestCommand: ParsableCommand {
   @Option(help: "text, markdown, json, slack, mattermost, rocketchat, teams, discord or matrix.")
   var format: String = "text"
   @Option(
-    help: "Send it to a chat service's incoming webhook (an https address; keep it secret).")
+    help:
+      "Send it to a chat service's incoming webhook (an https address; keep it secret), or a Matrix room (matrix://HOST/#alias:server; the token from MATRIX_ACCESS_TOKEN)."
+  )
   var post: String?
   @Flag(help: "With --post: print what would be sent, send nothing.") var dryRun = false
 
@@ -66,6 +92,10 @@ struct DigestCommand: ParsableCommand {
       let end = min(userDateEnd(to.description) ?? currentDate(), currentDate())
       let digest = try insights.digest(only: only, from: from, to: to, start: start, end: end)
       let messages = try DigestViews.messages(digest, format: format, zone: userZone)
+      if let post, !dryRun, post.lowercased().hasPrefix("matrix") {
+        Terminal.output(try postToMatrix(messages, post, format: format))
+        return
+      }
       if let post, !dryRun {
         guard let url = URL(string: post),
           [.slack, .mattermost, .rocketchat, .teams, .discord].contains(format)

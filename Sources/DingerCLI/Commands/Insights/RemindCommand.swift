@@ -45,6 +45,16 @@ struct RemindCommand: ParsableCommand {
         )
       }
       let payloads = try due.map { r in try DigestViews.note(r.text, format: format) }
+      if let post, !dryRun, post.lowercased().hasPrefix("matrix") {
+        // NB: one message per reminder, each remembered once sent.
+        for (reminder, payload) in zip(due, payloads) {
+          _ = try postToMatrix([payload], post, format: format)
+          reminders.remember([reminder])
+        }
+        Terminal.output(
+          "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") in \(post)\n")
+        return
+      }
       if let post, !dryRun {
         guard let url = URL(string: post), url.host != nil else {
           throw CLIError("--post takes a webhook's https address; this one does not read as one")
