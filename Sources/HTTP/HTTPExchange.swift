@@ -23,6 +23,8 @@ public final class HTTPExchange: @unchecked Sendable {
     public var failure: HTTPFailure?
     /// The first bytes of a body that was not passed on (an error page).
     public var errorBody: String
+    /// `Retry-After:` in seconds, when the server said one (a 429's, a 503's).
+    public var retryAfter: Double?
   }
 
   private let api: UnsafePointer<dinger_curl_api>
@@ -135,6 +137,7 @@ public final class HTTPExchange: @unchecked Sendable {
       answer?.location = lastURL
     }
     answer?.errorBody = String(decoding: errorBody, as: UTF8.self)
+    answer?.retryAfter = retryAfter
     finished = true
     condition.broadcast()
     condition.unlock()
@@ -142,6 +145,8 @@ public final class HTTPExchange: @unchecked Sendable {
   }
 
   private var lastStatus = 0
+  /// `Retry-After:` of the latest response, in seconds (set by the header callback).
+  private var retryAfter: Double?
   private var lastContentType: String?
   private var lastURL: String?
 
@@ -238,6 +243,10 @@ public final class HTTPExchange: @unchecked Sendable {
     _ = dinger_curl_set_pointer(api, curl, CURLOPT_HTTPHEADER, headers)
     let me = Unmanaged.passUnretained(self).toOpaque()
     _ = dinger_curl_set_write(api, curl, CURLOPT_WRITEFUNCTION, HTTPExchange.received)
+    // NB: headers pass through a callback of the same shape: `Retry-After:` is kept.
+    _ = dinger_curl_set_write(api, curl, CURLOPT_HEADERFUNCTION, HTTPExchange.header)
+    _ = dinger_curl_set_pointer(
+      api, curl, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
     _ = dinger_curl_set_pointer(api, curl, CURLOPT_WRITEDATA, me)
     number(CURLOPT_NOPROGRESS, 0)
     _ = dinger_curl_set_progress(api, curl, HTTPExchange.progressed)
@@ -270,6 +279,23 @@ public final class HTTPExchange: @unchecked Sendable {
     default:
       return .network(detail)
     }
+  }
+
+  /// curl's header callback: one header line a call; `Retry-After: N` (seconds) is kept.
+  private static let header: curl_write_callback = { data, size, count, me in
+    guard let data, let me else { return 0 }
+    let n = size * count
+    let line = String(
+      decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: min(n, 256)),
+      as: UTF8.self)
+    if line.lowercased().hasPrefix("retry-after:") {
+      let value = String(line.dropFirst("retry-after:".count)).trimmed()
+      let exchange = Unmanaged<HTTPExchange>.fromOpaque(me).takeUnretainedValue()
+      exchange.condition.lock()
+      exchange.retryAfter = Double(value).map { max(0, $0) }
+      exchange.condition.unlock()
+    }
+    return n
   }
 
   /// curl's body callback: the first call fixes the answer; a 2xx body flows to the reader,

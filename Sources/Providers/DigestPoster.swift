@@ -10,8 +10,8 @@ import Storage
 /// A webhook's address is a secret (its path holds the token): messages name only its host.
 public enum DigestPoster {
   /// Attempts per message: a network failure, a 5xx or a 429 is tried again, up to this many
-  /// times in all, waiting 1 s, then 2 s (a 429's `retry_after` when the service says one,
-  /// at most 30 s).
+  /// times in all, waiting 1 s, then 2 s, or what the service says (`Retry-After:`, Discord's
+  /// `retry_after`), at most 30 s.
   public static let attempts = 3
 
   /// The host a webhook address names (what messages show of it).
@@ -45,8 +45,10 @@ public enum DigestPoster {
               "\(shown(url)) refused message \(i + 1) of \(messages.count) (\(problem)); \(sent) sent. Check the webhook's address and the message format (--format)"
             )
           }
-          // NB: Discord says how long to wait in its body.
-          if r.status == 429, let retry = retryAfter(r.body) { pause = min(30, retry) }
+          // NB: `Retry-After:` (Slack, Teams); Discord says it in its body too.
+          if let retry = r.retryAfter ?? (r.status == 429 ? retryAfter(r.body) : nil) {
+            pause = min(30, retry)
+          }
         } catch let failure as HTTPClient.Failure {
           problem = failure.description
         }

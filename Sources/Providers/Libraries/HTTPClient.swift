@@ -13,6 +13,8 @@ public enum HTTPClient {
     public var status: Int
     /// The body.
     public var body: [UInt8]
+    /// `Retry-After:` in seconds, when the server said one.
+    public var retryAfter: Double? = nil
   }
 
   /// Why there was no answer.
@@ -92,7 +94,9 @@ public enum HTTPClient {
       throw Self.failure(failure, place: place, timeout: timeout)
     }
     guard (200..<300).contains(answer.status) else {
-      return Response(status: answer.status, body: Array(exchange.ended().errorBody.utf8))
+      let ended = exchange.ended()
+      return Response(
+        status: answer.status, body: Array(ended.errorBody.utf8), retryAfter: ended.retryAfter)
     }
     var body: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)

@@ -67,7 +67,7 @@ import Testing
 /// words, the webhook's secret path never printed.
 @Suite(.serialized) struct DigestPostTests {
   static let receiver = #"""
-    import os, sys, json
+    import os, sys, json, time
     os.closerange(3, 4096)
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     seen = {}
@@ -78,13 +78,16 @@ import Testing
             body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
             n = seen[self.path] = seen.get(self.path, 0) + 1
             with open(sys.argv[1] + '.log', 'a') as f:
-                f.write(json.dumps({'path': self.path, 'type': self.headers.get('Content-Type'), 'body': body.decode()}) + '\n')
+                f.write(json.dumps({'path': self.path, 'type': self.headers.get('Content-Type'), 'body': body.decode(), 'at': time.time()}) + '\n')
             status, answer = 200, b'ok'
             if self.path.startswith('/flaky/') and n < 3: status, answer = 500, b'oops'
             if self.path.startswith('/limited/') and n < 2: status, answer = 429, b'{"retry_after": 0.05}'
             if self.path.startswith('/broken/'): status, answer = 500, b'down for good'
             if self.path.startswith('/bad/'): status, answer = 400, b'invalid_blocks'
+            later = self.path.startswith('/later/') and n < 2
+            if later: status, answer = 429, b'rate_limited'
             self.send_response(status)
+            if later: self.send_header('Retry-After', '3')
             self.send_header('Content-Length', str(len(answer)))
             self.end_headers()
             self.wfile.write(answer)
@@ -98,7 +101,8 @@ import Testing
     let box = try Sandbox()
     expectOK(try box.dinger("init"))
     expectOK(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada Lovelace"))
-    let env = ["DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "DINGER_TEST_RETRY_MS": "10"]
+    // NB: a second of waiting lasts 100 ms.
+    let env = ["DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "DINGER_TEST_RETRY_MS": "100"]
     expectOK(try box.dinger(["standup", "--today", "Release <!channel>"], env: env))
     try box.home.write("receiver.py", Self.receiver)
     let ready = box.home.path("port")
@@ -136,13 +140,21 @@ import Testing
       bad.status == 1 && bad.stderr.contains("refused message 1 of 1 (HTTP 400: invalid_blocks)"),
       "\(bad.stderr)")
     for r in [ok, broken, bad] { #expect(!(r.stdout + r.stderr).contains("SECRET")) }
+    // A 429 with Retry-After: 3 waits three (scaled) seconds, not the first backoff's one.
+    expectOK(
+      try box.dinger(["digest", "--format", "slack", "--post", "\(base)/later/SECRET"], env: env))
     let log = try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n")
-    let requests = try log.map {
-      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: String]
+    let requests = try log.map { line -> [String: String] in
+      let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+      return o.mapValues { "\($0)" }
     }
     func count(_ prefix: String) -> Int { requests.filter { $0["path"]!.hasPrefix(prefix) }.count }
     #expect(count("/ok/") == 1 && count("/flaky/") == 3 && count("/limited/") == 2)
-    #expect(count("/broken/") == 3 && count("/bad/") == 1)
+    #expect(count("/broken/") == 3 && count("/bad/") == 1 && count("/later/") == 2)
+    let later = requests.filter { $0["path"]!.hasPrefix("/later/") }.compactMap {
+      Double($0["at"]!)
+    }
+    #expect(later.count == 2 && later[1] - later[0] >= 0.28, "\(later)")
     #expect(requests.allSatisfy { $0["type"] == "application/json" })
     // What Slack got: the teammate's text escaped, the message Block Kit.
     let slack =

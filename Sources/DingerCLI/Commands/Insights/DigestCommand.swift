@@ -15,6 +15,14 @@ func postRefusal(_ post: String, format: DigestViews.Format) -> String {
     "--post sends a chat service's message: choose its format with --format slack, mattermost, rocketchat, teams or discord (not \(format.rawValue))"
 }
 
+/// Waits `seconds` between attempts to post; `DINGER_TEST_RETRY_MS` (tests only) is how many
+/// milliseconds a second of waiting lasts.
+func retryWait(_ seconds: Double) {
+  let scale =
+    ProcessInfo.processInfo.environment["DINGER_TEST_RETRY_MS"].flatMap(Double.init) ?? 1000
+  usleep(UInt32(max(0, seconds * scale * 1000)))
+}
+
 /// Posts to a Matrix room (`matrix://HOST/ROOM`), the token from `MATRIX_ACCESS_TOKEN` or git's
 /// credential helper; what to print.
 func postToMatrix(_ messages: [String], _ post: String, format: DigestViews.Format) throws
@@ -103,10 +111,9 @@ struct DigestCommand: ParsableCommand {
           throw CLIError(
             postRefusal(post, format: format))
         }
-        let wait = ProcessInfo.processInfo.environment["DINGER_TEST_RETRY_MS"].flatMap(Double.init)
         let sent = try DigestPoster.post(
           messages, to: url,
-          wait: { seconds in usleep(UInt32((wait.map { $0 / 1000 } ?? seconds) * 1_000_000)) })
+          wait: retryWait)
         Terminal.output(
           "posted \(sent) message\(sent == 1 ? "" : "s") to \(DigestPoster.shown(url))\n")
         return

@@ -64,11 +64,10 @@ struct RemindCommand: ParsableCommand {
             "--post sends a chat service's message: choose its format with --format slack, mattermost, rocketchat, teams or discord"
           )
         }
-        let wait = ProcessInfo.processInfo.environment["DINGER_TEST_RETRY_MS"].flatMap(Double.init)
         for (reminder, payload) in zip(due, payloads) {
           _ = try DigestPoster.post(
             [payload], to: url,
-            wait: { s in usleep(UInt32((wait.map { $0 / 1000 } ?? s) * 1_000_000)) })
+            wait: retryWait)
           // NB: remembered one by one: a failure after the first keeps the first sent.
           reminders.remember([reminder])
         }
