@@ -386,3 +386,39 @@ import Testing
     }
   }
 }
+
+/// A scrum's activity index is left as it is by commits that touch no scrum or meeting (it is
+/// not read and rewritten for each), and is still exact after them: a later edit of the scrum
+/// shows, another scrum's does not, and a long run of such commits is caught up with.
+@Suite struct ActivityIndexSkipTests {
+  @Test func commitsOfNoScrumLeaveTheIndexExact() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Alpha", "--attendee", "Ada").status == 0)
+    #expect(try box.dinger("scrum", "new", "Beta", "--attendee", "Bo").status == 0)
+    let before = try box.dinger("log", "alpha").stdout
+    let index = box.data.appendingPathComponent(".git/dinger/activity-v3/alpha.tsv")
+    let bytes = try Data(contentsOf: index)
+    for i in 0..<3 {
+      try box.write("notes-\(i).txt", "\(i)\n")
+      try box.git("add", "-A")
+      try box.git("commit", "-qm", "notes \(i)")
+    }
+    #expect(try box.dinger("log", "alpha").stdout == before)
+    #expect(try Data(contentsOf: index) == bytes, "not rewritten")
+    #expect(try box.dinger("scrum", "edit", "beta", "--length", "9").status == 0)
+    #expect(try box.dinger("log", "alpha").stdout == before)
+    #expect(try box.dinger("scrum", "edit", "alpha", "--length", "7").status == 0)
+    let after = try box.dinger("log", "alpha").stdout
+    #expect(after.contains("length 5 -> 7 min") && !after.contains("length 5 -> 9"), "\(after)")
+    // Past 64 such commits the index is caught up (and rewritten) once.
+    for i in 0..<70 {
+      try box.write("more.txt", "\(i)\n")
+      try box.git("add", "-A")
+      try box.git("commit", "-qm", "more \(i)")
+    }
+    #expect(try box.dinger("log", "alpha").stdout == after)
+    let head = try box.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(try String(contentsOf: index, encoding: .utf8).contains(head))
+  }
+}
