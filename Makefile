@@ -69,6 +69,10 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-icalendar python3-recurring-ical-events khal; \
 	fi
 
+	@if ! pkg-config --exists libical; then \
+	  echo "installing libical-dev (the calendar test reads dinger's alarms with libical too)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libical-dev; \
+	fi
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  echo "installing chromium (the report tests open dinger's web report in a real browser, headless)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \

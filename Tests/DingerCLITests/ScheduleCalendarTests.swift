@@ -259,8 +259,37 @@ struct ScheduleCalendarTests {
     #expect(lines.contains { $0.hasPrefix("ATTENDEE;CN=\"Mallory';ROLE=CHAIR:mailto:x@y X\";") })
   }
 
+  /// Prints each VALARM's action and trigger (seconds) as libical reads them.
+  static let libicalReader = #"""
+    #include <libical/ical.h>
+    #include <stdio.h>
+    #include <stdlib.h>
+    int main(int argc, char **argv) {
+      FILE *f = fopen(argv[1], "r");
+      if (!f) return 2;
+      fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);
+      char *text = malloc(n + 1);
+      if (fread(text, 1, n, f) != (size_t)n) return 4;
+      text[n] = 0;
+      icalcomponent *cal = icalparser_parse_string(text);
+      if (!cal) return 3;
+      for (icalcomponent *e = icalcomponent_get_first_component(cal, ICAL_VEVENT_COMPONENT); e;
+           e = icalcomponent_get_next_component(cal, ICAL_VEVENT_COMPONENT))
+        for (icalcomponent *a = icalcomponent_get_first_component(e, ICAL_VALARM_COMPONENT); a;
+             a = icalcomponent_get_next_component(e, ICAL_VALARM_COMPONENT)) {
+          struct icaltriggertype t = icalproperty_get_trigger(
+            icalcomponent_get_first_property(a, ICAL_TRIGGER_PROPERTY));
+          printf("%s %d\n", icalproperty_get_value_as_string(
+            icalcomponent_get_first_property(a, ICAL_ACTION_PROPERTY)),
+            icaldurationtype_as_int(t.duration));
+        }
+      return 0;
+    }
+    """#
+
   /// `--alarm 10m` gives every event (the recurring one and its moved occurrences) a display
-  /// alarm 10 minutes before, as Python's icalendar reads it; without it there is none.
+  /// alarm 10 minutes before, as Python's icalendar and libical read it; without it there is
+  /// none.
   @Test func anAlarmRemindsBeforeEveryStandup() throws {
     let box = try Sandbox()
     try expectOK(box.dinger("init"))
@@ -288,6 +317,23 @@ struct ScheduleCalendarTests {
     for row in rows {
       #expect("\(row[1])" == "DISPLAY" && (row[2] as? Double) == -600, "\(row)")
       #expect("\(row[3])" == "Team starts in 10 min", "\(row)")
+    }
+    // libical (C) reads the same alarms: a program built against it here.
+    if let cc = ProcessRunner.which("cc"),
+      (try? ProcessRunner.run("/usr/bin/pkg-config", ["--exists", "libical"]).status) == 0
+    {
+      let source = box.home.url.appendingPathComponent("alarms.c")
+      try Self.libicalReader.write(to: source, atomically: true, encoding: .utf8)
+      let flags = try ProcessRunner.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libical"])
+        .stdout.split(separator: " ").map {
+          String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        .filter { !$0.isEmpty }
+      let binary = box.home.url.appendingPathComponent("alarms").path
+      let built = try ProcessRunner.run(cc, ["-o", binary, source.path] + flags)
+      #expect(built.status == 0, "\(built.stderr)")
+      let read = try ProcessRunner.run(binary, [out.path])
+      #expect(read.stdout == "DISPLAY -600\nDISPLAY -600\n", "\(read.stdout)\(read.stderr)")
     }
     try expectOK(box.dinger("calendar", "--out", out.path))
     #expect(!(try String(contentsOf: out, encoding: .utf8)).contains("VALARM"))
