@@ -73,6 +73,10 @@ deps:
 	  echo "installing libical-dev (the calendar test reads dinger's alarms with libical too)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libical-dev; \
 	fi
+	@if ! command -v notify-send >/dev/null 2>&1 || ! command -v dbus-daemon >/dev/null 2>&1 || ! /usr/bin/python3 -c 'import dbus, gi' >/dev/null 2>&1; then \
+	  echo "installing libnotify-bin dbus python3-dbus python3-gi (remind --notify is tested with the real notify-send on a private session bus)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnotify-bin dbus python3-dbus python3-gi; \
+	fi
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  echo "installing chromium (the report tests open dinger's web report in a real browser, headless)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \

@@ -394,11 +394,40 @@ struct KhalCalendarTests {
   @Test(arguments: ["Europe/Berlin", "America/Los_Angeles"])
   func khalListsWhatAgendaLists(_ tz: String) throws {
     let box = try ScheduleCalendarTests.team()
-    let ics = box.home.url.appendingPathComponent("team.ics")
-    try expectOK(box.dinger("calendar", "--out", ics.path))
-    let home = box.home.url.appendingPathComponent("khal")
+    let agenda = try ScheduleCalendarTests.agenda(box, days: 60, tz: tz)
+    let theirs = try Self.khalList(box, tz: tz, agenda: agenda, "{start-date} {start-time} {title}")
+    let ours = agenda.standups.map { "\($0.localDay) \($0.localStart) \($0.title)" }.sorted()
+    #expect(
+      theirs == ours,
+      "only khal: \(Set(theirs).subtracting(ours).sorted().prefix(4)); only dinger: \(Set(ours).subtracting(theirs).sorted().prefix(4))"
+    )
+  }
+
+  /// khal marks an event that has an alarm it can fire (a display alarm with a relative
+  /// trigger); with `--alarm` every stand-up carries the mark, without it none does.
+  @Test func khalSeesTheAlarmOnEveryStandup() throws {
+    let box = try ScheduleCalendarTests.team()
+    let agenda = try ScheduleCalendarTests.agenda(box, days: 60, tz: "Europe/Berlin")
+    let format = "{start-date} {title}|{alarm-symbol}|"
+    let with = try Self.khalList(box, tz: "Europe/Berlin", agenda: agenda, format, "--alarm", "10m")
+    let without = try Self.khalList(box, tz: "Europe/Berlin", agenda: agenda, format)
+    #expect(with.count == agenda.standups.count && !with.isEmpty)
+    #expect(with.allSatisfy { !$0.hasSuffix("||") }, "\(with.filter { $0.hasSuffix("||") })")
+    #expect(without.count == agenda.standups.count)
+    #expect(without.allSatisfy { $0.hasSuffix("||") }, "\(without.prefix(3))")
+  }
+
+  /// Writes the calendar with `calendarArguments`, imports it into a fresh khal and lists the
+  /// days the agenda covers in `format`, one sorted line per event.
+  static func khalList(
+    _ box: Sandbox, tz: String, agenda: ScheduleCalendarTests.AgendaJSON, _ format: String,
+    _ calendarArguments: String...
+  ) throws -> [String] {
+    let home = box.home.url.appendingPathComponent("khal-\(UUID().uuidString)")
+    let ics = home.appendingPathComponent("team.ics")
     try FileManager.default.createDirectory(
       at: home.appendingPathComponent("cal"), withIntermediateDirectories: true)
+    try expectOK(box.dinger(["calendar"] + calendarArguments + ["--out", ics.path]))
     let config = home.appendingPathComponent("config")
     try """
     [calendars]
@@ -420,23 +449,12 @@ struct KhalCalendarTests {
     let imported = try ProcessRunner.run(
       khal, ["-c", config.path, "import", "--batch", "-a", "team", ics.path], environment: env)
     #expect(imported.status == 0, "\(imported.stderr)")
-    let agenda = try ScheduleCalendarTests.agenda(box, days: 60, tz: tz)
     let days = agenda.standups.map(\.localDay)
     let (first, last) = (days.min()!, days.max()!)
     let listed = try ProcessRunner.run(
-      khal,
-      [
-        "-c", config.path, "list", "--format", "{start-date} {start-time} {title}", "--day-format",
-        "", first, last,
-      ],
+      khal, ["-c", config.path, "list", "--format", format, "--day-format", "", first, last],
       environment: env)
     #expect(listed.status == 0, "\(listed.stderr)")
-    let theirs = listed.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-      .sorted()
-    let ours = agenda.standups.map { "\($0.localDay) \($0.localStart) \($0.title)" }.sorted()
-    #expect(
-      theirs == ours,
-      "only khal: \(Set(theirs).subtracting(ours).sorted().prefix(4)); only dinger: \(Set(ours).subtracting(theirs).sorted().prefix(4))"
-    )
+    return listed.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
   }
 }

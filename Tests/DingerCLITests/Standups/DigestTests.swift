@@ -294,3 +294,42 @@ struct MatrixPostTests {
     #expect(none.status == 1 && none.stderr.contains("set MATRIX_ACCESS_TOKEN"), "\(none.stderr)")
   }
 }
+
+/// `dinger remind --notify` shows the reminder on the desktop: the real `notify-send` talks to a
+/// notification server on a private session bus. A title with markup arrives escaped; without a
+/// server the error is clear and nothing is remembered, so the next run shows it.
+@Suite(
+  .enabled(
+    if: Prerequisite.met(NotificationServer.available),
+    "needs dbus-daemon, python3-dbus and notify-send (make deps installs them)"))
+struct RemindNotifyTests {
+  @Test func aReminderReachesTheDesktopOnce() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "Ops <b>&</b>", "--attendee", "Ada", "--attendee", "Bo", "--at", "09:30",
+        "--days", "weekdays", "--zone", "UTC", "--from", "2026-10-01"))
+    let now = "2026-10-23T09:25:00Z"
+    // No session bus: a clear error, nothing remembered.
+    let nobus = try box.dinger(
+      ["remind", "--notify"],
+      env: ["DINGER_TEST_NOW": now, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+    #expect(nobus.status == 1, "\(nobus.stdout)")
+    #expect(nobus.stderr.contains("notify-send could not show the reminder"), "\(nobus.stderr)")
+    let server = try NotificationServer()
+    defer { server.stop() }
+    let env = ["DINGER_TEST_NOW": now, "DBUS_SESSION_BUS_ADDRESS": server.address]
+    expectOK(try box.dinger(["remind", "--notify"], env: env))
+    expectOK(try box.dinger(["remind", "--notify"], env: env))
+    let shown = try server.shown()
+    #expect(shown.count == 1, "\(shown)")
+    #expect(shown.first?.app == "dinger")
+    #expect(shown.first?.summary == "Stand-up: Ops <b>&</b>")
+    #expect(
+      shown.first?.body.hasPrefix("Ops &lt;b&gt;&amp;&lt;/b&gt; starts in 5 min (09:30 UTC)")
+        == true, "\(shown)")
+    let both = try box.dinger(["remind", "--notify", "--post", "https://example.org/x"], env: env)
+    #expect(both.status != 0 && both.stderr.contains("different places"))
+  }
+}

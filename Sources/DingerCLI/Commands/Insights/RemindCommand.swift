@@ -20,6 +20,7 @@ struct RemindCommand: ParsableCommand {
       Examples:
         dinger remind
         dinger remind --before 15m --format slack --post "$SLACK_WEBHOOK"
+        dinger remind --notify             (a desktop notification)
         */5 * * * * cd ~/standups && dinger sync -q; dinger remind --post ...
       """)
 
@@ -29,13 +30,17 @@ struct RemindCommand: ParsableCommand {
   @Option(help: "text, markdown, json, slack, mattermost, rocketchat, teams, discord or matrix.")
   var format: String = "text"
   @Option(help: "Send each reminder to a chat service's incoming webhook.") var post: String?
+  @Flag(help: "Show each reminder on this desktop (notify-send).") var notify = false
   @Flag(help: "Print what would be sent; remember nothing.") var dryRun = false
 
   func run() throws {
     try reporting {
       let repository = try global.repository()
       let reminders = Reminders(repository: repository)
-      let target = post ?? "stdout"
+      if notify, post != nil {
+        throw CLIError("--notify and --post send to different places; run remind once for each")
+      }
+      let target = notify ? "notify-send" : post ?? "stdout"
       let due = try reminders.due(
         before: before.minutes * 60, viewer: ViewerClock(now: currentDate()), target: target)
       guard !due.isEmpty else { return }
@@ -43,6 +48,17 @@ struct RemindCommand: ParsableCommand {
         throw CLIError(
           "--format '\(format)' is not one dinger writes; use one of: \(DigestViews.Format.allCases.map(\.rawValue).joined(separator: ", "))"
         )
+      }
+      if notify {
+        for reminder in due {
+          if dryRun {
+            Terminal.output(try DigestViews.note(reminder.text, format: .text))
+            continue
+          }
+          try DesktopNotifier.notify(summary: "Stand-up: \(reminder.scrum)", body: reminder.text)
+          reminders.remember([reminder])
+        }
+        return
       }
       let payloads = try due.map { r in try DigestViews.note(r.text, format: format) }
       if let post, !dryRun, post.lowercased().hasPrefix("matrix") {
