@@ -28,7 +28,7 @@ public enum DigestViews {
       var lines: [String] = []
       if !s.meetings.isEmpty {
         let held = s.meetings.map {
-          "\(HistoryView.dateText($0.date, in: zone).prefix(16)) (\(HTML.duration($0.seconds)))"
+          "\(HistoryView.dateText($0.date, in: zone).prefix(16)) (\($0.seconds.map(HTML.duration) ?? "duration unknown"))"
         }
         lines.append("Meetings: " + held.joined(separator: ", "))
       }

@@ -46,14 +46,27 @@ public struct HistoryView {
   private func line(_ meeting: Meeting, _ title: String, _ id: String, width: Int) -> String {
     let date = Self.dateText(meeting.date, in: timeZone)
     // NB: a meeting under a minute says its seconds ("0 of 10 min" read as nothing).
-    let actual =
-      meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60)"
-    let minutes = "\(actual) of \(meeting.length) min".padded(to: 14)
+    let text = Self.lengthText(meeting)
+    // NB: never clipped: "duration unknown" is longer than the column.
+    let minutes = text.count >= 14 ? text : text.padded(to: 14)
     let people = Style.plural(meeting.attendees.count, "attendee").padded(to: 12)
     let note = meeting.transcript?.split(separator: "\n").first.map { "  " + $0.prefix(60) } ?? ""
     return
       "\(id)  \(date)  \(title.padded(to: width))  \(minutes) \(people)\(note)"
       .trimmingTrailingSpaces() + "\n"
+  }
+
+  /// `11 of 10 min`, `42 s of 10 min`; an imported meeting's unknowns said so: `duration
+  /// unknown`, `12 min, planned unknown`.
+  public static func lengthText(_ meeting: Meeting) -> String {
+    guard let seconds = meeting.duration else {
+      return meeting.length.map { "duration unknown (\($0) min planned)" } ?? "duration unknown"
+    }
+    let actual = seconds < 60 ? "\(seconds) s" : "\((seconds + 30) / 60)"
+    guard let length = meeting.length else {
+      return "\(actual)\(seconds < 60 ? "" : " min"), planned unknown"
+    }
+    return "\(actual) of \(length) min"
   }
 
   /// `2026-11-21 10:00 CET`: the time in `zone`, labelled with the zone unless it is UTC then.
@@ -105,8 +118,13 @@ public struct MeetingDetailView {
   public func render() -> String {
     let when = HistoryView.dateText(meeting.date, in: timeZone)
     var out = "\(title), \(when.count == 16 ? when + " UTC" : when)\n"
-    out +=
-      "  length     \(meeting.duration / 60) min \(meeting.duration % 60) s (planned \(meeting.length) min)\n"
+    let planned = meeting.length.map { "planned \($0) min" } ?? "planned length unknown"
+    if let seconds = meeting.duration {
+      out += "  length     \(seconds / 60) min \(seconds % 60) s (\(planned))\n"
+    } else {
+      out += "  length     duration unknown (\(planned))\n"
+    }
+    if let imported = meeting.imported { out += "  imported   from \(imported)\n" }
     out += "  attendees  \(meeting.attendees.joined(separator: ", "))\n"
     for s in meeting.speakers {
       out +=

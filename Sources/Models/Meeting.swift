@@ -10,10 +10,13 @@ public struct Meeting: Hashable, Sendable, Codable {
   public var scrum: UUID
   /// When the meeting started (whole seconds).
   public var date: Date
-  /// Planned minutes at the time.
-  public var length: Int
-  /// Actual seconds.
-  public var duration: Int
+  /// Planned minutes at the time; nil: unknown (only an imported meeting may not know it).
+  public var length: Int?
+  /// Actual seconds; nil: unknown (only an imported meeting may not know it).
+  public var duration: Int?
+  /// Where the meeting was brought in from (`scrumdinger`, `syncups`): the apps kept no planned
+  /// length or duration, so such a meeting may leave either out rather than invent one.
+  public var imported: String?
   /// Who was expected, at meeting time.
   public var attendees: [String]
   /// Actual time per speaker, in speaking order.
@@ -27,14 +30,17 @@ public struct Meeting: Hashable, Sendable, Codable {
 
   /// The keys of a meeting file, in the order they are written.
   public static let keys = [
-    "id", "scrum", "date", "length", "duration", "attendees", "speakers", "transcript", "turns",
+    "id", "scrum", "date", "length", "duration", "imported", "attendees", "speakers", "transcript",
+    "turns",
   ]
 
   /// Creates a meeting.
   public init(
-    id: UUID? = nil, scrum: UUID, date: Date, length: Int, duration: Int, attendees: [String],
-    speakers: [SpeakerTime] = [], transcript: String? = nil, turns: [TranscriptTurn] = []
+    id: UUID? = nil, scrum: UUID, date: Date, length: Int?, duration: Int?, attendees: [String],
+    speakers: [SpeakerTime] = [], transcript: String? = nil, turns: [TranscriptTurn] = [],
+    imported: String? = nil
   ) {
+    self.imported = imported
     self.id = id
     self.scrum = scrum
     self.date = date
@@ -51,8 +57,14 @@ public struct Meeting: Hashable, Sendable, Codable {
     id = r.optional("id")
     scrum = r.required("scrum") ?? UUID.nil
     date = r.required("date") ?? Date(timeIntervalSince1970: 0)
-    length = r.required("length") ?? 0
-    duration = r.required("duration") ?? 0
+    imported = r.optional("imported")
+    if imported == nil {
+      length = r.required("length") ?? 0
+      duration = r.required("duration") ?? 0
+    } else {
+      length = r.optional("length")
+      duration = r.optional("duration")
+    }
     attendees = r.list("attendees")
     speakers = r.list("speakers")
     transcript = r.optional("transcript")
@@ -68,6 +80,7 @@ public struct Meeting: Hashable, Sendable, Codable {
     try w.write("date", date)
     try w.write("length", length)
     try w.write("duration", duration)
+    try w.write("imported", imported)
     try w.write("attendees", attendees)
     try w.writeNonEmpty("speakers", speakers)
     try w.write("transcript", transcript)
@@ -78,11 +91,18 @@ public struct Meeting: Hashable, Sendable, Codable {
   /// The rules a meeting must follow beyond its types.
   public func validate() -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
-    if !Scrum.lengthRange.contains(length) {
+    if let length, !Scrum.lengthRange.contains(length) {
       issues.append(
         .init(at: [.key("length")], "'length' must be from 1 to 600 minutes, found \(length)"))
     }
-    if duration < 0 {
+    if let imported, imported.trimmed.isEmpty {
+      issues.append(
+        .init(
+          at: [.key("imported")],
+          "'imported' names the app the meeting came from (scrumdinger, syncups); it is empty"))
+    }
+    let duration = self.duration ?? -1
+    if duration < 0, self.duration != nil {
       issues.append(
         .init(at: [.key("duration")], "'duration' must be 0 or more seconds, found \(duration)"))
     }

@@ -22,4 +22,7 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
 extension UUID {
   /// The all-zero id: a placeholder while a record with a missing id field reports its error.
   public static let `nil` = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+  /// The lowercase form record files use.
+  public var lowercased: String { uuidString.lowercased() }
 }

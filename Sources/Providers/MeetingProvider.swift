@@ -60,8 +60,8 @@ public struct MeetingProvider: Sendable {
         throw StorageError(issue.message)
       }
       // NB: a meeting under a minute says its seconds ("(0 min, ...)" read as nothing).
-      let length =
-        meeting.duration < 60 ? "\(meeting.duration) s" : "\((meeting.duration + 30) / 60) min"
+      let seconds = meeting.duration ?? 0
+      let length = seconds < 60 ? "\(seconds) s" : "\((seconds + 30) / 60) min"
       change.subject =
         "Record meeting of \(scrum.title) (\(length), \(meeting.attendees.count) attendee\(meeting.attendees.count == 1 ? "" : "s"))"
       change.trailers = [

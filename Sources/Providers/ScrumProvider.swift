@@ -561,8 +561,3 @@ enum IDLine {
     return lines.joined(separator: "\n")
   }
 }
-
-extension UUID {
-  /// The lowercase form record files use.
-  public var lowercased: String { uuidString.lowercased() }
-}

@@ -53,11 +53,12 @@ public enum ICalendar {
     public var uid: String
     public var title: String
     public var start: Int64
-    public var seconds: Int
+    /// nil: unknown (an imported meeting): the event has a start and no length.
+    public var seconds: Int?
     public var speakers: [String]
 
     /// A past meeting.
-    public init(uid: String, title: String, start: Int64, seconds: Int, speakers: [String]) {
+    public init(uid: String, title: String, start: Int64, seconds: Int?, speakers: [String]) {
       self.uid = uid
       self.title = title
       self.start = start
@@ -84,10 +85,11 @@ public enum ICalendar {
     for s in series { lines += events(s) }
     for p in past {
       lines += [
-        "BEGIN:VEVENT", "UID:" + text(p.uid), "DTSTAMP:" + utcStamp(p.start + Int64(p.seconds)),
-        "DTSTART:" + utcStamp(p.start), "DURATION:" + duration(seconds: p.seconds),
-        "SUMMARY:" + text(p.title + " (recorded)"),
+        "BEGIN:VEVENT", "UID:" + text(p.uid),
+        "DTSTAMP:" + utcStamp(p.start + Int64(p.seconds ?? 0)), "DTSTART:" + utcStamp(p.start),
       ]
+      if let seconds = p.seconds { lines.append("DURATION:" + duration(seconds: seconds)) }
+      lines += ["SUMMARY:" + text(p.title + " (recorded)")]
       if !p.speakers.isEmpty {
         lines.append("DESCRIPTION:" + text("Speakers: " + p.speakers.joined(separator: ", ")))
       }

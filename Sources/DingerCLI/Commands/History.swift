@@ -152,8 +152,10 @@ struct MeetingJSON: Encodable {
   var scrumTitle: String?
   var path: String
   var date: Date
-  var length: Int
-  var duration: Int
+  /// Left out when unknown (an imported meeting; `imported` names the app).
+  var length: Int?
+  var duration: Int?
+  var imported: String?
   var attendees: [String]
   var speakers: [Speaker]
   var transcript: String?
@@ -181,6 +183,7 @@ struct MeetingJSON: Encodable {
     date = m.date
     length = m.length
     duration = m.duration
+    imported = m.imported
     attendees = m.attendees
     speakers = m.speakers.map { Speaker(name: $0.name, seconds: $0.seconds) }
     transcript = m.transcript

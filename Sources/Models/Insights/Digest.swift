@@ -52,9 +52,10 @@ public struct Digest: Hashable, Sendable, Codable {
   /// A meeting as the digest names it.
   public struct Meeting: Hashable, Sendable, Codable {
     public var date: Date
-    public var seconds: Int
+    /// nil: unknown (an imported meeting).
+    public var seconds: Int?
     public var speakers: [String]
-    public init(date: Date, seconds: Int, speakers: [String]) {
+    public init(date: Date, seconds: Int?, speakers: [String]) {
       (self.date, self.seconds, self.speakers) = (date, seconds, speakers)
     }
   }

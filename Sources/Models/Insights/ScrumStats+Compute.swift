@@ -10,7 +10,9 @@ extension ScrumStats {
     scrum: Scrum, slug: String, schedule: String?, meetings unsorted: [Meeting], missed: [Date]?
   ) -> ScrumStats {
     let meetings = unsorted.sorted { $0.date < $1.date }
-    let recentMeetings = meetings.suffix(10)
+    // NB: duration figures only from meetings whose length and duration are known.
+    let timed = meetings.filter { $0.duration != nil && $0.length != nil }
+    let recentMeetings = timed.suffix(10)
     var totals: [String: (seconds: Int, meetings: Int)] = [:]
     var words: [String: Int] = [:]
     for m in meetings {
@@ -34,17 +36,17 @@ extension ScrumStats {
         meetings: t.meetings)
     }
     let rest = ranked.dropFirst(speakerLimit)
-    return ScrumStats(
+    var stats = ScrumStats(
       title: scrum.title, slug: slug, id: scrum.id?.uuidString.lowercased(),
       theme: scrum.effectiveTheme.rawValue, length: scrum.length, attendees: scrum.attendees.count,
       schedule: schedule, meetings: meetings.count, lastDate: meetings.last?.date,
-      medianMinutes: median(meetings.map { Double($0.duration) / 60 }).map {
+      medianMinutes: median(timed.map { Double($0.duration!) / 60 }).map {
         ($0 * 10).rounded() / 10
       },
-      overPlan: recentMeetings.filter { $0.duration > $0.length * 60 }.count,
+      overPlan: recentMeetings.filter { $0.duration! > $0.length! * 60 }.count,
       recent: recentMeetings.count,
-      durations: meetings.suffix(durationLimit).map {
-        Duration(date: $0.date, seconds: $0.duration, planned: $0.length)
+      durations: timed.suffix(durationLimit).map {
+        Duration(date: $0.date, seconds: $0.duration!, planned: $0.length!)
       },
       speakers: speakers, otherSpeakers: rest.count,
       otherSeconds: rest.reduce(0) { $0 + $1.value.seconds },
@@ -54,6 +56,8 @@ extension ScrumStats {
       words: words.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(speakerLimit).map {
         SpeakerWords(name: $0.key, words: $0.value)
       })
+    stats.unknownDurations = meetings.count - timed.count
+    return stats
   }
 
   /// Whether `name` was at `m`: they spoke, or (a meeting without speaker times) they are in

@@ -24,6 +24,9 @@ public struct ScrumStats: Hashable, Sendable, Codable {
   /// Of the last `recent` meetings (at most 10), how many ran over their planned length.
   public var overPlan: Int
   public var recent: Int
+  /// Meetings left out of the duration figures (median, over plan, durations) because their
+  /// length or duration is unknown (imported from an app that kept none).
+  public var unknownDurations = 0
   /// The latest meetings (at most `ScrumStats.durationLimit`), oldest first.
   public var durations: [Duration]
   /// Speaking time by person, most first: the top `speakerLimit`, then `others`.
@@ -136,8 +139,16 @@ public struct ScrumStats: Hashable, Sendable, Codable {
 
   /// `median 11 min, 3 of the last 10 over plan`, or `no meetings recorded`.
   public var reading: String {
-    guard meetings > 0, let median = medianMinutes else { return "no meetings recorded" }
+    guard meetings > 0 else { return "no meetings recorded" }
+    let unknown =
+      unknownDurations == 0
+      ? ""
+      : "; \(unknownDurations) meeting\(unknownDurations == 1 ? "" : "s") of unknown duration left out"
+    guard let median = medianMinutes else {
+      return "no durations known" + unknown
+    }
     return "median \(Self.minutes(median)) min, \(overPlan) of the last \(recent) over plan"
+      + unknown
   }
 
   static func minutes(_ m: Double) -> String {

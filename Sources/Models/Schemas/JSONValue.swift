@@ -22,6 +22,12 @@ public indirect enum JSONValue: Sendable, Equatable {
     return members.first { $0.key == key }?.value
   }
 
+  /// The object with one more member at its end.
+  public func adding(_ key: String, _ value: JSONValue) -> JSONValue {
+    guard case .object(let members) = self else { return self }
+    return .object(members + [Member(key, value)])
+  }
+
   /// Two-space indented JSON, ending in a newline.
   public var text: String { rendered(indent: "") + "\n" }
 

@@ -448,7 +448,7 @@ public enum RecordSchema {
   static let meeting = record(
     "dinger meeting",
     "One meeting of a scrum, recorded by 'dinger meet': history/<scrum-slug>/<yyyy-mm-dd>-<id8>.yaml.",
-    required: ["scrum", "date", "length", "duration"],
+    required: ["scrum", "date"],
     [
       ("id", id("Identity, made by dinger.")),
       (
@@ -457,6 +457,12 @@ public enum RecordSchema {
       ("date", dateTime("When the meeting started, in UTC (ISO 8601).")),
       ("length", length),
       ("duration", integer("How long the meeting actually took, in seconds.", minimum: 0)),
+      (
+        "imported",
+        text(
+          "The app the meeting was imported from ('dinger import'): scrumdinger or syncups. Such a meeting may leave out the length and duration the app never kept.",
+          examples: ["scrumdinger"])
+      ),
       (
         "attendees",
         object(
@@ -498,6 +504,14 @@ public enum RecordSchema {
               ])
           ))
       ),
+    ]
+  ).adding(
+    "anyOf",
+    [
+      object(("required", ["length", "duration"])),
+      object(
+        ("description", "An imported meeting may leave its unknown length or duration out."),
+        ("required", ["imported"])),
     ])
 
   static let library = record(

@@ -152,15 +152,18 @@ enum CachedRecord {
       }
       schedule(s.schedule, into: &w)
     case .meeting(let m):
+      // NB: an imported meeting (its length or duration may be unknown) stays out of the
+      // cache, whose layout has no place for either.
       guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }),
-        m.turns.allSatisfy({ $0.unknown.isEmpty })
+        m.turns.allSatisfy({ $0.unknown.isEmpty }), m.imported == nil,
+        let length = m.length, let duration = m.duration
       else { return false }
       w.u8(2)
       w.optional(m.id)
       w.uuid(m.scrum)
       w.date(m.date)
-      w.int(m.length)
-      w.int(m.duration)
+      w.int(length)
+      w.int(duration)
       w.varint(m.attendees.count)
       for a in m.attendees { w.string(a) }
       w.varint(m.speakers.count)

@@ -228,7 +228,7 @@ struct Meet: AsyncParsableCommand {
       TranscriptTurn(
         speaker: turn.name, start: Int(turn.start.rounded()), text: result.heard[i] ?? "")
     }
-    meeting.speakers = Self.speakerTimes(meeting.turns, duration: meeting.duration)
+    meeting.speakers = Self.speakerTimes(meeting.turns, duration: meeting.duration ?? 0)
     if meeting.turns.allSatisfy({ $0.text.isEmpty }) {
       // NB: silence (or audio the recognizer made nothing of) is said, not saved unremarked.
       Terminal.error("note: nothing was heard in '\(audio)'; the turns are empty\n")

@@ -1,0 +1,250 @@
+import Base
+import FoundationEssentials
+
+/// What a file from another app brings: scrums with their meetings in Dinger's models, and
+/// what was done about everything Dinger's rules refuse (each said, nothing dropped silently).
+public struct ImportBatch: Sendable, Equatable {
+  /// Where the data came from.
+  public enum Source: String, Sendable, CaseIterable {
+    case scrumdinger, syncups
+
+    /// `Scrumdinger`, `SyncUps`.
+    public var name: String { self == .scrumdinger ? "Scrumdinger" : "SyncUps" }
+  }
+
+  /// One scrum and its meetings.
+  public struct Item: Sendable, Equatable {
+    public var scrum: Scrum
+    public var meetings: [Meeting]
+    public init(scrum: Scrum, meetings: [Meeting]) {
+      (self.scrum, self.meetings) = (scrum, meetings)
+    }
+  }
+
+  public var source: Source
+  public var items: [Item] = []
+  /// What was refused or changed, one line each: `scrum 'Design': attendee 'Ada' is listed
+  /// twice; the second is now 'Ada (2)'`.
+  public var notes: [String] = []
+
+  public init(source: Source) { self.source = source }
+
+  // MARK: Reading the apps' files
+
+  /// Reads Scrumdinger's `scrums.data` (either tutorial's shape).
+  public static func scrumdinger(_ bytes: [UInt8]) throws -> ImportBatch {
+    let scrums = try decode([AppFiles.DailyScrum].self, bytes, app: "Scrumdinger")
+    var batch = ImportBatch(source: .scrumdinger)
+    for s in scrums {
+      let label = "scrum '\(OneLineText.excerpt(s.title))'"
+      var theme: Theme?
+      if let name = s.theme {
+        theme = AppFiles.theme(name)
+        if theme == nil {
+          batch.notes.append(
+            "\(label): theme '\(OneLineText.excerpt(name))' is not one of the 16; dinger picks one")
+        }
+      } else if let color = s.color {
+        theme = color.nearestTheme
+      }
+      var names = s.attendees.map(\.name)
+      if names.allSatisfy({ $0.trimmed.isEmpty }) {
+        // NB: a scrum needs an attendee; the people at its meetings are real ones.
+        var seen = Set<String>()
+        names = s.history.flatMap { $0.attendees.map(\.name) }.filter {
+          !$0.trimmed.isEmpty && seen.insert($0.trimmed.lowercased()).inserted
+        }
+        if !names.isEmpty {
+          batch.notes.append(
+            "\(label) has no attendees; took the \(names.count) who came to its meetings")
+        }
+      }
+      let meetings = s.history.map {
+        Meeting(
+          id: UUID(uuidString: $0.id), scrum: UUID.nil,
+          date: Date(
+            timeIntervalSince1970: AppFiles.date(appSeconds: $0.date).timeIntervalSince1970.rounded(
+              .down)),
+          length: $0.lengthInMinutes.flatMap { Scrum.lengthRange.contains($0) ? $0 : nil },
+          duration: nil, attendees: $0.attendees.map(\.name).filter { !$0.trimmed.isEmpty },
+          transcript: $0.transcript.flatMap { $0.isEmpty ? nil : $0 }, imported: "scrumdinger")
+      }
+      batch.add(
+        id: s.id, title: s.title, names: names, length: s.lengthInMinutes, theme: theme,
+        meetings: zip(s.history.map(\.id), meetings).map { ($0, $1) })
+    }
+    return batch
+  }
+
+  /// Reads SyncUps' `sync-ups.json`. Two sync-ups with one id: refused whole, as the app does.
+  public static func syncups(_ bytes: [UInt8]) throws -> ImportBatch {
+    let syncUps = try decode([AppFiles.SyncUp].self, bytes, app: "SyncUps")
+    var ids = Set<String>()
+    for s in syncUps where !ids.insert(s.id.lowercased()).inserted {
+      throw ImportError(
+        "two sync-ups share the id \(OneLineText.excerpt(s.id)) (SyncUps refuses such a file too); nothing was imported"
+      )
+    }
+    var batch = ImportBatch(source: .syncups)
+    for s in syncUps {
+      let label = "scrum '\(OneLineText.excerpt(s.title))'"
+      let theme = AppFiles.theme(s.theme)
+      if theme == nil {
+        batch.notes.append(
+          "\(label): theme '\(OneLineText.excerpt(s.theme))' is not one of the 16; dinger picks one"
+        )
+      }
+      let seconds = s.duration.seconds
+      var minutes = Int(clamping: (seconds + 30) / 60)
+      if seconds % 60 != 0 {
+        batch.notes.append("\(label): its length of \(seconds) s is rounded to \(minutes) min")
+      }
+      if !Scrum.lengthRange.contains(minutes) {
+        let clamped = min(max(minutes, Scrum.lengthRange.lowerBound), Scrum.lengthRange.upperBound)
+        batch.notes.append("\(label): a length of \(minutes) min is now \(clamped) min (1 to 600)")
+        minutes = clamped
+      }
+      let meetings = s.meetings.map {
+        Meeting(
+          id: UUID(uuidString: $0.id), scrum: UUID.nil,
+          date: Date(
+            timeIntervalSince1970: AppFiles.date(appSeconds: $0.date).timeIntervalSince1970.rounded(
+              .down)),
+          length: nil, duration: nil, attendees: [],
+          transcript: $0.transcript.isEmpty ? nil : $0.transcript, imported: "syncups")
+      }
+      batch.add(
+        id: s.id, title: s.title, names: s.attendees.map(\.name), length: minutes, theme: theme,
+        meetings: zip(s.meetings.map(\.id), meetings).map { ($0, $1) })
+    }
+    return batch
+  }
+
+  static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], app: String) throws -> T {
+    guard bytes.count <= AppFiles.maxBytes else {
+      throw ImportError(
+        "the file is \(bytes.count >> 20) MB; an app's file is read up to \(AppFiles.maxBytes >> 20) MB"
+      )
+    }
+    do {
+      return try JSONDecoder().decode(type, from: Data(bytes))
+    } catch let error as DecodingError {
+      throw ImportError("this is not \(app)'s file: \(Self.describe(error))")
+    } catch {
+      throw ImportError("this is not \(app)'s file: it is not JSON")
+    }
+  }
+
+  static func describe(_ error: DecodingError) -> String {
+    func path(_ c: DecodingError.Context) -> String {
+      let p = c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+      return p.isEmpty ? "the top level" : String(p.drop { $0 == "." })
+    }
+    switch error {
+    case .keyNotFound(let key, let c):
+      return "'\(key.stringValue)' is missing at \(path(c))"
+    case .typeMismatch(_, let c), .valueNotFound(_, let c):
+      return "\(path(c)) has the wrong type (\(c.debugDescription))"
+    case .dataCorrupted(let c):
+      return c.codingPath.isEmpty ? "it is not JSON" : "\(path(c)): \(c.debugDescription)"
+    @unknown default:
+      return "\(error)"
+    }
+  }
+
+  // MARK: Dinger's rules
+
+  /// Adds one scrum after Dinger's rules: a UUID id, a title (not empty, not repeated in the
+  /// file), named attendees without repeats, a length of 1 to 600 minutes.
+  mutating func add(
+    id: String, title: String, names: [String], length: Int, theme: Theme?,
+    meetings: [(id: String, meeting: Meeting)]
+  ) {
+    var label = "scrum '\(OneLineText.excerpt(title))'"
+    guard let uuid = UUID(uuidString: id) else {
+      notes.append("\(label) refused: its id '\(OneLineText.excerpt(id))' is not a UUID")
+      return
+    }
+    guard !items.contains(where: { $0.scrum.id == uuid }) else {
+      notes.append("\(label) refused: another scrum in the file has its id \(uuid.lowercased)")
+      return
+    }
+    var title = String(title.trimmed.unicodeScalars.prefix(Scrum.maxTitle))
+    if title.isEmpty {
+      title = "Untitled"
+      notes.append("a scrum with an empty title is now '\(unique(title))'")
+    }
+    let free = unique(title)
+    if free != title {
+      notes.append("\(label): another scrum in the file has its title; it is now '\(free)'")
+    }
+    title = free
+    label = "scrum '\(OneLineText.excerpt(title))'"
+    var attendees: [Attendee] = []
+    var taken = Set<String>()
+    for raw in names {
+      var name = String(raw.trimmed.unicodeScalars.prefix(Attendee.maxName))
+      if name.isEmpty {
+        notes.append("\(label): an attendee without a name was left out")
+        continue
+      }
+      if taken.contains(name.lowercased()) {
+        var n = 2
+        while taken.contains("\(name) (\(n))".lowercased()) { n += 1 }
+        notes.append(
+          "\(label): attendee '\(name)' is listed twice; the second is now '\(name) (\(n))'")
+        name = "\(name) (\(n))"
+      }
+      taken.insert(name.lowercased())
+      attendees.append(Attendee(name: name))
+    }
+    guard !attendees.isEmpty else {
+      notes.append(
+        "\(label) refused, with its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s"): it has no attendees and a scrum needs one; add one in the app and export again"
+      )
+      return
+    }
+    var length = length
+    if !Scrum.lengthRange.contains(length) {
+      let clamped = min(max(length, Scrum.lengthRange.lowerBound), Scrum.lengthRange.upperBound)
+      notes.append("\(label): a length of \(length) min is now \(clamped) min (1 to 600)")
+      length = clamped
+    }
+    var kept: [Meeting] = []
+    var seen = Set<UUID>()
+    for (raw, meeting) in meetings {
+      guard var meeting = Optional(meeting), let mid = meeting.id else {
+        notes.append(
+          "\(label): a meeting whose id '\(OneLineText.excerpt(raw))' is not a UUID was refused")
+        continue
+      }
+      guard seen.insert(mid).inserted,
+        !items.contains(where: { $0.meetings.contains { $0.id == mid } })
+      else {
+        notes.append("\(label): a second meeting with the id \(mid.lowercased) was refused")
+        continue
+      }
+      meeting.scrum = uuid
+      kept.append(meeting)
+    }
+    items.append(
+      Item(
+        scrum: Scrum(id: uuid, title: title, theme: theme, length: length, attendees: attendees),
+        meetings: kept))
+  }
+
+  /// `title`, or `title (2)`, `(3)`... when a scrum in the batch has it (case ignored).
+  func unique(_ title: String) -> String {
+    let taken = Set(items.map { $0.scrum.title.lowercased() })
+    guard taken.contains(title.lowercased()) else { return title }
+    var n = 2
+    while taken.contains("\(title) (\(n))".lowercased()) { n += 1 }
+    return "\(title) (\(n))"
+  }
+}
+
+/// A file that cannot be imported: what is wrong, and nothing was changed.
+public struct ImportError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
