@@ -65,6 +65,12 @@ struct AppImportExportTests {
     #expect(
       stats.stdout.contains("no durations known; 2 meetings of unknown duration left out"),
       "\(stats.stdout)")
+    let page = box.home.url.appendingPathComponent("report.html")
+    expectOK(try box.dinger("report", "design", "--out", page.path))
+    #expect(
+      try String(contentsOf: page, encoding: .utf8).contains(
+        "no durations known; 2 meetings of unknown duration left out"),
+      "the report says what it left out")
   }
 
   @Test func syncUpsOwnFileImportsWithExactDurations() throws {
