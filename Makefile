@@ -23,7 +23,7 @@ all: build
 ## helper) and pulseaudio pulseaudio-utils flite (its tests and the demo's recording)
 ## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
 ## schedule tests' independent calendar readers), chromium (the report tests' browser) and PyYAML (the independent parser the tests
-## compare against), check-jsonschema (the CI-file tests) and matrix-synapse (the Matrix tests), from pip, when missing.
+## compare against), check-jsonschema (the CI-file tests), matrix-synapse (the Matrix tests) and anki (the Anki export test), from pip, when missing.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib libcurl; then \
 	  echo "installing libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config"; \
@@ -54,6 +54,10 @@ deps:
 	@if ! python3 -c 'import synapse' >/dev/null 2>&1 || ! command -v register_new_matrix_user >/dev/null 2>&1; then \
 	  echo "installing matrix-synapse (the digest and reminder tests post to a real Matrix homeserver on 127.0.0.1)"; \
 	  python3 -m pip install -q matrix-synapse 2>/dev/null || true; \
+	fi
+	@if ! python3 -c 'import anki' >/dev/null 2>&1; then \
+	  echo "installing anki (the library export test imports into a real Anki collection)"; \
+	  python3 -m pip install -q anki 2>/dev/null || true; \
 	fi
 	@if ! command -v check-jsonschema >/dev/null 2>&1; then \
 	  echo "installing check-jsonschema (the test of the shipped GitHub Actions and GitLab CI files)"; \

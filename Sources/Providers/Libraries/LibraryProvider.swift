@@ -326,6 +326,50 @@ public struct LibraryProvider: Sendable {
     }
   }
 
+  /// Adds many words as one commit ("Spanish basics: import 120 words from words.csv"), each
+  /// as `addWord` would: a word already here gains only the meanings and phonetic it lacked.
+  /// Returns the commit and how many words were new and how many gained something.
+  public func addWords(_ words: [Word], to stored: StoredLibrary, from source: String) throws
+    -> (Committed, new: Int, extended: Int)
+  {
+    var new = 0
+    var extended = 0
+    let committed = try modify(stored, action: "word.import") { library in
+      (new, extended) = (0, 0)
+      var index = Dictionary(
+        library.words.enumerated().map { ($1.naturalKey, $0) }, uniquingKeysWith: { a, _ in a })
+      for var word in words {
+        word.text = word.text.trimmed
+        guard !word.naturalKey.isEmpty else { continue }
+        guard let i = index[word.naturalKey] else {
+          index[word.naturalKey] = library.words.count
+          library.words.append(word)
+          new += 1
+          continue
+        }
+        var existing = library.words[i]
+        let before = existing
+        for meaning in word.meanings
+        where !existing.meanings.contains(where: {
+          $0.definition.trimmed.lowercased() == meaning.definition.trimmed.lowercased()
+        }) {
+          existing.meanings.append(meaning)
+        }
+        if existing.phonetic == nil { existing.phonetic = word.phonetic }
+        if existing != before {
+          library.words[i] = existing
+          extended += 1
+        }
+      }
+      guard new + extended > 0 else { return nil }
+      var parts: [String] = []
+      if new > 0 { parts.append("\(new) new word\(new == 1 ? "" : "s")") }
+      if extended > 0 { parts.append("\(extended) with more meanings") }
+      return "\(library.name): import \(parts.joined(separator: " and ")) from \(source)"
+    }
+    return (committed, new, extended)
+  }
+
   /// Changes a word (found by `text`, any case): `operation` gets the word as committed at the
   /// moment of the change; a new text must not clash with another word.
   public func updateWord(

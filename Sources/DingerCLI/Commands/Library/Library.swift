@@ -17,8 +17,12 @@ struct LibraryCommand: ParsableCommand {
         dinger library list
         dinger library show spanish-basics
         dinger library rm spanish-basics
+        dinger library export spanish-basics --anki spanish.txt
+        dinger library import spanish-basics --csv words.csv
       """,
-    subcommands: [New.self, List.self, Show.self, Remove.self, Rename.self])
+    subcommands: [
+      New.self, List.self, Show.self, Remove.self, Rename.self, Export.self, Import.self,
+    ])
 }
 
 /// Says on stderr which words of a library were left out, and where.
