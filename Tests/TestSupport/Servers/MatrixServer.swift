@@ -54,6 +54,18 @@ public final class MatrixServer: @unchecked Sendable {
         "--data-directory", folder.url.path, "--generate-config", "--report-stats=no",
       ], timeout: 120)
     guard made.status == 0 else { throw CancellationError() }
+    // NB: synapse's generated log settings write homeserver.log in the working directory (the
+    // checkout, when tests run): kept in the server's own folder instead.
+    let logConfig = folder.path("localhost.log.config")
+    if let text = try? String(contentsOfFile: logConfig, encoding: .utf8) {
+      let logFile = folder.path("homeserver.log")
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        let indent = line.prefix { $0 == " " }
+        return line.dropFirst(indent.count).hasPrefix("filename:")
+          ? "\(indent)filename: \(logFile)" : String(line)
+      }
+      try lines.joined(separator: "\n").write(toFile: logConfig, atomically: true, encoding: .utf8)
+    }
     var port = 0
     for _ in 0..<5 {
       port = GitDaemon.freePort()
