@@ -12,7 +12,7 @@ DEMO_DIR ?= /tmp/dinger-demo
 # Swift runtime on the machine. The binary is larger (about 85 MB, mostly ICU's data).
 RELEASE_FLAGS ?= -Xswiftc -static-stdlib -Xlinker -no-pie
 
-.PHONY: all deps build release test torture fuzz demo bench bench-quick install install-files format lint package-check clean
+.PHONY: all deps build release deb test torture fuzz demo bench bench-quick install install-files format lint package-check clean
 
 all: build
 
@@ -97,12 +97,12 @@ release: deps
 ## The gates: swift-format's lint with the checked-in .swift-format (zero findings; `make format`
 ## fixes most), and a release build of the whole package that fails on an import a target does
 ## not declare in Package.swift.
-test: deps lint package-check
+test: deps lint package-check deb
 	$(SWIFT) build --build-tests
 	@# The install test uses the man page generator beside the debug binary.
 	$(SWIFT) build --product generate-manual
 	@# A hung test fails the run after 20 minutes instead of using up CI's 90.
-	timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+	DINGER_TEST_DEB="$(CURDIR)/$(DEB)" timeout 1200 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
 ## torture: the crash tests with 2,000 kills at random instants (make test runs 100), 300
 ## kills of folder fetches with a plain-git teammate (make test runs 8), 1,200 writes by 8 dinger
@@ -140,6 +140,22 @@ bench-quick: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product DingerBench
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger
 	DINGER_BENCH_CACHE="$(CURDIR)/.build/bench-repo-v1" $$($(SWIFT) build -c release --show-bin-path)/DingerBench scale-quick
+
+## deb: a Debian package for teammates without a Swift toolchain (both binaries with the Swift
+## runtime linked in, the man page, bash, zsh and fish completions, changelog and copyright, the
+## libraries dinger loads as dependencies): .build-deb/dinger_<version>_<arch>.deb. Built in its
+## own folder, so that it and package-check's release build do not undo each other.
+DEB_BUILD = .build-deb/build
+DEB = .build-deb/dinger.deb
+deb: deps
+	@command -v dpkg-shlibdeps >/dev/null 2>&1 && command -v lintian >/dev/null 2>&1 || { \
+	  echo "installing dpkg-dev lintian (make deb builds and checks the package)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev lintian; }
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(DEB_BUILD) --product dinger
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(DEB_BUILD) --product dinger-transcribe
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(DEB_BUILD) --product generate-manual
+	@package="$$(BIN_DIR="$$($(SWIFT) build -c release --scratch-path $(DEB_BUILD) --show-bin-path)" bash scripts/deb.sh)" && \
+	  ln -sf "$$(basename "$$package")" $(DEB) && echo "built $$package"
 
 ## install: the release binary, its man page (from its own --help, by swift-argument-parser's
 ## generate-manual) and bash, zsh and fish completions, under $(PREFIX) (and $(DESTDIR)).

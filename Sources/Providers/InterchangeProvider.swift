@@ -181,16 +181,35 @@ public struct InterchangeProvider: Sendable {
     n == 1 ? "1 \(noun)" : noun.hasSuffix("y") ? "\(n) \(noun.dropLast())ies" : "\(n) \(noun)s"
   }
 
-  /// The scrums named (all when none) with their meetings, for an export.
-  public func items(_ queries: [String]) throws -> [ImportBatch.Item] {
+  /// The scrums named (all when none) with their meetings, for an export, and what was left
+  /// out: a record without an id yet (hand-written) would come back from the app as a copy.
+  public func items(_ queries: [String]) throws -> (items: [ImportBatch.Item], notes: [String]) {
     let chosen = queries.isEmpty ? try scrums.list().scrums : try queries.map(scrums.find)
     let all = try meetings.history()
     var byScrum: [UUID: [Meeting]] = [:]
-    for m in all { byScrum[m.meeting.scrum, default: []].append(m.meeting) }
-    return chosen.map { stored in
-      ImportBatch.Item(
-        scrum: stored.scrum,
-        meetings: stored.scrum.id.flatMap { byScrum[$0] }?.sorted { $0.date < $1.date } ?? [])
+    var notes: [String] = []
+    let noID = all.filter { $0.meeting.id == nil }
+    if !noID.isEmpty {
+      notes.append(
+        "\(Self.count(noID.count, "meeting")) without an id left out (\(noID.prefix(3).map(\.path).joined(separator: ", "))); an id: line in each brings it along"
+      )
     }
+    for m in all where m.meeting.id != nil {
+      byScrum[m.meeting.scrum, default: []].append(m.meeting)
+    }
+    var items: [ImportBatch.Item] = []
+    for stored in chosen {
+      guard let id = stored.scrum.id else {
+        notes.append(
+          "scrum '\(stored.scrum.title)' left out: it has no id yet (\(stored.path)); edit it once with dinger scrum edit to give it one"
+        )
+        continue
+      }
+      items.append(
+        ImportBatch.Item(
+          scrum: stored.scrum, meetings: byScrum[id]?.sorted { $0.date < $1.date } ?? []))
+    }
+    return (items, notes)
   }
+
 }

@@ -170,8 +170,8 @@ extension TeamSimulation {
         let id = b["id"] as? String, let scrum = b["scrum"] as? String
       else { return try timePasses() }
       args = ["blocker", "resolve", id, "--scrum", scrum, "--note", "fixed \(fresh())"]
-    case 99..<100 where chance(50):
-      return try remindStep(member)
+    case 99..<100:
+      return try chance(50) ? remindStep(member) : interchangeStep(member)
     case 98..<99:
       guard let slug else { return try timePasses() }
       let from = Int.random(in: -5...20, using: &rng)
@@ -227,6 +227,29 @@ extension TeamSimulation {
         if away { fail("dinger remind named \(name), who is away today: \(line)") }
       }
     }
+  }
+
+  /// Export then import changes nothing: everything an export carries is here (by id), so
+  /// importing it back makes no commit; the CSV tables answer too.
+  func interchangeStep(_ member: String) throws {
+    let kind = pick(["scrumdinger", "syncups"])!
+    let file = team.box.home.url.appendingPathComponent("\(member)-export.json").path
+    note("\(member): dinger export \(kind) --out \(file); dinger import \(kind) \(file)")
+    let before = try head(member)
+    let out = try dinger(member, ["export", kind, "--out", file])
+    guard out.status == 0 else {
+      return fail("dinger export \(kind) in \(member)'s clone failed: \(out.stderr.suffix(300))")
+    }
+    let back = try dinger(member, ["import", kind, file])
+    if back.status != 0 || !back.stdout.hasPrefix("nothing to import") {
+      fail(
+        "importing \(member)'s own \(kind) export changed something (status \(back.status)): \(back.stdout.suffix(300))\(back.stderr.suffix(300))"
+      )
+    }
+    if try head(member) != before { fail("importing an export made a commit in \(member)'s clone") }
+    let csv = try dinger(
+      member, ["export", "csv", "--table", pick(["scrums", "meetings", "entries"])!])
+    if csv.status != 0 { fail("dinger export csv in \(member)'s clone: \(csv.stderr.suffix(300))") }
   }
 
   /// A title: half the time one of a few a team would use (so two teammates may pick one at

@@ -37,7 +37,8 @@ struct ExportCommand: ParsableCommand {
     try reporting {
       let repository = try global.repository()
       let provider = InterchangeProvider.live(repository: repository)
-      let items = try provider.items(scrums)
+      let (items, notes) = try provider.items(scrums)
+      for note in notes { Terminal.error("note: \(note)\n") }
       switch format.lowercased() {
       case "scrumdinger", "syncups":
         let bytes =
