@@ -90,6 +90,10 @@ public struct ConflictStore {
         throw StorageError(
           "conflict \(record.shortID) was resolved meanwhile; 'dinger conflicts' lists those left")
       }
+      // NB: the record may have moved since the conflict was written (a rename, a teammate's
+      // git mv): the resolution goes where its id is now, never to a second file with one id.
+      var record = record
+      record.file = try Self.located(record, in: snapshot)
       var settled = try settled(record, choice, change, current: try snapshot.read(record.file))
       for sibling in siblings where try snapshot.read(sibling.storedPath) != nil {
         settled.remove(sibling.storedPath)
@@ -128,6 +132,30 @@ public struct ConflictStore {
       }
       return settled
     }!
+  }
+
+  /// Where the conflicted record is now: its file when that still holds its id (or the conflict
+  /// names no id), else the file of its kind that does. A file at the old path holding another
+  /// record is never written over.
+  static func located(_ record: ConflictRecord, in snapshot: Snapshot) throws -> String {
+    guard let id = record.record?.lowercased() else { return record.file }
+    func holds(_ bytes: [UInt8]) -> Bool {
+      guard let node = try? YAMLParser.parse(SourceText(bytes)) else { return false }
+      return node["id"]?.scalarText?.lowercased() == id
+    }
+    let old = try snapshot.read(record.file)
+    if let old, holds(old) { return record.file }
+    let folder = String(record.file.split(separator: "/").dropLast().joined(separator: "/"))
+    for name in try snapshot.names(folder).sorted() where name.hasSuffix(".yaml") {
+      let path = folder.isEmpty ? name : "\(folder)/\(name)"
+      if path != record.file, let bytes = try snapshot.read(path), holds(bytes) { return path }
+    }
+    if old != nil, let node = try? YAMLParser.parse(SourceText(old!)), node["id"] != nil {
+      throw StorageError(
+        "\(record.file) now holds another record, and the one in conflict \(record.shortID) is nowhere; resolve it with --ours, or remove the conflict record by hand"
+      )
+    }
+    return record.file
   }
 
   /// The change that settles a conflict, given the record's file as committed now.

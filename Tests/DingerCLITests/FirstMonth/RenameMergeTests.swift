@@ -99,6 +99,37 @@ import Testing
     #expect(try team.run("ada", "check").status == 0)
   }
 
+  /// A conflict settled after its record moved (dinger's rename, or a teammate's `git mv`):
+  /// `--theirs` edits the file where the record is now, never writes a second file with its id
+  /// at the old path (found by the team simulation, seeds 9101 and 9102).
+  @Test(arguments: ["dinger", "git mv"]) func aConflictIsSettledWhereItsRecordMoved(how: String)
+    throws
+  {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "edit", "design-review", "--length", "25"))
+    try expectOK(team.run("grace", "scrum", "edit", "design-review", "--length", "40"))
+    try expectOK(team.run("ada", "sync"))
+    _ = try team.run("grace", "sync")
+    let json = try team.run("grace", "conflicts", "--json").stdout
+    let id = try #require(
+      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init),
+      "\(json)")
+    if how == "dinger" {
+      try expectOK(team.run("grace", "scrum", "rename", "design-review", "design"))
+    } else {
+      try team.git("grace", "mv", "scrums/design-review.yaml", "scrums/design.yaml")
+      try team.git("grace", "commit", "-qm", "rename by hand")
+    }
+    let kept = try team.read("grace", "scrums/design.yaml")
+    let theirs = kept.contains("length: 25") ? "40" : "25"
+    try expectOK(team.run("grace", "resolve", String(id.prefix(8)), "--theirs"))
+    let files = try team.git("grace", "ls-files", "scrums").split(separator: "\n").map(String.init)
+    #expect(!files.contains("scrums/design-review.yaml"), "\(files)")
+    #expect(try team.read("grace", "scrums/design.yaml").contains("length: \(theirs)"))
+    try expectOneFilePerID(team)
+  }
+
   /// Rename against delete: the renamed file stays, and the delete is a conflict record (it
   /// was lost silently).
   @Test(arguments: [false, true]) func aRenameAgainstADeleteIsAConflict(deleterSyncsFirst: Bool)
