@@ -1,12 +1,18 @@
 import Base
 import Glibc
+import Synchronization
 
 /// dinger's one way to start another program (an editor, the pager, ssh, a credential helper,
 /// curl, diff, the transcriber). Each launch states where the child's standard streams go, which
 /// process group it joins and what its signals are; `run` reads every output to its end (keeping
 /// a bounded part, so a child that prints without end never blocks on a full pipe), and
 /// `runInTerminal` hands the terminal to an interactive program as git's `launch_editor` does.
-public final class ChildProcess: @unchecked Sendable {
+///
+/// Thread safety: `kill` may come from another thread than `wait` (the transcriber's reader
+/// waits while the meeting screen kills). The child is reaped only under the state's lock, after
+/// `waitid(WNOWAIT)` saw it end, and `kill` signals only under that lock while it is not reaped:
+/// a signal never reaches a pid the system may have given to another process.
+public final class ChildProcess: Sendable {
   /// Where a standard stream of the child goes.
   public enum Stream: Sendable, Equatable {
     /// dinger's own (the terminal, or whatever dinger's stream is).
@@ -119,13 +125,21 @@ public final class ChildProcess: @unchecked Sendable {
 
   public let pid: pid_t
   /// The write end of the child's standard input (`.pipe`), else nil.
-  public private(set) var input: Int32?
+  public var input: Int32? { state.withLock { $0.input } }
   /// The read end of the child's standard output (`.pipe`), else nil.
-  public private(set) var output: Int32?
+  public var output: Int32? { state.withLock { $0.output } }
   /// The read end of the child's standard error (`.pipe`), else nil.
-  public private(set) var errors: Int32?
+  public var errors: Int32? { state.withLock { $0.errors } }
   public let group: Group
-  private var ended: Termination?
+
+  /// dinger's ends of the pipes, and how the child ended once it is reaped.
+  private struct State: Sendable {
+    var input: Int32?
+    var output: Int32?
+    var errors: Int32?
+    var ended: Termination?
+  }
+  private let state: Mutex<State>
 
   /// Starts `launch`.
   public init(_ launch: Launch) throws(LaunchError) {
@@ -237,75 +251,92 @@ public final class ChildProcess: @unchecked Sendable {
     }
     pid = child
     group = launch.group
-    input = inputEnd
-    output = outputEnd
-    errors = errorEnd
+    state = Mutex(State(input: inputEnd, output: outputEnd, errors: errorEnd))
   }
 
   deinit {
-    [input, output, errors].compactMap { $0 }.forEach { _ = close($0) }
-    // NB: a child nobody waited for is reaped here rather than left a zombie.
-    if ended == nil { _ = waitpid(pid, nil, WNOHANG) }
+    state.withLock { s in
+      [s.input, s.output, s.errors].compactMap { $0 }.forEach { _ = close($0) }
+      // NB: a child nobody waited for is reaped here rather than left a zombie.
+      if s.ended == nil { _ = waitpid(pid, nil, WNOHANG) }
+    }
   }
 
   /// Hands dinger's ends of the pipes to the caller, who closes them from then on.
   public func takeStreams() -> (input: Int32?, output: Int32?, errors: Int32?) {
-    defer { (input, output, errors) = (nil, nil, nil) }
-    return (input, output, errors)
+    state.withLock { s in
+      defer { (s.input, s.output, s.errors) = (nil, nil, nil) }
+      return (s.input, s.output, s.errors)
+    }
   }
 
   /// Closes dinger's end of the child's standard input (the child then reads its end).
-  public func closeInput() {
-    if let input { _ = close(input) }
-    input = nil
-  }
+  public func closeInput() { closeEnd(\.input) }
 
   /// Closes dinger's end of the child's standard output.
-  public func closeOutput() {
-    if let output { _ = close(output) }
-    output = nil
-  }
+  public func closeOutput() { closeEnd(\.output) }
 
   /// Closes dinger's end of the child's standard error.
-  public func closeErrors() {
-    if let errors { _ = close(errors) }
-    errors = nil
+  public func closeErrors() { closeEnd(\.errors) }
+
+  private func closeEnd(_ end: WritableKeyPath<State, Int32?>) {
+    state.withLock { s in
+      if let fd = s[keyPath: end] { _ = Glibc.close(fd) }
+      s[keyPath: end] = nil
+    }
   }
 
-  /// Sends `signal` to the child, or to its whole group when it has its own.
+  /// Sends `signal` to the child, or to its whole group when it has its own; nothing once it is
+  /// reaped (its pid may be another process's by then).
   public func kill(_ signal: Int32 = SIGKILL) {
-    guard ended == nil else { return }
-    if group == .own {
-      _ = Glibc.kill(-pid, signal)
+    state.withLock { s in
+      guard s.ended == nil else { return }
+      if group == .own {
+        _ = Glibc.kill(-pid, signal)
+      }
+      _ = Glibc.kill(pid, signal)
     }
-    _ = Glibc.kill(pid, signal)
+  }
+
+  /// Blocks until the child has ended, without reaping it (so its pid stays its own).
+  private func awaitEnd() {
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
   }
 
   /// Waits for the child to end (once; later calls give the same answer).
   @discardableResult
   public func wait() -> Termination {
-    if let ended { return ended }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      if errno != EINTR {
-        // NB: ECHILD: someone else reaped it (SIGCHLD ignored); nothing more can be known.
-        status = 0
-        break
+    if let ended = state.withLock({ $0.ended }) { return ended }
+    awaitEnd()
+    return state.withLock { s in
+      if let ended = s.ended { return ended }
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 {
+        if errno != EINTR {
+          // NB: ECHILD: someone else reaped it (SIGCHLD ignored); nothing more can be known.
+          status = 0
+          break
+        }
       }
+      let termination = Termination(waitStatus: status)
+      s.ended = termination
+      return termination
     }
-    let termination = Termination(waitStatus: status)
-    ended = termination
-    return termination
   }
 
   /// Waits for the child to end, with the resources it used (wait4's): CPU seconds (user and
   /// system) and peak resident memory in KiB. For `make bench`.
   public func waitWithUsage() -> (termination: Termination, cpu: Double, maxResidentKiB: Int) {
+    awaitEnd()
     var status: Int32 = 0
     var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let termination = Termination(waitStatus: status)
-    ended = termination
+    let termination = state.withLock { s in
+      while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+      let termination = Termination(waitStatus: status)
+      s.ended = termination
+      return termination
+    }
     let cpu =
       Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
       + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
@@ -314,12 +345,14 @@ public final class ChildProcess: @unchecked Sendable {
 
   /// The child's ending when it has ended, without waiting.
   public func poll() -> Termination? {
-    if let ended { return ended }
-    var status: Int32 = 0
-    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-    let termination = Termination(waitStatus: status)
-    ended = termination
-    return termination
+    state.withLock { s in
+      if let ended = s.ended { return ended }
+      var status: Int32 = 0
+      guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+      let termination = Termination(waitStatus: status)
+      s.ended = termination
+      return termination
+    }
   }
 
   /// Writes all of `bytes` to the child's standard input; false when the child stopped reading.

@@ -140,8 +140,16 @@ public struct ConflictStore {
   static func located(_ record: ConflictRecord, in snapshot: Snapshot) throws -> String {
     guard let id = record.record?.lowercased() else { return record.file }
     func holds(_ bytes: [UInt8]) -> Bool {
-      guard let node = try? YAMLParser.parse(SourceText(bytes)) else { return false }
-      return node["id"]?.scalarText?.lowercased() == id
+      if let node = try? YAMLParser.parse(SourceText(bytes)) {
+        return node["id"]?.scalarText?.lowercased() == id
+      }
+      // NB: a file broken by hand still names its id on a top-level `id:` line.
+      for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+      where line.hasPrefix("id:") {
+        let value = line.dropFirst(3).filter { !" '\"\r".contains($0) }
+        if value.lowercased() == id { return true }
+      }
+      return false
     }
     let old = try snapshot.read(record.file)
     if let old, holds(old) { return record.file }
@@ -221,12 +229,10 @@ extension ConflictStore {
   static func childFolders(of here: String, movedTo there: String) -> [(String, String)] {
     switch RecordLayout.kind(ofPath: here) {
     case .scrum?:
-      return [
-        (
-          "history/" + RecordLayout.slug(ofPath: here),
-          "history/" + RecordLayout.slug(ofPath: there)
-        )
-      ]
+      // NB: its meetings and its written stand-up entries.
+      return ["history/", "standups/"].map {
+        ($0 + RecordLayout.slug(ofPath: here), $0 + RecordLayout.slug(ofPath: there))
+      }
     case .library?:
       return [
         (

@@ -60,19 +60,34 @@ struct RecordMoves {
       removed.remove(from)
       added[path] = nil
     }
-    // NB: the folder of a moved scrum (or library) moved with it when this side left nothing
-    // in it (dinger's rename); a `git mv` of the scrum file alone leaves its meetings where they
-    // are, and new ones stay beside them.
+    // NB: a written stand-up entry has no id: it is its scrum's folder and its file name
+    // (`<day>-<person>.yaml`), so one moved with its scrum is found by that name.
+    for (from, to) in moved where RecordLayout.kind(ofPath: from) == .scrum {
+      let old = "standups/\(RecordLayout.slug(ofPath: from))/"
+      let new = "standups/\(RecordLayout.slug(ofPath: to))/"
+      for path in gone.keys.sorted() where path.hasPrefix(old) && moved[path] == nil {
+        let there = new + path.dropFirst(old.count)
+        guard added[there] != nil else { continue }
+        moved[path] = there
+        removed.remove(path)
+        added[there] = nil
+      }
+    }
+    // NB: the folders of a moved scrum (or library) moved with it when this side left nothing
+    // in them (dinger's rename); a `git mv` of the scrum file alone leaves its meetings and
+    // entries where they are, and new ones stay beside them.
     for (from, to) in moved {
-      let top: String
+      let tops: [String]
       switch RecordLayout.kind(ofPath: from) {
-      case .scrum?: top = "history/"
-      case .library?: top = "quizzes/"
+      case .scrum?: tops = ["history/", "standups/"]
+      case .library?: tops = ["quizzes/"]
       default: continue
       }
-      let old = top + RecordLayout.slug(ofPath: from)
-      guard try git.names(in: old, of: tip).isEmpty else { continue }
-      folders[old] = top + RecordLayout.slug(ofPath: to)
+      for top in tops {
+        let old = top + RecordLayout.slug(ofPath: from)
+        guard try git.names(in: old, of: tip).isEmpty else { continue }
+        folders[old] = top + RecordLayout.slug(ofPath: to)
+      }
     }
   }
 

@@ -102,9 +102,8 @@ import Testing
   /// A conflict settled after its record moved (dinger's rename, or a teammate's `git mv`):
   /// `--theirs` edits the file where the record is now, never writes a second file with its id
   /// at the old path (found by the team simulation, seeds 9101 and 9102).
-  @Test(arguments: ["dinger", "git mv"]) func aConflictIsSettledWhereItsRecordMoved(how: String)
-    throws
-  {
+  @Test(arguments: ["dinger", "git mv", "git mv, then broken"])
+  func aConflictIsSettledWhereItsRecordMoved(how: String) throws {
     let team = try Team(dingers: ["ada", "grace"])
     try team.syncAll()
     try expectOK(team.run("ada", "scrum", "edit", "design-review", "--length", "25"))
@@ -123,11 +122,61 @@ import Testing
     }
     let kept = try team.read("grace", "scrums/design.yaml")
     let theirs = kept.contains("length: 25") ? "40" : "25"
+    if how.hasSuffix("broken") {
+      // The moved file is not YAML any more: resolve says so, and writes nothing at the old
+      // path (its id is still on its `id:` line).
+      try team.write("grace", "scrums/design.yaml", kept + "attendees: [\n")
+      try team.git("grace", "commit", "-qam", "broken by hand")
+      let r = try team.run("grace", "resolve", String(id.prefix(8)), "--theirs")
+      #expect(r.status == 1 && r.stderr.contains("scrums/design.yaml"), "\(r.stderr)")
+      let files = try team.git("grace", "ls-files", "scrums").split(separator: "\n")
+      #expect(!files.contains("scrums/design-review.yaml"), "\(files)")
+      return
+    }
     try expectOK(team.run("grace", "resolve", String(id.prefix(8)), "--theirs"))
     let files = try team.git("grace", "ls-files", "scrums").split(separator: "\n").map(String.init)
     #expect(!files.contains("scrums/design-review.yaml"), "\(files)")
     #expect(try team.read("grace", "scrums/design.yaml").contains("length: \(theirs)"))
     try expectOneFilePerID(team)
+  }
+
+  /// Rename against rename with written stand-up entries: an entry has no id, so it follows its
+  /// scrum's folder by its file name: one copy, in the kept folder, and `--theirs` moves it with
+  /// the meetings (it was left in both folders: found by the team simulation, seed 9102).
+  @Test func entriesFollowTheirScrumThroughARenameAgainstARename() throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try expectOK(
+      team.run(
+        "ada", "standup", "design-review", "--as", "Ada", "--today", "x", "--date", "2026-11-26"))
+    try expectOK(
+      team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
+        "9m"))
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(team.run("grace", "scrum", "rename", "design-review", "review"))
+    try expectOK(team.run("ada", "sync"))
+    _ = try team.run("grace", "sync")
+    try team.syncAll()
+    try team.expectConverged()
+    let files = try team.git("ada", "ls-files", "standups", "history").split(separator: "\n")
+      .map(String.init)
+    #expect(
+      files.filter { $0.hasPrefix("standups/") } == ["standups/review/2026-11-26-ada.yaml"],
+      "\(files)")
+    let json = try team.run("ada", "conflicts", "--json").stdout
+    let id = try #require(
+      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init))
+    try expectOK(team.run("ada", "resolve", String(id.prefix(8)), "--theirs"))
+    let after = try team.git("ada", "ls-files", "standups", "history").split(separator: "\n")
+      .map(String.init)
+    #expect(
+      after.filter { $0.hasPrefix("standups/") } == ["standups/design/2026-11-26-ada.yaml"],
+      "\(after)")
+    #expect(after.contains { $0.hasPrefix("history/design/") }, "\(after)")
+    #expect(
+      try team.run("ada", "standup", "show", "design", "--date", "2026-11-26").stdout.contains(
+        "today: x"))
   }
 
   /// Rename against delete: the renamed file stays, and the delete is a conflict record (it
