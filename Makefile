@@ -118,7 +118,7 @@ torture: deps
 	  timeout 7200 $(SWIFT) test --skip-build --filter TeamSimulationTests
 
 ## fuzz: every parser of untrusted bytes under libFuzzer + ASan (FUZZ_SECONDS each, default 60;
-## FUZZ_HARNESSES to pick: yaml merge index pack json speech cache tzif library). Crashes go to
+## FUZZ_HARNESSES to pick: yaml merge index pack json speech cache tzif interchange). Crashes go to
 ## .build-fuzz/crashes/.
 fuzz: deps
 	$(SWIFT) build --product DingerFuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --scratch-path .build-fuzz

@@ -24,7 +24,6 @@ let package = Package(
     // (Sources/CGit2/loader.c, stubs.c from scripts/git2-stubs.py).
     .target(name: "CGit2"),
     // Byte classes marked a vector at a time (SSE2) for the reader of dinger's own YAML.
-    .target(name: "CScan"),
     // The activity index reads packs itself (Git/Objects): zlib inflates them.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // http(s) remotes go through libcurl, loaded with dlopen on first use (headers only here).
@@ -53,7 +52,7 @@ let package = Package(
     // Time zones (the system's tzdata), schedule occurrences, iCalendar.
     .target(name: "Schedules", dependencies: ["Base", "Models"], swiftSettings: strict),
     .target(
-      name: "Storage", dependencies: ["Base", "CScan", "Models", "YAML", "Git", "Schedules"],
+      name: "Storage", dependencies: ["Base", "Models", "YAML", "Git", "Schedules"],
       swiftSettings: strict),
     .target(
       name: "Sync", dependencies: ["Base", "Models", "YAML", "Git", "Storage", "Processes"],
@@ -76,15 +75,7 @@ let package = Package(
         "Base", "Models", "Providers", "Components", "Processes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: strict,
-      // libgit2's calls to parse certificate authorities reach CGit2's, which parse nothing
-      // (dinger's https goes through libcurl): 6.6 ms of every command that opens a repository.
-      linkerSettings: [
-        .unsafeFlags([
-          "-Xlinker", "--export-dynamic-symbol=mbedtls_x509_crt_parse_file",
-          "-Xlinker", "--export-dynamic-symbol=mbedtls_x509_crt_parse_path",
-        ])
-      ]),
+      swiftSettings: strict),
 
     // The transcription helper.
     .executableTarget(

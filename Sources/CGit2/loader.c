@@ -56,22 +56,3 @@ int dinger_git_verify_object_hashes(int enabled) {
 int dinger_git_cache_trees_up_to(size_t bytes) {
   return options()(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);
 }
-
-/* libgit2's initialisation (Debian builds it with mbedTLS) parses every certificate authority
-   in /etc/ssl/certs: 6.6 ms of every command that opens a repository, for a TLS stack dinger
-   never uses (http and https remotes go through dinger's own transport on libcurl, which reads
-   the authorities, and git's http.sslCAInfo, when it connects; ssh through OpenSSH). dinger
-   exports these two (Package.swift), so libgit2's calls reach them first: nothing is parsed. */
-struct mbedtls_x509_crt;
-
-int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path) {
-  (void)chain;
-  (void)path;
-  return 0;
-}
-
-int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path) {
-  (void)chain;
-  (void)path;
-  return 0;
-}

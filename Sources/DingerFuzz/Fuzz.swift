@@ -1,6 +1,6 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
 // harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, json, speech, cache, tzif,
-// library). Built only with
+// interchange). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -33,35 +33,29 @@
     case "speech": Harness.speech(bytes)
     case "cache": Harness.cache(bytes)
     case "tzif": Harness.tzif(bytes)
-    case "library": Harness.library(bytes)
+    case "interchange": Harness.interchange(bytes)
     default:
       fatalError(
-        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, json, speech, cache or tzif")
+        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, json, speech, cache, tzif or interchange"
+      )
     }
     return 0
   }
 
   enum Harness {
-    /// `word list`'s reader of libraries in dinger's form: never a crash, and never a listing
-    /// or a record cache entry the full decode would not give.
-    static func library(_ bytes: [UInt8]) {
-      // NB: also read a few bytes at a time (a word cut by a piece's end is read again).
-      let small = CanonicalLibrary.read(
-        bytes, path: "libraries/f.yaml", chunk: 1 + bytes.count % 23)
-      guard let (fast, entry) = CanonicalLibrary.read(bytes, path: "libraries/f.yaml") else {
-        guard small == nil else { fatalError("the library reader depends on its pieces") }
-        return
+    /// The files a team brings over (`dinger import`, `library import --csv`): the apps' JSON,
+    /// Geekbot's reports and CSV. Never a crash; a CSV that reads gives rows within the bounds.
+    static func interchange(_ bytes: [UInt8]) {
+      _ = try? ImportBatch.scrumdinger(bytes)
+      _ = try? ImportBatch.syncups(bytes)
+      let scrum = Scrum(title: "F", length: 5, attendees: [Attendee(name: "Ada")])
+      _ = try? GeekbotReports.convert(
+        bytes, scrum: scrum, id: UUID(), day: { _ in CivilDate(dayNumber: 0) })
+      if let rows = try? CSVReader.rows(bytes) {
+        guard rows.count <= CSVReader.maxRows, rows.allSatisfy({ $0.count <= CSVReader.maxFields })
+        else { fatalError("the CSV reader went past its bounds") }
       }
-      guard let small, Array(small.entry) == Array(entry) else {
-        fatalError("the library reader depends on its pieces")
-      }
-      let file = RecordCodec.decode(bytes, path: "libraries/f.yaml", kind: .library)
-      guard case .library(let l)? = file.record, file.diagnostics.isEmpty,
-        fast.id == l.id, fast.name == l.name, fast.language == l.language,
-        fast.rows == WordRows(l.words),
-        Array(entry)
-          == CachedRecord.encode(file.record!, places: DataChecker.SlimFile.places(of: file))
-      else { fatalError("the fast library reader disagrees with the full decode") }
+      _ = try? LibraryCSV.words(bytes)
     }
 
     /// A zone file (TZDIR may point anywhere) and a TZ string (from $TZ): read, then asked for

@@ -1,6 +1,9 @@
 import Base
 import FoundationEssentials
+import Git
+import Glibc
 import Models
+import Schedules
 import Storage
 import YAML
 
@@ -112,11 +115,32 @@ public struct InterchangeProvider: Sendable {
     return result
   }
 
+  /// A file a user names (an app's export, a spreadsheet), read whole up to `limit` bytes (a
+  /// regular file; a longer one is refused by its size before it is read).
+  public static func readFile(_ path: String, limit: Int) throws -> [UInt8] {
+    guard let bytes = RegularFile.read(path, limit: limit + 1) else {
+      throw StorageError("can't read '\(path)': \(String(cString: strerror(errno)))")
+    }
+    guard bytes.count <= limit else {
+      throw StorageError("'\(path)' is over \(limit >> 20) MB; nothing was read")
+    }
+    return bytes
+  }
+
   /// Imports Geekbot's reports as written stand-up entries of `stored`, one commit; an entry
-  /// for that person and day already here is left as it is.
+  /// for that person and day already here is left as it is. A report's day is the one in the
+  /// scrum's zone (its schedule's), else in `zone`.
   public func importGeekbot(
-    _ bytes: [UInt8], into stored: StoredScrum, day: (Date) -> CivilDate, dryRun: Bool = false
+    _ bytes: [UInt8], into stored: StoredScrum, zone fallback: any WallClockZone,
+    dryRun: Bool = false
   ) throws -> ImportResult {
+    let zone: any WallClockZone =
+      stored.scrum.schedule.flatMap { ZoneDatabase.system.rules($0.zone) } ?? fallback
+    let day = { (date: Date) -> CivilDate in
+      let utc = Int64(date.timeIntervalSince1970.rounded(.down))
+      let local = utc + Int64(zone.offset(at: utc))
+      return CivilDate(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
+    }
     guard let id = stored.scrum.id else {
       throw StorageError(
         "scrum '\(stored.scrum.title)' has no id yet; edit it once (dinger scrum edit) and import again"

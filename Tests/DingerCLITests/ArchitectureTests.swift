@@ -20,7 +20,7 @@ import Testing
     "HTTP": essentials.union(["CCurl"]),
     "Git": essentials.union(["CGit2", "CZlib", "HTTP", "Processes"]),
     "Schedules": essentials.union(["Models"]),
-    "Storage": essentials.union(["CScan", "Models", "YAML", "Git", "Schedules"]),
+    "Storage": essentials.union(["Models", "YAML", "Git", "Schedules"]),
     "Sync": essentials.union(["Models", "YAML", "Git", "Storage", "Processes"]),
     "Speech": essentials,
     "Providers": essentials.union([

@@ -26,28 +26,6 @@ enum CachedRecord {
     return w.bytes
   }
 
-  /// A library's entry from its parts: `words[gap...]` holds its `count` words already in the
-  /// layout `body` writes (text, phonetic, then each meaning's part of speech, definition and
-  /// example), as the reader of dinger's own form writes them while it reads (no `Word`s). The
-  /// rest goes into the `gap` bytes before them when it fits (nothing is copied), else the
-  /// entry is a new array.
-  static func libraryEntry(
-    places: Places, id: UUID?, name: String, language: String, count: Int,
-    words: inout [UInt8], gap: Int
-  ) -> ArraySlice<UInt8> {
-    var w = CacheWriter()
-    write(places, into: &w)
-    w.u8(3)
-    w.optional(id)
-    w.string(name)
-    w.string(language)
-    w.varint(count)
-    let head = w.bytes
-    guard head.count <= gap else { return (head + words[gap...])[...] }
-    words.replaceSubrange((gap - head.count)..<gap, with: head)
-    return words[(gap - head.count)...]
-  }
-
   private static func write(_ places: Places, into w: inout CacheWriter) {
     for place in [places.id, places.parent] {
       guard let place, let line = place.line, let column = place.column else {
@@ -179,7 +157,6 @@ enum CachedRecord {
         w.string(t.text)
       }
     case .library(let l):
-      // NB: CanonicalLibrary writes the words in this layout too (libraryEntry).
       guard l.unknown.isEmpty,
         l.words.allSatisfy({ $0.unknown.isEmpty && $0.meanings.allSatisfy(\.unknown.isEmpty) })
       else { return false }

@@ -29,19 +29,12 @@ extension DataRepository {
     var out: [LibraryListing] = []
     var hits = 0
     for path in paths {
-      // From the record cache, else (a file in dinger's own form) read a piece at a time
-      // without libyaml and cached as the full decode would cache it.
+      // From the record cache, else the full decode (cached for next time).
       let listed: LibraryListing??
       do {
-        listed = try tree.withOpenFile(path) { fd, stamp -> LibraryListing? in
-          if let listing = cache?.libraryListing(path, stamp: stamp) {
-            hits += 1
-            return listing
-          }
-          guard
-            let (listing, entry) = CanonicalLibrary.read(fd: fd, size: Int(stamp.size), path: path)
-          else { return nil }
-          cache?.remember(path, stamp: stamp, entry: entry, now: now)
+        listed = try tree.withOpenFile(path) { _, stamp -> LibraryListing? in
+          guard let listing = cache?.libraryListing(path, stamp: stamp) else { return nil }
+          hits += 1
           return listing
         }
       } catch { return nil }
@@ -49,7 +42,7 @@ extension DataRepository {
       case nil: continue  // no file (any more)
       case let listing??: out.append(listing)
       case .some(nil):
-        // Any other form: the full decode, which says what is wrong if anything is.
+        // The full decode, which says what is wrong if anything is.
         guard
           case .success(.read(let bytes, let stamp)) = tree.read([path], unless: { _, _ in false })[
             0]

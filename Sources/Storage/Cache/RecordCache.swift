@@ -98,7 +98,7 @@ final class RecordCache {
     remember(path, stamp: stamp, entry: payload[...], now: now)
   }
 
-  /// Keeps an entry already in the cache's form (`CachedRecord.libraryEntry`).
+  /// Keeps an entry already in the cache's form.
   func remember(_ path: String, stamp: FileStamp, entry payload: ArraySlice<UInt8>, now: Int64) {
     guard stamp.isSettled(at: now) else { return }
     let (dir, name) = Self.split(path)

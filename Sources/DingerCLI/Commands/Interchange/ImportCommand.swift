@@ -2,11 +2,9 @@ import ArgumentParser
 import Base
 import Components
 import FoundationEssentials
-import Git
 import Glibc
 import Models
 import Providers
-import Schedules
 
 /// `dinger import scrumdinger|syncups|geekbot FILE [--dry-run]`.
 struct ImportCommand: ParsableCommand {
@@ -53,9 +51,7 @@ struct ImportCommand: ParsableCommand {
       guard ["scrumdinger", "syncups", "geekbot"].contains(app.lowercased()) else {
         throw CLIError("dinger imports from scrumdinger, syncups or geekbot, not '\(app)'")
       }
-      guard let bytes = RegularFile.read(file, limit: AppFiles.maxBytes + 1) else {
-        throw CLIError("can't read '\(file)': \(String(cString: strerror(errno)))")
-      }
+      let bytes = try InterchangeProvider.readFile(file, limit: AppFiles.maxBytes)
       let repository = try global.repository()
       switch app.lowercased() {
       case "scrumdinger", "syncups":
@@ -76,15 +72,8 @@ struct ImportCommand: ParsableCommand {
             "Geekbot's reports become one scrum's written stand-ups: name it with --scrum S")
         }
         let stored = try ScrumProvider.live(repository: repository).find(scrum)
-        let zone: any WallClockZone =
-          stored.scrum.schedule.flatMap { ZoneDatabase.system.rules($0.zone) } ?? userZone
         let result = try InterchangeProvider.live(repository: repository).importGeekbot(
-          bytes, into: stored,
-          day: { date in
-            let utc = Int64(date.timeIntervalSince1970.rounded(.down))
-            let local = utc + Int64(zone.offset(at: utc))
-            return CivilDate(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
-          }, dryRun: dryRun)
+          bytes, into: stored, zone: userZone, dryRun: dryRun)
         report(result)
       default:
         throw CLIError("dinger imports from scrumdinger, syncups or geekbot, not '\(app)'")

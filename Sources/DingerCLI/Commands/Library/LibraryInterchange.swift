@@ -2,7 +2,6 @@ import ArgumentParser
 import Base
 import Components
 import FoundationEssentials
-import Git
 import Glibc
 import Models
 import Providers
@@ -65,9 +64,7 @@ extension LibraryCommand {
 
     func run() throws {
       try reporting {
-        guard let bytes = RegularFile.read(csv, limit: 64 << 20) else {
-          throw CLIError("can't read '\(csv)': \(String(cString: strerror(errno)))")
-        }
+        let bytes = try InterchangeProvider.readFile(csv, limit: 64 << 20)
         let words: [Word]
         let notes: [String]
         do {
