@@ -56,6 +56,13 @@ struct SimulationLedger {
     String(key.split(separator: "/", maxSplits: 1).first ?? "")
   }
 
+  /// The ledger's record of a meeting or stand-up entry file (by file name; an entry's has a
+  /// `standup-` prefix, as snapshots key it).
+  static func fileRecord(_ path: String) -> String {
+    let name = path.split(separator: "/").last.map(String.init) ?? ""
+    return path.hasPrefix("standups/") ? "meeting:standup-\(name)" : "meeting:\(name)"
+  }
+
   /// The acknowledged changes missing from `final` that no conflict record names: each as a
   /// line for the failure message.
   func lost(in final: [String: String], conflicted: Set<String>) -> [String] {

@@ -281,7 +281,7 @@ extension TeamSimulation {
     if settled, let c = conflicts.first(where: { $0["id"] as? String == id }) {
       if let record = c["record"] as? String { ledger.settle(record: record) }
       if let file = c["file"] as? String {
-        ledger.settle(record: "meeting:\(file.split(separator: "/").last ?? "")")
+        ledger.settle(record: SimulationLedger.fileRecord(file))
       }
     }
   }

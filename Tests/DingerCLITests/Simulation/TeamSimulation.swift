@@ -347,7 +347,7 @@ final class TeamSimulation {
         for (key, value) in final where key.hasSuffix("/path") && value == file {
           conflicted.insert(SimulationLedger.record(of: key))
         }
-        conflicted.insert("meeting:\(file.split(separator: "/").last ?? "")")
+        conflicted.insert(SimulationLedger.fileRecord(file))
       }
     }
     for line in ledger.lost(in: final, conflicted: conflicted) { fail(line) }
@@ -407,7 +407,7 @@ final class TeamSimulation {
         let value = Sandbox.id(in: id).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
         if !value.isEmpty { ledger.exempt.insert(value) }
       }
-      ledger.exempt.insert("meeting:\(path.split(separator: "/").last ?? "")")
+      ledger.exempt.insert(SimulationLedger.fileRecord(path))
       // His side: what HEAD has; a path only theirs added (the other name of a rename/rename)
       // goes; a file git left in place that HEAD lacks (their rename of his edit) stays.
       if try git(member, ["cat-file", "-e", "HEAD:\(path)"]).status == 0 {
