@@ -304,7 +304,7 @@ final class TeamSimulation {
     Sandbox.id(in: text).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
   }
 
-  /// No two record files of a clone hold one id.
+  /// No two record files of a clone hold one id, and no two entry files one entry.
   func checkIDsAreUnique(_ member: String) throws {
     var seen: [String: String] = [:]
     for path in try git(member, ["ls-files", "scrums", "libraries", "history", "quizzes"]).stdout
@@ -318,6 +318,27 @@ final class TeamSimulation {
         fail("\(other) and \(path) hold one id (\(id)) in \(member)'s clone")
       }
       seen[id] = String(path)
+    }
+    // A written entry is its scrum, day and writer: never two files for one.
+    var entries: [String: String] = [:]
+    for path in try git(member, ["ls-files", "standups"]).stdout.split(separator: "\n") {
+      let url = team.dir(member).appendingPathComponent(String(path))
+      guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+      let lines = text.split(separator: "\n")
+      func value(_ key: String) -> String {
+        lines.first { $0.hasPrefix(key + ": ") }.map {
+          String($0.dropFirst(key.count + 2)).trimmingCharacters(
+            in: CharacterSet(charactersIn: "'\" ")
+          )
+          .lowercased()
+        } ?? ""
+      }
+      let key = [value("scrum"), value("date"), value("by")].joined(separator: "|")
+      guard !key.hasPrefix("|") else { continue }
+      if let other = entries[key] {
+        fail("\(other) and \(path) hold one stand-up entry (\(key)) in \(member)'s clone")
+      }
+      entries[key] = String(path)
     }
   }
 
