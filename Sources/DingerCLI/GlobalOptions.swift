@@ -204,7 +204,12 @@ enum Terminal {
     while done < buffer.count {
       let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
       if n < 0 && errno == EINTR { continue }
-      if n < 0 && errno == EPIPE { exit(141) }
+      if n < 0 && errno == EPIPE {
+        // NB: the reader went away: end as git does, by SIGPIPE (dinger ignores it for its
+        // transfers, so it is made the default again first).
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+      }
       guard n > 0 else { return }
       done += n
     }
@@ -227,16 +232,20 @@ extension ParsableCommand {
   /// errors and exit codes go to ArgumentParser).
   private func report(_ error: any Error) throws -> Never {
     switch error {
-    case let e as CLIError: fail(e.description)
+    case let e as CLIError: try fail(e.description)
+    case _ where Workspace.refusesRepository(error):
+      try fail(Workspace.message(of: error) ?? "\(error)", status: ExitCode(128))
     default:
-      if let message = Workspace.message(of: error) { fail(message) }
+      if let message = Workspace.message(of: error) { try fail(message) }
       throw error
     }
   }
 
-  private func fail(_ message: String) -> Never {
+  /// Says `error: message` and ends the command with `status`, thrown up to the entry point
+  /// (the command's `defer`s run on the way).
+  private func fail(_ message: String, status: ExitCode = .failure) throws -> Never {
     Terminal.error(Style.severityLabel(color: Terminal.colorOnStderr) + " " + message + "\n")
-    Glibc.exit(1)
+    throw status
   }
 }
 

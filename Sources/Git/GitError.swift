@@ -8,6 +8,9 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
   public let operation: String
   /// libgit2's message.
   public let message: String
+  /// libgit2 refuses the repository itself (an unknown format, a damaged config): no command
+  /// that needs git can go on, and the command ends with git's status for that, 128.
+  public var refusesRepository = false
 
   /// The reference moved since it was read (compare-and-swap failed).
   public var isModified: Bool { code == GIT_EMODIFIED.rawValue }

@@ -56,7 +56,7 @@ extension Repository {
     var oid = theirs.oid
     var rc: Int32 = 0
     for attempt in 0..<20 {
-      rc = git_reference_create(&ref, raw, tracking, &oid, 1, "dinger sync: fetch")
+      rc = git_reference_create(&ref, try raw, tracking, &oid, 1, "dinger sync: fetch")
       git_reference_free(ref)
       ref = nil
       guard rc == GIT_ELOCKED.rawValue, attempt < 19 else { break }

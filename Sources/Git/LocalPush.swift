@@ -54,9 +54,9 @@ extension Repository {
     let rc: Int32
     if let theirs {
       var old = theirs.oid
-      rc = git_reference_create_matching(&newRef, target.raw, ref, &new, 1, &old, "push")
+      rc = git_reference_create_matching(&newRef, try target.raw, ref, &new, 1, &old, "push")
     } else {
-      rc = git_reference_create(&newRef, target.raw, ref, &new, 0, "push")
+      rc = git_reference_create(&newRef, try target.raw, ref, &new, 0, "push")
     }
     git_reference_free(newRef)
     if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue {
@@ -72,7 +72,8 @@ extension Repository {
     try Check.rc(rc, "update \(ref) in \(path.path)")
     target.pointHeadIfDangling(at: ref)
     var tracking: OpaquePointer?
-    _ = git_reference_create(&tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "push")
+    _ = git_reference_create(
+      &tracking, try raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "push")
     git_reference_free(tracking)
     return .pushed
   }
@@ -86,7 +87,7 @@ extension Repository {
       return
     }
     let target = text.dropFirst(5).trimmed()
-    guard target != ref, (try? resolve(target)) == .some(nil) else { return }
+    guard target != ref, (try? resolve(target)) == .some(nil), let raw = try? raw else { return }
     _ = git_repository_set_head(raw, ref)
   }
 

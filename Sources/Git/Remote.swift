@@ -82,7 +82,7 @@ extension Repository {
     for i in 0..<names.count {
       let name = String(cString: names.strings[i]!)
       var remote: OpaquePointer?
-      guard git_remote_lookup(&remote, raw, name) == 0 else { continue }
+      guard git_remote_lookup(&remote, try raw, name) == 0 else { continue }
       defer { git_remote_free(remote) }
       out.append(
         RemoteInfo(name: name, url: git_remote_url(remote).map { String(cString: $0) } ?? ""))
@@ -114,7 +114,7 @@ extension Repository {
   /// A value of the repository's effective config, or nil.
   public func config(_ key: String) -> String? {
     var config: OpaquePointer?
-    guard git_repository_config_snapshot(&config, raw) == 0 else { return nil }
+    guard let raw = try? raw, git_repository_config_snapshot(&config, raw) == 0 else { return nil }
     defer { git_config_free(config) }
     var out: UnsafePointer<CChar>?
     guard git_config_get_string(&out, config, key) == 0, let out else { return nil }
@@ -177,7 +177,7 @@ extension Repository {
   /// The commit a reference points at, or nil when it does not exist.
   public func resolve(_ reference: String) throws(GitError) -> ObjectID? {
     var oid = git_oid()
-    let rc = git_reference_name_to_id(&oid, raw, reference)
+    let rc = git_reference_name_to_id(&oid, try raw, reference)
     if rc == GIT_ENOTFOUND.rawValue { return nil }
     try Check.rc(rc, "read \(reference)")
     return ObjectID(oid)
@@ -244,7 +244,7 @@ extension Repository {
     // NB: git's rule: the longest `pushInsteadOf` value that starts the URL wins.
     var best: (base: String, prefix: String)?
     var config: OpaquePointer?
-    guard git_repository_config_snapshot(&config, raw) == 0 else { return url }
+    guard let raw = try? raw, git_repository_config_snapshot(&config, raw) == 0 else { return url }
     defer { git_config_free(config) }
     var iterator: OpaquePointer?
     guard git_config_iterator_glob_new(&iterator, config, "^url\\..*\\.pushinsteadof$") == 0 else {
@@ -310,7 +310,7 @@ extension Repository {
       var ref: OpaquePointer?
       var oid = head.oid
       _ = git_reference_create(
-        &ref, raw, "refs/remotes/\(remote)/\(branch)", &oid, 1, "dinger sync: push")
+        &ref, try raw, "refs/remotes/\(remote)/\(branch)", &oid, 1, "dinger sync: push")
       git_reference_free(ref)
     }
     return .pushed

@@ -26,22 +26,25 @@ public final class Repository: @unchecked Sendable {
 
   /// The libgit2 handle, opened on first use for a repository from `openLater`.
   var raw: OpaquePointer {
-    if let handle { return handle }
-    opening.lock()
-    defer { opening.unlock() }
-    if let handle { return handle }
-    guard let deferred else { preconditionFailure("a repository without a handle") }
-    do throws(GitError) {
-      let opened = try Self.open(deferred.root)
-      handle = opened.handle
-      opened.handle = nil
-      return handle!
-    } catch {
-      // NB: as git's die(): `openLater` checked what could be checked without libgit2, so this
-      // is a repository libgit2 refuses (an unknown format, a damaged config); no command can
-      // go on without it.
-      StandardError.write("error: \(error.description)\n")
-      exit(128)
+    get throws(GitError) {
+      if let handle { return handle }
+      opening.lock()
+      defer { opening.unlock() }
+      if let handle { return handle }
+      guard let deferred else { preconditionFailure("a repository without a handle") }
+      do throws(GitError) {
+        let opened = try Self.open(deferred.root)
+        handle = opened.handle
+        opened.handle = nil
+        return handle!
+      } catch {
+        // NB: as git's die(): `openLater` checked what could be checked without libgit2, so this
+        // is a repository libgit2 refuses (an unknown format, a damaged config); no command can
+        // go on without it. Thrown up to the command, which ends with status 128.
+        var refused = error
+        refused.refusesRepository = true
+        throw refused
+      }
     }
   }
 
@@ -137,13 +140,14 @@ public final class Repository: @unchecked Sendable {
   /// The working tree, or nil for a bare repository.
   public var workdir: URL? {
     if let deferred { return deferred.root }
-    return git_repository_workdir(raw).map { URL(fileURLWithPath: String(cString: $0)) }
+    // NB: only a repository opened with its handle gets here.
+    return git_repository_workdir(handle).map { URL(fileURLWithPath: String(cString: $0)) }
   }
 
   /// The `.git` folder.
   public var gitDirectory: URL {
     if let deferred { return deferred.gitDirectory }
-    return URL(fileURLWithPath: String(cString: git_repository_path(raw)))
+    return URL(fileURLWithPath: String(cString: git_repository_path(handle)))
   }
 
   // MARK: HEAD
@@ -160,7 +164,7 @@ public final class Repository: @unchecked Sendable {
     }
     let branch = String(cString: target)
     var oid = git_oid()
-    let rc = git_reference_name_to_id(&oid, raw, branch)
+    let rc = git_reference_name_to_id(&oid, try raw, branch)
     if rc == GIT_ENOTFOUND.rawValue { return (branch, nil) }
     try Check.rc(rc, "read \(branch)")
     return (branch, ObjectID(oid))
@@ -173,6 +177,7 @@ public final class Repository: @unchecked Sendable {
   ) throws(GitError) {
     var ref: OpaquePointer?
     var new = commit.oid
+    let raw = try raw
     let rc: Int32
     if let expected {
       var current = expected.oid
@@ -194,6 +199,7 @@ public final class Repository: @unchecked Sendable {
   /// Stores bytes as a blob.
   public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
     var oid = git_oid()
+    let raw = try raw
     let rc = bytes.withUnsafeBytes {
       git_blob_create_from_buffer(&oid, raw, $0.baseAddress, $0.count)
     }
@@ -280,6 +286,7 @@ public final class Repository: @unchecked Sendable {
     let committerSig = try Self.signature(committer)
     defer { git_signature_free(committerSig) }
     var out = git_oid()
+    let raw = try raw
     let rc = parentObjects.withUnsafeMutableBufferPointer { buffer in
       git_commit_create(
         &out, raw, nil, authorSig, committerSig, nil, message, treeObject, buffer.count,
@@ -301,7 +308,9 @@ public final class Repository: @unchecked Sendable {
   /// The author from git's configuration (user.name, user.email), now; nil when either is unset.
   public func defaultSignature() -> Signature? {
     var out: UnsafeMutablePointer<git_signature>?
-    guard git_signature_default(&out, raw) == 0, let sig = out else { return nil }
+    guard let raw = try? raw, git_signature_default(&out, raw) == 0, let sig = out else {
+      return nil
+    }
     defer { git_signature_free(sig) }
     return Signature(
       name: String(cString: sig.pointee.name), email: String(cString: sig.pointee.email),
@@ -318,6 +327,8 @@ public final class Repository: @unchecked Sendable {
   public func identities(
     environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()
   ) throws(GitError) -> (author: Signature, committer: Signature)? {
+    // NB: a repository libgit2 refuses says so here, not as a missing identity.
+    _ = try raw
     func value(_ variable: String, _ key: String) -> String? {
       if let set = environment[variable], !set.isEmpty { return set }
       if let configured = config(key), !configured.isEmpty { return configured }

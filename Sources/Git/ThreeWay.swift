@@ -46,7 +46,7 @@ extension Repository {
     var out = git_oid()
     var x = a.oid
     var y = b.oid
-    let rc = git_merge_base(&out, raw, &x, &y)
+    let rc = git_merge_base(&out, try raw, &x, &y)
     if rc == GIT_ENOTFOUND.rawValue { return nil }
     try Check.rc(rc, "find the common ancestor of \(a.short) and \(b.short)")
     return ObjectID(out)

@@ -38,7 +38,9 @@ public final class TransferSession: @unchecked Sendable {
     // NB: URL-scoped settings too (`http.<url>.sslVerify`), as the transfer itself reads them.
     tls =
       url.map { url in
-        HTTPSettings.read(config: { Repository.config($0, of: repository?.raw) }, url: url).tls
+        HTTPSettings.read(
+          config: { Repository.config($0, of: (try? repository?.raw) ?? nil) }, url: url
+        ).tls
       } ?? TLSSettings.current(repository)
   }
 

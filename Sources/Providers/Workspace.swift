@@ -95,6 +95,12 @@ public struct Workspace: Sendable {
   /// Marks a moment for `DINGER_TRACE` timings.
   public static func trace(_ moment: String) { Trace.mark(moment) }
 
+  /// Whether `error` is libgit2 refusing the repository itself (an unknown format, a damaged
+  /// config): the command ends with git's status for that, 128.
+  public static func refusesRepository(_ error: any Error) -> Bool {
+    (error as? GitError)?.refusesRepository == true
+  }
+
   /// The message of an error dinger explains (a refused write, a git failure, a broken record),
   /// nil for others.
   public static func message(of error: any Error) -> String? {

@@ -103,7 +103,7 @@ extension Repository {
     var tracking: OpaquePointer?
     var new = ours.oid
     _ = git_reference_create(
-      &tracking, raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "dinger sync: push")
+      &tracking, try raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "dinger sync: push")
     git_reference_free(tracking)
     return .pushed
   }
@@ -133,7 +133,7 @@ enum ReceivePackChannel {
     if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
       let settings = HTTPSettings.read(
         config: { repository.config($0) },
-        values: { Repository.configValues($0, of: repository.raw) }, url: url)
+        values: { Repository.configValues($0, of: try? repository.raw) }, url: url)
       let http = HTTPSession(
         settings: settings,
         askCredentials: { (user) throws(TransportFailure) in
