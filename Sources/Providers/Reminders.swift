@@ -77,14 +77,10 @@ public struct Reminders: Sendable {
     guard let folder, !sent.isEmpty else { return }
     let keep = (remembered() + sent.map(\.key)).suffix(10_000)
     let path = folder.appendingPathComponent("reminders-v1.tsv")
-    let temp = folder.appendingPathComponent(".reminders-\(getpid()).tmp")
     // NB: a cache-like record of what was sent: no fsync (losing it at a power cut means one
     // reminder sent twice, not data lost).
-    if FileManager.default.createFile(
-      atPath: temp.path, contents: Data((keep.joined(separator: "\n") + "\n").utf8))
-    {
-      rename(temp.path, path.path)
-    }
+    try? AtomicFile.write(
+      Array((keep.joined(separator: "\n") + "\n").utf8), to: path.path, durability: .cache)
   }
 
   func remembered() -> [String] {

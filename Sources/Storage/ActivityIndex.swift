@@ -60,10 +60,7 @@ public enum ActivityIndex {
     let new = try describe(fresh.reversed(), in: repository.git)
     Trace.mark("described them")
     index.append(new, head: head.hex)
-    let temp = folder.appendingPathComponent(".activity-\(getpid()).tmp")
-    if FileManager.default.createFile(atPath: temp.path, contents: Data(index.bytes)) {
-      rename(temp.path, file.path)
-    }
+    try? AtomicFile.write(index.bytes, to: file.path, durability: .cache)
     Trace.mark("wrote the activity index")
     return index.entries(matching: filter, newest: newest) ?? []
   }
@@ -224,10 +221,7 @@ public enum ActivityIndex {
     }
     if cursor == nil { index = IndexFile(bytes: []) }
     index.append(fresh.reversed(), head: head.hex)
-    let temp = folder.appendingPathComponent(".\(slug)-\(getpid()).tmp")
-    if FileManager.default.createFile(atPath: temp.path, contents: Data(index.bytes)) {
-      rename(temp.path, file.path)
-    }
+    try? AtomicFile.write(index.bytes, to: file.path, durability: .cache)
     return index.entries(matching: filter) ?? []
   }
 

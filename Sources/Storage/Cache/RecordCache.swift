@@ -252,21 +252,11 @@ final class RecordCache {
 
   private func write(_ pieces: [ArraySlice<UInt8>], to name: String) {
     let path = folder.appendingPathComponent(name).path
-    let temp = folder.appendingPathComponent(
-      ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
-    ).path
     // NB: not even a folder is made through a link.
     guard OwnFolder.notAFolder(folder) == nil else { return }
     mkdir(folder.deletingLastPathComponent().path, 0o755)
     mkdir(folder.path, 0o755)
     guard folderIsReal else { return }
-    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return }
-    var complete = true
-    for piece in pieces where complete {
-      complete = piece.withUnsafeBytes { FileDescriptor.writeAll(fd, $0) }
-    }
-    close(fd)
-    if !complete || rename(temp, path) != 0 { unlink(temp) }
+    try? AtomicFile.write(pieces, to: path, durability: .cache)
   }
 }

@@ -66,33 +66,12 @@ struct CalendarCommand: ParsableCommand {
   }
 }
 
-/// Writes `bytes` to `path` through a new file renamed over it: a reader never sees half a file,
-/// and a symlink at `path` is replaced, never followed.
+/// Writes `bytes` to `path` whole (`AtomicFile`): a reader never sees half a file, and a
+/// symlink at `path` is replaced, never followed.
 func writeReplacing(_ path: String, _ bytes: [UInt8]) throws {
-  let url = URL(fileURLWithPath: path)
-  let temp = url.deletingLastPathComponent().appendingPathComponent(
-    ".\(url.lastPathComponent).\(getpid()).tmp")
-  let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-  guard fd >= 0 else {
-    throw CLIError("could not write \(path): \(String(cString: strerror(errno)))")
-  }
-  var written = 0
-  while written < bytes.count {
-    let n = bytes.withUnsafeBytes {
-      Glibc.write(fd, $0.baseAddress! + written, bytes.count - written)
-    }
-    if n < 0 && errno == EINTR { continue }
-    guard n > 0 else {
-      let message = String(cString: strerror(errno))
-      close(fd)
-      unlink(temp.path)
-      throw CLIError("could not write \(path): \(message)")
-    }
-    written += n
-  }
-  guard fsync(fd) == 0, close(fd) == 0, rename(temp.path, path) == 0 else {
-    let message = String(cString: strerror(errno))
-    unlink(temp.path)
-    throw CLIError("could not write \(path): \(message)")
+  do {
+    try AtomicFile.write(bytes, to: path, durability: .durable)
+  } catch {
+    throw CLIError(error.description)
   }
 }
