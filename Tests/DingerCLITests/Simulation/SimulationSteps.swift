@@ -195,18 +195,36 @@ extension TeamSimulation {
   /// `remind` twice in a row: the second sends nothing (once per window), and no reminder
   /// names a teammate who is away that day.
   func remindStep(_ member: String) throws {
-    note("\(member): dinger remind --before 120m (twice)")
-    let first = try dinger(member, ["remind", "--before", "120m"])
-    let second = try dinger(member, ["remind", "--before", "120m"])
+    // NB: posted, as a team's cron job does, to a local receiver that records each request.
+    let (base, log) = try webhookReceiver()
+    let hook = "\(base)/\(member)/\(fresh())"
+    let args = ["remind", "--before", "120m", "--format", "slack", "--post", hook]
+    note("\(member): dinger \(args.joined(separator: " ")) (twice)")
+    func posted() -> [String] {
+      let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+      return lines.compactMap { line -> String? in
+        guard let entry = try? json(String(line)),
+          entry["path"] as? String == String(hook.dropFirst(base.count)),
+          let body = entry["body"] as? String, let message = try? json(body)
+        else { return nil }
+        return (message["text"] as? String)?.replacingOccurrences(of: "&amp;", with: "&")
+          .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+      }
+    }
+    let first = try dinger(member, args)
+    let sent = posted()
+    let second = try dinger(member, args)
     for r in [first, second] where r.status != 0 && r.status != 1 {
       fail("dinger remind in \(member)'s clone: status \(r.status): \(r.stderr.suffix(300))")
     }
-    if !second.stdout.isEmpty {
-      fail("dinger remind reminded twice in one window in \(member)'s clone: \(second.stdout)")
+    if posted().count != sent.count {
+      fail(
+        "dinger remind reminded twice in one window in \(member)'s clone: \(posted().dropFirst(sent.count))"
+      )
     }
     let today = day(0)
     let state = try snapshot(member).values
-    for line in first.stdout.split(separator: "\n") {
+    for line in sent {
       guard let names = line.components(separatedBy: "not written yet: ").dropFirst().first else {
         continue
       }

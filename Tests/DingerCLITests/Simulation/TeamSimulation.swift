@@ -30,6 +30,36 @@ final class TeamSimulation {
   var now: Date
   /// Counts for fresh names.
   var counter = 0
+  /// The webhook receiver reminders are posted to (started at the first reminder step): its
+  /// address, its request log, and the pids to stop.
+  var receiver: (base: String, log: String, pids: [pid_t])?
+
+  deinit {
+    for pid in receiver?.pids ?? [] where pid > 0 { kill(pid, SIGKILL) }
+  }
+
+  /// Starts the local webhook receiver (DigestPostTests'), once.
+  func webhookReceiver() throws -> (base: String, log: String) {
+    if let receiver { return (receiver.base, receiver.log) }
+    try team.box.home.write("receiver.py", DigestPostTests.receiver)
+    let ready = team.box.home.path("receiver-port")
+    let started = try ProcessRunner.start(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3",
+      [team.box.home.path("receiver.py"), ready])
+    var line = ""
+    for _ in 0..<400 where line.isEmpty {
+      line = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
+      usleep(25_000)
+    }
+    let parts = line.split(separator: " ")
+    guard let port = parts.first.flatMap({ Int($0) }) else {
+      ProcessRunner.stop(started)
+      throw CancellationError()
+    }
+    let server = pid_t(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    receiver = ("http://127.0.0.1:\(port)", ready + ".log", [started, server])
+    return ("http://127.0.0.1:\(port)", ready + ".log")
+  }
   /// The read commands run after each step.
   var readsRun = 0
 

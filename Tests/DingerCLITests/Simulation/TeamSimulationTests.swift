@@ -33,4 +33,26 @@ import Testing
     #expect(simulation.readsRun >= steps * 10)
     #expect(simulation.ledger.writes.count >= steps / 8, "\(simulation.report)")
   }
+
+  /// The reminder step itself, on a stand-up due now: the reminder reaches the local receiver
+  /// once (the second run sends nothing), and the step's checks find nothing wrong.
+  @Test func theReminderStepPostsOnceToTheReceiver() throws {
+    let simulation = try TeamSimulation(seed: 1)
+    let soon = simulation.now.addingTimeInterval(30 * 60)
+    let f = ISO8601DateFormatter()
+    let at = String(f.string(from: soon).dropFirst(11).prefix(5))
+    let r = try simulation.dinger(
+      "ada",
+      [
+        "scrum", "edit", "design-review", "--at", at, "--days", "daily", "--zone", "UTC", "--from",
+        String(f.string(from: simulation.now).prefix(10)),
+      ])
+    #expect(r.status == 0, "\(r.stderr)")
+    try simulation.remindStep("ada")
+    #expect(simulation.failures.isEmpty, "\(simulation.failures)")
+    let log = try #require(simulation.receiver?.log)
+    let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 1, "\(lines)")
+    #expect(lines.first?.contains("Design Review starts in 30 min") == true, "\(lines)")
+  }
 }
