@@ -164,3 +164,25 @@ extension String {
     isEmpty ? name : hasSuffix("/") ? self + name : self + "/" + name
   }
 }
+
+extension StringProtocol {
+  /// The text as markup (HTML, a notification body) reads it: `&`, `<` and `>` as entities,
+  /// `"` too when `quotes`; a line feed as `lineBreak`; a carriage return dropped; any other
+  /// control character as a space.
+  public func markupEscaped(quotes: Bool = false, lineBreak: String = "\n") -> String {
+    var out = ""
+    for scalar in unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"" where quotes: out += "&quot;"
+      case "\n": out += lineBreak
+      case "\r": break
+      case _ where scalar.value < 0x20 || scalar.value == 0x7f: out += " "
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}

@@ -43,19 +43,7 @@ public enum DesktopNotifier {
 
   /// The body as notification markup reads it: `&`, `<` and `>` as entities, control
   /// characters as spaces.
-  static func escaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case _ where scalar.value < 0x20 && scalar != "\n", "\u{7f}": out += " "
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  static func escaped(_ text: String) -> String { text.markupEscaped() }
 
   static func clipped(_ text: String, _ limit: Int) -> String {
     text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"

@@ -41,20 +41,7 @@ public enum AnkiText {
   /// Text as an HTML field: markup escaped (a quote too, so no field starts a CSV quote),
   /// line breaks as `<br>`, tabs as spaces.
   static func html(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "\n": out += "<br>"
-      case "\r": break
-      case "\t": out += " "
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    text.markupEscaped(quotes: true, lineBreak: "<br>")
   }
 
   /// A header value on one line.

@@ -17,6 +17,11 @@ public enum AppFiles {
     date.timeIntervalSince1970 - referenceOffset
   }
 
+  /// The apps' seconds since 2001 as a date in whole seconds (dinger's meetings keep those).
+  public static func wholeSeconds(appSeconds: Double) -> Date {
+    Date(timeIntervalSince1970: (appSeconds + referenceOffset).rounded(.down))
+  }
+
   /// The apps' seconds since 2001 as a date.
   public static func date(appSeconds: Double) -> Date {
     Date(timeIntervalSince1970: appSeconds + referenceOffset)

@@ -62,9 +62,7 @@ public struct ImportBatch: Sendable, Equatable {
       let meetings = s.history.map {
         Meeting(
           id: UUID(uuidString: $0.id), scrum: UUID.nil,
-          date: Date(
-            timeIntervalSince1970: AppFiles.date(appSeconds: $0.date).timeIntervalSince1970.rounded(
-              .down)),
+          date: AppFiles.wholeSeconds(appSeconds: $0.date),
           length: $0.lengthInMinutes.flatMap { Scrum.lengthRange.contains($0) ? $0 : nil },
           duration: nil, attendees: $0.attendees.map(\.name).filter { !$0.trimmed.isEmpty },
           transcript: $0.transcript.flatMap { $0.isEmpty ? nil : $0 }, imported: "scrumdinger")
@@ -107,9 +105,7 @@ public struct ImportBatch: Sendable, Equatable {
       let meetings = s.meetings.map {
         Meeting(
           id: UUID(uuidString: $0.id), scrum: UUID.nil,
-          date: Date(
-            timeIntervalSince1970: AppFiles.date(appSeconds: $0.date).timeIntervalSince1970.rounded(
-              .down)),
+          date: AppFiles.wholeSeconds(appSeconds: $0.date),
           length: nil, duration: nil, attendees: [],
           transcript: $0.transcript.isEmpty ? nil : $0.transcript, imported: "syncups")
       }

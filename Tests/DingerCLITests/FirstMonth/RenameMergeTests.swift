@@ -15,6 +15,14 @@ import Testing
     return out
   }
 
+  /// The id of the first conflict `conflicts --json` lists in a member's clone.
+  func conflictID(_ team: Team, _ name: String) throws -> String {
+    let json = try team.run(name, "conflicts", "--json").stdout
+    return try #require(
+      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init),
+      "\(json)")
+  }
+
   func expectOneFilePerID(_ team: Team, sourceLocation: SourceLocation = #_sourceLocation) throws {
     for name in team.members.keys.sorted() {
       for (id, paths) in try scrumFilesByID(team, name) {
@@ -88,9 +96,7 @@ import Testing
     #expect(listing.contains("scrums/review.yaml"), "\(listing)")
     #expect(listing.contains("moved to a different place on each side"), "\(listing)")
     #expect(listing.contains("other: scrums/design.yaml"), "\(listing)")
-    let json = try team.run("ada", "conflicts", "--json").stdout
-    let id = try #require(
-      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init))
+    let id = try conflictID(team, "ada")
     try expectOK(team.run("ada", "resolve", String(id.prefix(8)), "--theirs"))
     let after = try team.git("ada", "ls-files").split(separator: "\n").map(String.init)
     #expect(after.contains("scrums/design.yaml") && !after.contains("scrums/review.yaml"))
@@ -110,10 +116,7 @@ import Testing
     try expectOK(team.run("grace", "scrum", "edit", "design-review", "--length", "40"))
     try expectOK(team.run("ada", "sync"))
     _ = try team.run("grace", "sync")
-    let json = try team.run("grace", "conflicts", "--json").stdout
-    let id = try #require(
-      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init),
-      "\(json)")
+    let id = try conflictID(team, "grace")
     if how == "dinger" {
       try expectOK(team.run("grace", "scrum", "rename", "design-review", "design"))
     } else {
@@ -164,9 +167,7 @@ import Testing
     #expect(
       files.filter { $0.hasPrefix("standups/") } == ["standups/review/2026-11-26-ada.yaml"],
       "\(files)")
-    let json = try team.run("ada", "conflicts", "--json").stdout
-    let id = try #require(
-      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init))
+    let id = try conflictID(team, "ada")
     try expectOK(team.run("ada", "resolve", String(id.prefix(8)), "--theirs"))
     let after = try team.git("ada", "ls-files", "standups", "history").split(separator: "\n")
       .map(String.init)
