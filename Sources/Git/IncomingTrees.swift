@@ -101,18 +101,36 @@ extension Repository {
     var problem: String?
     try bytes.withUnsafeBufferPointer { (tree) throws(GitError) in
       var i = 0
-      var previous: RawTreeEntry?
-      var names = Set<ArraySlice<UInt8>>()
+      // NB: no hashing of names: in git's order a name twice is next to itself, except a
+      // folder named like a file before it, which sorts as `name/` and so after entries named
+      // `name` plus a byte below '/' (`name-2`, `name.txt`); those are walked back over.
+      var entries: [RawTreeEntry] = []
       while i < tree.count {
         let entry = try RawTreeEntry(tree, at: i)
         let name = bytes[entry.nameStart..<entry.nameEnd]
-        if !names.insert(name).inserted {
+        var twice = false
+        if let previous = entries.last {
+          let order = RawTreeEntry.order(previous, in: tree, entry, in: tree)
+          if order > 0 {
+            problem = "a tree whose entries are not in git's order (treeNotSorted)"
+            return
+          }
+          twice = order == 0
+        }
+        if entry.kind == .tree, !twice {
+          for other in entries.reversed() {
+            let otherName = bytes[other.nameStart..<other.nameEnd]
+            guard otherName.starts(with: name) else { break }
+            if otherName.count == name.count {
+              twice = true
+              break
+            }
+            guard otherName[otherName.startIndex + name.count] < UInt8(ascii: "/") else { break }
+          }
+        }
+        if twice {
           problem =
             "two entries named '\(String(decoding: name, as: UTF8.self))' (duplicateEntries)"
-          return
-        }
-        if let previous, RawTreeEntry.order(previous, in: tree, entry, in: tree) > 0 {
-          problem = "a tree whose entries are not in git's order (treeNotSorted)"
           return
         }
         // NB: dinger's own folders must be folders: a link in their place (`.dinger` pointing
@@ -125,7 +143,7 @@ extension Repository {
             return
           }
         }
-        previous = entry
+        entries.append(entry)
         i = entry.end
       }
     }

@@ -73,6 +73,25 @@ import Testing
     try expectUntouched(team, head: head, r, saying: "(duplicateEntries)")
   }
 
+  /// A file and a folder of one name, apart in git's order (the folder sorts as `scrums/`,
+  /// after `scrums.txt`): still a name twice.
+  @Test func aFileAndAFolderOfOneNameApartAreRefused() throws {
+    let team = try team()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    var entries = try rootEntries(team)
+    let blob = try #require(entries.first { $0.mode == "100644" }).id
+    let at = try #require(entries.firstIndex { $0.name == "scrums" })
+    entries.insert(
+      contentsOf: [
+        (mode: "100644", name: "scrums", id: blob), (mode: "100644", name: "scrums.txt", id: blob),
+      ],
+      at: at)
+    _ = try pushRawTree(team, entries: entries)
+    let r = try team.run("ada", "sync")
+    try expectUntouched(
+      team, head: head, r, saying: "two entries named 'scrums' (duplicateEntries)")
+  }
+
   @Test func aSubmoduleFromATeammateIsRefusedAndNothingBricks() throws {
     let team = try team()
     let head = try team.git("ada", "rev-parse", "HEAD")
