@@ -2,23 +2,29 @@ import Base
 internal import CGit2
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// A git repository opened through libgit2. Owns its handle and frees it.
-public final class Repository: @unchecked Sendable {
+public final class Repository: Sendable {
   // NB: libgit2 repository handles are not safe for concurrent use; a `Repository` is used from
   // one task at a time (each command opens its own).
-  private var handle: OpaquePointer?
+  // NB: the handle's address once it is open (0 before): read without the lock by every call,
+  // so an atomic, stored once with release and read with acquire.
+  private let opened = Atomic<UInt>(0)
   /// For a repository opened later: its working tree and `.git` folder.
   private let deferred: (root: URL, gitDirectory: URL)?
   private let opening = Lock()
 
+  private var handle: OpaquePointer? {
+    OpaquePointer(bitPattern: opened.load(ordering: .acquiring))
+  }
+
   init(_ raw: OpaquePointer) {
-    self.handle = raw
+    opened.store(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(raw))), ordering: .releasing)
     self.deferred = nil
   }
 
   private init(deferred root: URL, gitDirectory: URL) {
-    self.handle = nil
     self.deferred = (root, gitDirectory)
   }
 
@@ -33,10 +39,11 @@ public final class Repository: @unchecked Sendable {
       if let handle { return handle }
       guard let deferred else { preconditionFailure("a repository without a handle") }
       do throws(GitError) {
-        let opened = try Self.open(deferred.root)
-        handle = opened.handle
-        opened.handle = nil
-        return handle!
+        let other = try Self.open(deferred.root)
+        // NB: the handle moves here; the other instance then frees nothing.
+        let taken = other.opened.exchange(0, ordering: .acquiringAndReleasing)
+        opened.store(taken, ordering: .releasing)
+        return OpaquePointer(bitPattern: taken)!
       } catch {
         // NB: as git's die(): `openLater` checked what could be checked without libgit2, so this
         // is a repository libgit2 refuses (an unknown format, a damaged config); no command can
