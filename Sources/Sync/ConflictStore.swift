@@ -138,7 +138,13 @@ public struct ConflictStore {
   /// names no id), else the file of its kind that does. A file at the old path holding another
   /// record is never written over.
   static func located(_ record: ConflictRecord, in snapshot: Snapshot) throws -> String {
-    guard let id = record.record?.lowercased() else { return record.file }
+    // NB: a whole-record conflict recorded while one side's file was unreadable names no id;
+    // the record it would write back still carries one (seed 9102: a second file with one id).
+    let named =
+      record.record
+      ?? (record.path.segments.isEmpty
+        ? (record.other?["id"] ?? record.kept?["id"])?.scalarText : nil)
+    guard let id = named?.lowercased() else { return record.file }
     func holds(_ bytes: [UInt8]) -> Bool {
       if let node = try? YAMLParser.parse(SourceText(bytes)) {
         return node["id"]?.scalarText?.lowercased() == id

@@ -22,6 +22,31 @@ public enum RecordMerger {
   public static func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], path: String) -> Result {
     if ours == theirs { return Result(bytes: ours, conflicts: [], recordID: id(parse(ours))) }
     let (o, t) = (parse(ours), parse(theirs))
+    // NB: git pairs files by likeness: a teammate's rename beside another new file can hand the
+    // driver two records at one path. The path keeps the one that was not there before (the
+    // other side put it there); the record that was is kept whole in the conflict, named by its
+    // id, so resolving it goes where that record lives now (seed 9202: two files, one id).
+    if let base, let was = anyID(base, parse(base)) {
+      let (oursID, theirsID) = (anyID(ours, o), anyID(theirs, t))
+      if oursID == was, let theirsID, theirsID != was {
+        return Result(
+          bytes: theirs,
+          conflicts: [
+            FieldConflict(
+              path: FieldPath(), kind: .edit, kept: t ?? textNode(theirs),
+              other: o ?? textNode(ours), keptSide: .theirs)
+          ], recordID: was)
+      }
+      if theirsID == was, let oursID, oursID != was {
+        return Result(
+          bytes: ours,
+          conflicts: [
+            FieldConflict(
+              path: FieldPath(), kind: .edit, kept: o ?? textNode(ours),
+              other: t ?? textNode(theirs), keptSide: .ours)
+          ], recordID: was)
+      }
+    }
     guard let o, let t else {
       // Not YAML on some side (or not a YAML file at all): keep ours whole, record theirs.
       return whole(
@@ -55,7 +80,12 @@ public enum RecordMerger {
       conflicts: [
         FieldConflict(path: FieldPath(), kind: .edit, kept: kept, other: other, keptSide: .ours)
       ],
-      recordID: id(kept))
+      recordID: id(kept) ?? anyID(ours, nil))
+  }
+
+  /// A record's id: its parsed `id:`, or the `id:` line of a file broken by hand.
+  static func anyID(_ bytes: [UInt8], _ node: Node?) -> String? {
+    id(node) ?? ActivityIndex.unquotedField("id", in: bytes)?.lowercased()
   }
 
   static func parse(_ bytes: [UInt8]) -> Node? {

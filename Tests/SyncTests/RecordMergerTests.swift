@@ -42,6 +42,37 @@ import YAML
     #expect(r.recordID == "6a4f0c1e-0000-4000-8000-000000000001")
   }
 
+  /// git pairs files by likeness, so a teammate's rename beside a new file can give one path a
+  /// different record on each side: the path keeps the record the other side put there, and
+  /// the one that was there goes whole into the conflict under its own id, so resolve finds it
+  /// where it lives now (seed 9202 left two files with one id).
+  @Test(arguments: [false, true]) func anotherRecordAtThePathIsKeptAndTheOldOneRecorded(
+    oursBroken: Bool
+  ) throws {
+    let other = """
+      id: 6a4f0c1e-0000-4000-8000-0000000000b2
+      title: Design
+      length: 30
+
+      """
+    var ours = base.replacingOccurrences(of: "length: 10", with: "length: 62")
+    if oursBroken { ours += "attendees: [\n" }
+    let r = merge(ours, other)
+    #expect(text(r) == other)
+    let conflict = try #require(r.conflicts.first)
+    #expect(
+      r.conflicts.count == 1 && conflict.keptSide == .theirs && conflict.path.segments.isEmpty)
+    #expect(r.recordID == "6a4f0c1e-0000-4000-8000-000000000001")
+    let recorded = try #require(conflict.other)
+    let recordedText = recorded.scalarText ?? NodeWriter.text(recorded)
+    #expect(recordedText.contains("62"), "\(recordedText)")
+    // The other way round: ours put the new record there, theirs edited the old one.
+    let mirrored = merge(other, ours)
+    #expect(text(mirrored) == other)
+    #expect(mirrored.recordID == "6a4f0c1e-0000-4000-8000-000000000001")
+    #expect(mirrored.conflicts.first?.keptSide == .ours)
+  }
+
   @Test func oneSidedChangesTakeThatSide() {
     let theirs = base.replacingOccurrences(of: "  - Grace\n", with: "  - Grace\n  - Linus\n")
     #expect(text(merge(base, theirs)) == theirs)

@@ -143,6 +143,34 @@ import Testing
     try expectOneFilePerID(team)
   }
 
+  /// A whole-record conflict recorded while ours was broken past reading its id (its `id:`
+  /// line indented): the conflict names no record, yet `--theirs` after a rename writes where the
+  /// record's id lives now, taken from the value it writes (seed 9102 left two files, one id).
+  @Test func aConflictThatNamesNoRecordIsSettledWhereTheValuesIDLives() throws {
+    let team = try Team(dingers: ["ada", "grace"])
+    try team.syncAll()
+    let fine = try team.read("ada", "scrums/design-review.yaml")
+    try team.write(
+      "ada", "scrums/design-review.yaml", fine.replacingOccurrences(of: "\nid:", with: "\n  id:"))
+    try team.git("ada", "commit", "-qam", "broken by hand")
+    try expectOK(team.run("grace", "scrum", "edit", "design-review", "--length", "40"))
+    try expectOK(team.run("grace", "sync"))
+    _ = try team.run("ada", "sync")
+    let json = try team.run("ada", "conflicts", "--json").stdout
+    #expect(json.contains("\"record\" : null") || json.contains("\"record\":null"), "\(json)")
+    let id = try #require(
+      json.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(String.init),
+      "\(json)")
+    try team.write("ada", "scrums/design-review.yaml", fine)
+    try team.git("ada", "commit", "-qam", "mended by hand")
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(team.run("ada", "resolve", String(id.prefix(8)), "--theirs"))
+    let files = try team.git("ada", "ls-files", "scrums").split(separator: "\n").map(String.init)
+    #expect(files == ["scrums/design.yaml"], "\(files)")
+    #expect(try team.read("ada", "scrums/design.yaml").contains("length: 40"))
+    try expectOneFilePerID(team)
+  }
+
   /// Rename against rename with written stand-up entries: an entry has no id, so it follows its
   /// scrum's folder by its file name: one copy, in the kept folder, and `--theirs` moves it with
   /// the meetings (it was left in both folders: found by the team simulation, seed 9102).
