@@ -68,8 +68,9 @@ extension DataRepository {
     walk: for id in history {
       let info = try commitInfo(id)
       let action = TrailerParser.value("Dinger-Action", in: info.message)
-      // NB: merges are never undone: what they brought is teammates' work.
-      guard info.parents.count == 1, let action else {
+      // NB: merges are never undone: what they brought is teammates' work; nor is a sync's
+      // fold of one record's second file (undoing it would bring the second file back).
+      guard info.parents.count == 1, let action, action != "sync.fold" else {
         later.append(info)
         continue
       }

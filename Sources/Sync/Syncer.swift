@@ -105,6 +105,13 @@ public struct Syncer {
           if dryRun { try repository.ensureWritable(files.map(\.path)) }
           if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }
           report.steps.append(.fastForwarded(files: files.count))
+          // NB: a plain-git teammate's merge can bring one record in two files; that is folded
+          // here and pushed back, as a merge would.
+          if !dryRun, let fold = try TreeMerger(git).foldAfterFastForward(from: ours, to: theirs) {
+            try repository.commit(fold.change)
+            report.conflicts += fold.conflicts
+            toPush = true
+          }
         } else if try git.contains(ours, ancestor: theirs) {
           toPush = true
         } else {

@@ -39,8 +39,7 @@ public struct TreeMerger {
     change.merging = (theirs, ours)
     var taken = 0
     var merged = 0
-    var pending: [(file: String, record: String?, conflict: FieldConflict, theirsFile: String)] =
-      moves.conflicts
+    var pending: [Pending] = moves.conflicts
     for (path, blob) in moves.restoredParents {
       change.writes[path] = try git.blob(blob)
       change.knownBlobs[path] = blob
@@ -111,8 +110,24 @@ public struct TreeMerger {
         continue
       }
     }
+    try foldSecondCopies(&change, &pending, tip: ours, known: ours)
+    let conflicts = try record(pending, in: &change, stop: base, ours: ours, theirs: theirs)
+    if !conflicts.isEmpty {
+      change.body =
+        "Kept one value for each of \(conflicts.count) field(s) both sides changed; the others are in \(ConflictRecord.folder)/ (see 'dinger conflicts')."
+    }
+    return Plan(change: change, taken: taken, merged: merged, conflicts: conflicts)
+  }
+
+  typealias Pending = (file: String, record: String?, conflict: FieldConflict, theirsFile: String)
+
+  /// The conflict records for what a merge did not keep, written into the change.
+  private func record(
+    _ pending: [Pending], in change: inout Change, stop: ObjectID?, ours: ObjectID,
+    theirs: ObjectID
+  ) throws -> [ConflictRecord] {
     var conflicts: [ConflictRecord] = []
-    var finder = Attribution(git: git, stop: base)
+    var finder = Attribution(git: git, stop: stop)
     for item in pending {
       let o = try finder.origin(.ours, file: item.file, field: item.conflict.path, from: ours)
       let t = try finder.origin(
@@ -124,13 +139,87 @@ public struct TreeMerger {
       change.write(record.storedPath, record.text)
       conflicts.append(record)
     }
-    if !conflicts.isEmpty {
-      change.body =
-        "Kept one value for each of \(conflicts.count) field(s) both sides changed; the others are in \(ConflictRecord.folder)/ (see 'dinger conflicts')."
-    }
-    return Plan(change: change, taken: taken, merged: merged, conflicts: conflicts)
+    return conflicts
   }
 
+  /// After a fast-forward from `before` to `tip`, the fold a merge does (`foldSecondCopies`), as
+  /// a commit of its own; nil when the records arrived one file each.
+  public func foldAfterFastForward(from before: ObjectID, to tip: ObjectID) throws -> Plan? {
+    var change = Change(
+      subject: "Keep one file per record", trailers: [("Dinger-Action", "sync.fold")])
+    var pending: [Pending] = []
+    try foldSecondCopies(&change, &pending, tip: tip, known: before)
+    guard !pending.isEmpty else { return nil }
+    let conflicts = try record(pending, in: &change, stop: before, ours: tip, theirs: tip)
+    change.body =
+      "A record arrived in two files; the second is in \(ConflictRecord.folder)/ (see 'dinger conflicts')."
+    return Plan(change: change, taken: 0, merged: 0, conflicts: conflicts)
+  }
+
+  /// A scrum or library the result would hold in two files (one id at two paths) is held once:
+  /// the file `known` did not have goes, and its text is kept whole as a conflict on the record
+  /// where it was (`resolve --theirs` writes it there). The result is `tip` with `change`. A
+  /// plain-git teammate makes such a pair when git's modify/delete keeps his edit of a file the
+  /// record had moved out of (seed 9301: sync spread two files with one id to every clone).
+  /// Files are read only when a scrum or library file arrives at a path `known` lacks.
+  private func foldSecondCopies(
+    _ change: inout Change, _ pending: inout [Pending], tip: ObjectID, known: ObjectID
+  ) throws {
+    let folders = ["scrums", "libraries"]
+    func names(_ commit: ObjectID) throws -> Set<String> {
+      var all: Set<String> = []
+      for folder in folders {
+        for name in try git.names(in: folder, of: commit) { all.insert("\(folder)/\(name)") }
+      }
+      return all
+    }
+    func isParent(_ path: String) -> Bool {
+      let kind = RecordLayout.kind(ofPath: path)
+      return (kind == .scrum || kind == .library) && path.split(separator: "/").count == 2
+    }
+    let held = try names(known)
+    let result = try (tip == known ? held : names(tip)).subtracting(change.removals).union(
+      change.writes.keys.filter(isParent))
+    let arriving = result.filter { isParent($0) && !held.contains($0) }.sorted()
+    guard !arriving.isEmpty else { return }
+    func bytes(_ path: String) throws -> [UInt8]? {
+      if let written = change.writes[path] { return written }
+      guard !change.removals.contains(path), let blob = try git.blobID(at: path, in: tip) else {
+        return nil
+      }
+      return try git.blob(blob)
+    }
+    var holder: [String: String] = [:]
+    for path in result.intersection(held).sorted() where isParent(path) {
+      if let text = try bytes(path), let id = RecordMoves.id(text), holder[id] == nil {
+        holder[id] = path
+      }
+    }
+    for path in arriving {
+      guard let text = try bytes(path), let id = RecordMoves.id(text) else { continue }
+      guard let home = holder[id], let kept = try bytes(home) else {
+        holder[id] = path
+        continue
+      }
+      if change.writes[path] != nil {
+        change.writes[path] = nil
+        change.knownBlobs[path] = nil
+        change.modes[path] = nil
+      } else {
+        change.remove(path)
+      }
+      pending.removeAll { $0.file == path }
+      pending.append(
+        (
+          home, id,
+          FieldConflict(
+            path: FieldPath(), kind: .edit,
+            kept: RecordMerger.parse(kept) ?? RecordMerger.textNode(kept),
+            other: RecordMerger.parse(text) ?? RecordMerger.textNode(text), keptSide: .ours),
+          path
+        ))
+    }
+  }
 }
 
 /// Finds who wrote a field's value: walks back from a side's tip while a parent holds the same

@@ -171,6 +171,61 @@ import Testing
     try expectOneFilePerID(team)
   }
 
+  /// A plain-git teammate's modify/delete: git cannot see that the record he edits moved (his
+  /// copy differs too much), he keeps his file, and his clone holds the record twice. A dinger
+  /// sync that brings the pair keeps one file and his whole version as a conflict on it (seed
+  /// 9301: sync spread two files with one id to every clone).
+  /// `adaEditedMeanwhile`: her sync merges (else it fast-forwards, and the fold is a commit of
+  /// its own).
+  @Test(arguments: [false, true]) func aSecondCopyOfARecordFromPlainGitIsFoldedIntoAConflict(
+    adaEditedMeanwhile: Bool
+  ) throws {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    try team.git("linus", "mv", "scrums/design-review.yaml", "scrums/review.yaml")
+    let notes = (1...30).map { "# note \($0) about the review" }.joined(separator: "\n")
+    try team.write(
+      "linus", "scrums/review.yaml", try team.read("linus", "scrums/review.yaml") + notes + "\n")
+    try team.git("linus", "commit", "-qam", "moved by hand")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(team.run("ada", "scrum", "edit", "design", "--length", "12"))
+    // Rename against rename: ours kept, a conflict recorded (status 1 says so).
+    #expect(try team.run("ada", "sync").stderr.contains("conflict"))
+    let moved = try team.read("linus", "scrums/review.yaml")
+    try team.write(
+      "linus", "scrums/review.yaml",
+      moved.replacingOccurrences(of: "length: 10", with: "length: 33"))
+    try team.git("linus", "commit", "-qam", "longer")
+    let pull = try team.gitResult("linus", "pull", "--no-edit", "--no-rebase", "origin", "main")
+    #expect(
+      pull.status != 0 && (pull.stdout + pull.stderr).contains("modify/delete"), "\(pull.stdout)")
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-q", "--no-edit")
+    try team.git("linus", "push", "-q", "origin", "main")
+    // His clone holds the record twice: git's doing.
+    #expect(try scrumFilesByID(team, "linus").values.contains { $0.count == 2 })
+    if adaEditedMeanwhile {
+      try expectOK(team.run("ada", "scrum", "edit", "design", "--theme", "poppy"))
+    }
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 1 && r.stderr.contains("conflict"), "\(r.stderr)")
+    let files = try team.git("ada", "ls-files", "scrums").split(separator: "\n").map(String.init)
+    #expect(files == ["scrums/design.yaml"], "\(files)")
+    let json = try team.run("ada", "conflicts", "--json").stdout
+    #expect(json.contains("length: 33") && json.contains("scrums/design.yaml"), "\(json)")
+    let listing = try #require(
+      JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let conflicts = (listing["conflicts"] as? [[String: Any]]) ?? []
+    let his = try #require(
+      conflicts.first { ($0["other"] as? String)?.contains("length: 33") == true }, "\(json)")
+    let id = try #require(his["id"] as? String)
+    try expectOK(team.run("ada", "resolve", String(id.prefix(8)), "--theirs"))
+    #expect(try team.read("ada", "scrums/design.yaml").contains("length: 33"))
+    try expectOK(team.run("ada", "sync"))
+    try team.git("linus", "pull", "-q", "--no-edit", "--no-rebase", "origin", "main")
+    try expectOneFilePerID(team)
+  }
+
   /// Rename against rename with written stand-up entries: an entry has no id, so it follows its
   /// scrum's folder by its file name: one copy, in the kept folder, and `--theirs` moves it with
   /// the meetings (it was left in both folders: found by the team simulation, seed 9102).
