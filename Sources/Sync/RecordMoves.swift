@@ -60,17 +60,27 @@ struct RecordMoves {
       removed.remove(from)
       added[path] = nil
     }
-    // NB: a written stand-up entry has no id: it is its scrum's folder and its file name
-    // (`<day>-<person>.yaml`), so one moved with its scrum is found by that name.
-    for (from, to) in moved where RecordLayout.kind(ofPath: from) == .scrum {
-      let old = "standups/\(RecordLayout.slug(ofPath: from))/"
-      let new = "standups/\(RecordLayout.slug(ofPath: to))/"
-      for path in gone.keys.sorted() where path.hasPrefix(old) && moved[path] == nil {
-        let there = new + path.dropFirst(old.count)
-        guard added[there] != nil else { continue }
-        moved[path] = there
+    // NB: a written stand-up entry has no id: it is its scrum and its file name
+    // (`<day>-<person>.yaml`), so one moved with its scrum is found by that name in the new
+    // folder, from the old folder or from any folder naming the same scrum (a teammate's
+    // `git mv` of the scrum file alone leaves its entries in a folder of another name, seed 9300).
+    for (from, to) in moved.sorted(by: { $0.key < $1.key })
+    where RecordLayout.kind(ofPath: from) == .scrum {
+      let oldFolder = "standups/\(RecordLayout.slug(ofPath: from))/"
+      let newFolder = "standups/\(RecordLayout.slug(ofPath: to))/"
+      var scrum: String??
+      for path in gone.keys.sorted() where path.hasPrefix("standups/") && moved[path] == nil {
+        let parts = path.split(separator: "/")
+        guard parts.count == 3, let arrived = added[newFolder + parts[2]] else { continue }
+        if !path.hasPrefix(oldFolder) {
+          if scrum == nil { scrum = .some(try new[to].flatMap { Self.id(try git.blob($0)) }) }
+          guard let id = scrum ?? nil, let was = gone[path],
+            Self.scrumOf(try git.blob(was)) == id, Self.scrumOf(try git.blob(arrived)) == id
+          else { continue }
+        }
+        moved[path] = newFolder + parts[2]
         removed.remove(path)
-        added[there] = nil
+        added[newFolder + parts[2]] = nil
       }
     }
     // NB: the folders of a moved scrum (or library) moved with it when this side left nothing
@@ -103,6 +113,12 @@ struct RecordMoves {
   /// not parse (a teammate's committed conflict markers must not hide a move).
   static func id(_ bytes: [UInt8]) -> String? {
     RecordMerger.id(RecordMerger.parse(bytes)) ?? ActivityIndex.unquotedField("id", in: bytes)
+  }
+
+  /// The scrum a written stand-up entry names, lowercased.
+  static func scrumOf(_ bytes: [UInt8]) -> String? {
+    (RecordMerger.parse(bytes)?["scrum"]?.scalarText
+      ?? ActivityIndex.unquotedField("scrum", in: bytes))?.lowercased()
   }
 }
 

@@ -226,6 +226,34 @@ import Testing
     try expectOneFilePerID(team)
   }
 
+  /// A scrum moved by `git mv` leaves its entries in the old folder; a later rename takes them
+  /// to the new one. Against a removal with its history, each entry is followed by its file
+  /// name and the scrum it names: it stays with the scrum, and the removal is a conflict on it
+  /// too (seed 9300: it came back with no conflict naming it).
+  @Test func entriesLeftBehindByAGitMvFollowTheirScrumAgainstARemoval() throws {
+    let team = try Team(dingers: ["ada", "grace"], plain: ["linus"])
+    try expectOK(
+      team.run(
+        "grace", "standup", "design-review", "--as", "Grace", "--today", "x", "--date",
+        "2026-11-26"))
+    try team.syncAll()
+    try team.git("linus", "pull", "-q", "--no-edit", "--no-rebase", "origin", "main")
+    try team.git("linus", "mv", "scrums/design-review.yaml", "scrums/dr.yaml")
+    try team.git("linus", "commit", "-qm", "moved by hand")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "rename", "dr", "s9"))
+    let entries = try team.git("ada", "ls-files", "standups").split(separator: "\n")
+    #expect(entries == ["standups/s9/2026-11-26-grace.yaml"], "\(entries)")
+    try expectOK(team.run("grace", "scrum", "rm", "dr", "--with-history"))
+    try expectOK(team.run("ada", "sync"))
+    _ = try team.run("grace", "sync")
+    let files = try team.git("grace", "ls-files", "standups").split(separator: "\n")
+    #expect(files == ["standups/s9/2026-11-26-grace.yaml"], "\(files)")
+    let json = try team.run("grace", "conflicts", "--json").stdout
+    #expect(json.contains("\"standups/s9/2026-11-26-grace.yaml\""), "\(json)")
+  }
+
   /// Rename against rename with written stand-up entries: an entry has no id, so it follows its
   /// scrum's folder by its file name: one copy, in the kept folder, and `--theirs` moves it with
   /// the meetings (it was left in both folders: found by the team simulation, seed 9102).
