@@ -28,22 +28,20 @@ public enum RecordMerger {
     // id, so resolving it goes where that record lives now (seed 9202: two files, one id).
     if let base, let was = anyID(base, parse(base)) {
       let (oursID, theirsID) = (anyID(ours, o), anyID(theirs, t))
-      if oursID == was, let theirsID, theirsID != was {
+      // The side whose record is another keeps the path; the side that still had `was` is
+      // the other value.
+      let keep: Side? =
+        oursID == was && theirsID != nil && theirsID != was
+        ? .theirs : theirsID == was && oursID != nil && oursID != was ? .ours : nil
+      if let keep {
+        let (kept, other) = keep == .ours ? (ours, theirs) : (theirs, ours)
+        let (keptNode, otherNode) = keep == .ours ? (o, t) : (t, o)
         return Result(
-          bytes: theirs,
+          bytes: kept,
           conflicts: [
             FieldConflict(
-              path: FieldPath(), kind: .edit, kept: t ?? textNode(theirs),
-              other: o ?? textNode(ours), keptSide: .theirs)
-          ], recordID: was)
-      }
-      if theirsID == was, let oursID, oursID != was {
-        return Result(
-          bytes: ours,
-          conflicts: [
-            FieldConflict(
-              path: FieldPath(), kind: .edit, kept: o ?? textNode(ours),
-              other: t ?? textNode(theirs), keptSide: .ours)
+              path: FieldPath(), kind: .edit, kept: keptNode ?? textNode(kept),
+              other: otherNode ?? textNode(other), keptSide: keep)
           ], recordID: was)
       }
     }
