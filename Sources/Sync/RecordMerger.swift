@@ -1,3 +1,4 @@
+import Git
 import Models
 import Storage
 import YAML
@@ -53,6 +54,15 @@ public enum RecordMerger {
     var merger = NodeMerge()
     let merged = merger.merge(base.flatMap(parse), o, t, at: FieldPath())
     let recordID = id(merged) ?? id(o)
+    // NB: git's line merge, when it is clean and reads as the value merged here: comments and
+    // layout either side changed stay (the value written over one side's text kept only that
+    // side's, so a teammate's added comments were lost).
+    if merger.conflicts.isEmpty, let base,
+      let text = TextMerge.clean(base: base, ours: ours, theirs: theirs),
+      let node = parse(text), NodeWriter.same(node, merged)
+    {
+      return Result(bytes: text, conflicts: [], recordID: recordID)
+    }
     if merger.conflicts.isEmpty && NodeWriter.same(merged, t) {
       return Result(bytes: theirs, conflicts: [], recordID: recordID)
     }

@@ -73,6 +73,26 @@ import YAML
     #expect(mirrored.conflicts.first?.keptSide == .ours)
   }
 
+  /// A teammate's comments are theirs to keep: when git's line merge is clean and reads as the
+  /// merged value, both sides' comments stay (ours' text with theirs' values dropped theirs').
+  @Test func commentsEitherSideAddedStay() {
+    let ours = base.replacingOccurrences(of: "length: 10", with: "length: 15")
+    let theirs =
+      base.replacingOccurrences(of: "# the weekly one", with: "# the weekly one, Tuesdays")
+      + "# Grace chairs in December\n"
+    let r = merge(ours, theirs)
+    #expect(r.conflicts.isEmpty)
+    #expect(
+      text(r)
+        == base.replacingOccurrences(of: "length: 10", with: "length: 15")
+        .replacingOccurrences(of: "# the weekly one", with: "# the weekly one, Tuesdays")
+        + "# Grace chairs in December\n", "\(text(r))")
+    // Lines both sides changed differently are merged by value; ours' text stays.
+    let clash = base.replacingOccurrences(of: "length: 10", with: "length: 20  # longer")
+    let value = merge(ours, clash)
+    #expect(value.conflicts.count == 1 && text(value) == ours)
+  }
+
   @Test func oneSidedChangesTakeThatSide() {
     let theirs = base.replacingOccurrences(of: "  - Grace\n", with: "  - Grace\n  - Linus\n")
     #expect(text(merge(base, theirs)) == theirs)
