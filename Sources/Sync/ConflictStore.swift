@@ -104,13 +104,25 @@ public struct ConflictStore {
         let id = record.record
       {
         var taken = 0
+        // NB: in every folder, not only the one named after the scrum: a teammate's `git mv`
+        // of the scrum file leaves its meetings and entries where they were (seed 9403 left
+        // them naming a scrum that was gone), as `scrum rm --with-history` finds them all.
+        var folders: [String] = []
         for (folder, _) in Self.childFolders(of: record.file, movedTo: record.file) {
+          let top = String(folder.prefix { $0 != "/" })
+          folders += try snapshot.names(top).sorted().map { "\(top)/\($0)" }
+        }
+        for folder in folders {
           for name in try snapshot.names(folder).sorted() where name.hasSuffix(".yaml") {
             let path = "\(folder)/\(name)"
-            guard let bytes = try snapshot.read(path),
-              let node = try? YAMLParser.parse(SourceText(bytes)),
-              (node["scrum"] ?? node["library"])?.scalarText?.lowercased() == id.lowercased()
-            else { continue }
+            guard let bytes = try snapshot.read(path) else { continue }
+            let parent =
+              ActivityIndex.unquotedField("scrum", in: bytes)
+              ?? ActivityIndex.unquotedField("library", in: bytes)
+              ?? (try? YAMLParser.parse(SourceText(bytes))).flatMap {
+                ($0["scrum"] ?? $0["library"])?.scalarText
+              }
+            guard parent?.lowercased() == id.lowercased() else { continue }
             settled.remove(path)
             taken += 1
           }

@@ -10,7 +10,7 @@ import Testing
   /// says which bug), and one more.
   static let keptSeeds: [(seed: UInt64, steps: Int)] = [
     (1001, 25), (1007, 40), (2001, 60), (2005, 15), (1, 40), (4000, 95), (9102, 110),
-    (9202, 60), (9301, 75), (9300, 80),
+    (9202, 60), (9301, 75), (9300, 80), (9403, 120),
   ]
 
   static var cases: [[UInt64]] {
