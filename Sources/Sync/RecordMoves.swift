@@ -64,23 +64,45 @@ struct RecordMoves {
     // (`<day>-<person>.yaml`), so one moved with its scrum is found by that name in the new
     // folder, from the old folder or from any folder naming the same scrum (a teammate's
     // `git mv` of the scrum file alone leaves its entries in a folder of another name, seed 9300).
+    // Indexed once: gone entries by file name, arrived entries by folder, and each file's scrum
+    // read at most once, so a push of many folders costs no more than their entries.
+    var goneByName: [Substring: [String]] = [:]
+    for path in gone.keys.sorted() where path.hasPrefix("standups/") {
+      let parts = path.split(separator: "/")
+      if parts.count == 3 { goneByName[parts[2], default: []].append(path) }
+    }
+    var arrivedByFolder: [Substring: [Substring]] = [:]
+    for path in added.keys where path.hasPrefix("standups/") {
+      let parts = path.split(separator: "/")
+      if parts.count == 3 { arrivedByFolder[parts[1], default: []].append(parts[2]) }
+    }
+    var scrums: [ObjectID: String?] = [:]
+    func scrumOf(_ blob: ObjectID) throws -> String? {
+      if let known = scrums[blob] { return known }
+      let found = Self.scrumOf(try git.blob(blob))
+      scrums[blob] = found
+      return found
+    }
     for (from, to) in moved.sorted(by: { $0.key < $1.key })
     where RecordLayout.kind(ofPath: from) == .scrum {
       let oldFolder = "standups/\(RecordLayout.slug(ofPath: from))/"
-      let newFolder = "standups/\(RecordLayout.slug(ofPath: to))/"
+      let newSlug = RecordLayout.slug(ofPath: to)
       var scrum: String??
-      for path in gone.keys.sorted() where path.hasPrefix("standups/") && moved[path] == nil {
-        let parts = path.split(separator: "/")
-        guard parts.count == 3, let arrived = added[newFolder + parts[2]] else { continue }
-        if !path.hasPrefix(oldFolder) {
-          if scrum == nil { scrum = .some(try new[to].flatMap { Self.id(try git.blob($0)) }) }
-          guard let id = scrum ?? nil, let was = gone[path],
-            Self.scrumOf(try git.blob(was)) == id, Self.scrumOf(try git.blob(arrived)) == id
-          else { continue }
+      for name in arrivedByFolder[Substring(newSlug)]?.sorted() ?? [] {
+        let there = "standups/\(newSlug)/\(name)"
+        guard let arrived = added[there] else { continue }
+        for path in goneByName[name] ?? [] where moved[path] == nil {
+          if !path.hasPrefix(oldFolder) {
+            if scrum == nil { scrum = .some(try new[to].flatMap { Self.id(try git.blob($0)) }) }
+            guard let id = scrum ?? nil, let was = gone[path], try scrumOf(was) == id,
+              try scrumOf(arrived) == id
+            else { continue }
+          }
+          moved[path] = there
+          removed.remove(path)
+          added[there] = nil
+          break
         }
-        moved[path] = newFolder + parts[2]
-        removed.remove(path)
-        added[newFolder + parts[2]] = nil
       }
     }
     // NB: the folders of a moved scrum (or library) moved with it when this side left nothing

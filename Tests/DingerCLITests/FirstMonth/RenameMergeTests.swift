@@ -5,6 +5,19 @@ import Testing
 /// A record is its id wherever its file lives: renames merge with a teammate's edits, and two
 /// files never hold one id after a sync.
 @Suite struct RenameMergeTests {
+  /// Ada records a meeting and everyone syncs; then Ada renames the scrum to design and Grace
+  /// to review, and Ada syncs first.
+  func renameOnBothSidesAfterAMeeting(_ team: Team) throws {
+    try expectOK(
+      team.run(
+        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
+        "9m"))
+    try team.syncAll()
+    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
+    try expectOK(team.run("grace", "scrum", "rename", "design-review", "review"))
+    try expectOK(team.run("ada", "sync"))
+  }
+
   /// The paths of scrum files holding each id, in a member's clone.
   func scrumFilesByID(_ team: Team, _ name: String) throws -> [String: [String]] {
     var out: [String: [String]] = [:]
@@ -77,14 +90,7 @@ import Testing
   /// names both; `--theirs` moves it (with its meetings) to the other path.
   @Test func aRenameAgainstARenameIsAConflictResolveSettles() throws {
     let team = try Team(dingers: ["ada", "grace"])
-    try expectOK(
-      team.run(
-        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
-        "9m"))
-    try team.syncAll()
-    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
-    try expectOK(team.run("grace", "scrum", "rename", "design-review", "review"))
-    try expectOK(team.run("ada", "sync"))
+    try renameOnBothSidesAfterAMeeting(team)
     let r = try team.run("grace", "sync")
     #expect(r.status == 1 && r.stderr.contains("conflict"), "\(r.stdout)\(r.stderr)")
     try team.syncAll()
@@ -267,14 +273,7 @@ import Testing
     try expectOK(
       team.run(
         "ada", "standup", "design-review", "--as", "Ada", "--today", "x", "--date", "2026-11-26"))
-    try expectOK(
-      team.run(
-        "ada", "meet", "design-review", "--record", "--date", "2026-11-20T09:00:00Z", "--duration",
-        "9m"))
-    try team.syncAll()
-    try expectOK(team.run("ada", "scrum", "rename", "design-review", "design"))
-    try expectOK(team.run("grace", "scrum", "rename", "design-review", "review"))
-    try expectOK(team.run("ada", "sync"))
+    try renameOnBothSidesAfterAMeeting(team)
     _ = try team.run("grace", "sync")
     try team.syncAll()
     try team.expectConverged()

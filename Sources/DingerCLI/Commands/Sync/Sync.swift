@@ -17,7 +17,9 @@ struct SyncCommand: ParsableCommand {
       record by record against the common ancestor: different fields and list additions from \
       both sides combine. When both sides set the same field to different values (or one \
       deleted what the other changed), your value stays, the other goes into a conflict record \
-      in .dinger/conflicts/ (see 'dinger conflicts'), and the sync goes on. Then pushes; when \
+      in .dinger/conflicts/ (see 'dinger conflicts'), and the sync goes on. A record that \
+      arrives in two files (a plain-git teammate's merge kept both) is kept in one, the other \
+      file's text in a conflict record. Then pushes; when \
       someone pushed in between, it fetches and merges again (up to 3 rounds).
 
       Files with uncommitted edits that the merge would change stop the sync before anything \
