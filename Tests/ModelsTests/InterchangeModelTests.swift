@@ -37,6 +37,48 @@ import Testing
     #expect(throws: (any Error).self) { try duration("[0, 18446744073709551616]") }
   }
 
+  /// Names repeated many times get the first free `(n)`, as a search from 2 would give; ids
+  /// repeated across scrums are refused (the batch keeps indexes, so this stays linear).
+  @Test func repeatsGetTheFirstFreeNumberAndRepeatedIdsAreRefused() {
+    var batch = ImportBatch(source: .scrumdinger)
+    let meetingID = UUID()
+    func add(_ title: String, id: UUID = UUID(), names: [String] = ["Ada"], meeting: UUID? = nil) {
+      let meetings =
+        meeting.map {
+          [
+            (
+              id: $0.uuidString,
+              meeting: Meeting(
+                id: $0, scrum: id, date: Date(timeIntervalSince1970: 0), length: 10, duration: 60,
+                attendees: ["Ada"])
+            )
+          ]
+        } ?? []
+      batch.add(
+        id: id.uuidString, title: title, names: names, length: 10, theme: nil, meetings: meetings)
+    }
+    let first = UUID()
+    add("Ops", id: first, names: ["Ada", "ada", "ADA", "Ada (3)", "Ada"], meeting: meetingID)
+    add("ops")
+    add("OPS")
+    add("Ops (3)")
+    add("Ops", meeting: meetingID)
+    add("Again", id: first)
+    add("Nobody", names: [])
+    add("Ops")
+    #expect(
+      batch.items.map(\.scrum.title) == [
+        "Ops", "ops (2)", "OPS (3)", "Ops (3) (2)", "Ops (4)", "Ops (5)",
+      ])
+    #expect(
+      batch.items[0].scrum.attendees.map(\.name) == [
+        "Ada", "ada (2)", "ADA (3)", "Ada (3) (2)", "Ada (4)",
+      ])
+    #expect(batch.items[4].meetings.isEmpty)
+    #expect(batch.notes.contains { $0.contains("refused: another scrum in the file has its id") })
+    #expect(batch.notes.contains { $0.contains("a second meeting with the id") })
+  }
+
   @Test func themesInEitherSpellingAndColoursToTheNearest() {
     #expect(AppFiles.theme("orange") == .orange)
     #expect(AppFiles.theme("appOrange") == .orange)

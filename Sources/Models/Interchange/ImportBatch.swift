@@ -22,7 +22,14 @@ public struct ImportBatch: Sendable, Equatable {
   }
 
   public var source: Source
-  public var items: [Item] = []
+  public private(set) var items: [Item] = []
+  // NB: what `items` holds, indexed, so a file of many scrums, meetings or repeated names is
+  // read in time linear in its size (each was a search of everything added before).
+  private var scrumIDs: Set<UUID> = []
+  private var meetingIDs: Set<UUID> = []
+  private var titles: Set<String> = []
+  /// For a title taken, the first `(n)` that may be free (every smaller one is taken).
+  private var nextSuffix: [String: Int] = [:]
   /// What was refused or changed, one line each: `scrum 'Design': attendee 'Ada' is listed
   /// twice; the second is now 'Ada (2)'`.
   public var notes: [String] = []
@@ -161,23 +168,25 @@ public struct ImportBatch: Sendable, Equatable {
       notes.append("\(label) refused: its id '\(OneLineText.excerpt(id))' is not a UUID")
       return
     }
-    guard !items.contains(where: { $0.scrum.id == uuid }) else {
+    guard !scrumIDs.contains(uuid) else {
       notes.append("\(label) refused: another scrum in the file has its id \(uuid.lowercased)")
       return
     }
     var title = String(title.trimmed.unicodeScalars.prefix(Scrum.maxTitle))
     if title.isEmpty {
       title = "Untitled"
-      notes.append("a scrum with an empty title is now '\(unique(title))'")
+      notes.append("a scrum with an empty title is now '\(unique(title).title)'")
     }
-    let free = unique(title)
+    let (free, suffix) = unique(title)
     if free != title {
       notes.append("\(label): another scrum in the file has its title; it is now '\(free)'")
     }
+    let base = title.lowercased()
     title = free
     label = "scrum '\(OneLineText.excerpt(title))'"
     var attendees: [Attendee] = []
     var taken = Set<String>()
+    var nextName: [String: Int] = [:]
     for raw in names {
       var name = String(raw.trimmed.unicodeScalars.prefix(Attendee.maxName))
       if name.isEmpty {
@@ -185,10 +194,11 @@ public struct ImportBatch: Sendable, Equatable {
         continue
       }
       if taken.contains(name.lowercased()) {
-        var n = 2
+        var n = nextName[name.lowercased()] ?? 2
         while taken.contains("\(name) (\(n))".lowercased()) { n += 1 }
         notes.append(
           "\(label): attendee '\(name)' is listed twice; the second is now '\(name) (\(n))'")
+        nextName[name.lowercased()] = n + 1
         name = "\(name) (\(n))"
       }
       taken.insert(name.lowercased())
@@ -214,9 +224,7 @@ public struct ImportBatch: Sendable, Equatable {
           "\(label): a meeting whose id '\(OneLineText.excerpt(raw))' is not a UUID was refused")
         continue
       }
-      guard seen.insert(mid).inserted,
-        !items.contains(where: { $0.meetings.contains { $0.id == mid } })
-      else {
+      guard seen.insert(mid).inserted, !meetingIDs.contains(mid) else {
         notes.append("\(label): a second meeting with the id \(mid.lowercased) was refused")
         continue
       }
@@ -227,15 +235,19 @@ public struct ImportBatch: Sendable, Equatable {
       Item(
         scrum: Scrum(id: uuid, title: title, theme: theme, length: length, attendees: attendees),
         meetings: kept))
+    scrumIDs.insert(uuid)
+    meetingIDs.formUnion(seen)
+    titles.insert(title.lowercased())
+    if let suffix { nextSuffix[base] = suffix + 1 }
   }
 
-  /// `title`, or `title (2)`, `(3)`... when a scrum in the batch has it (case ignored).
-  func unique(_ title: String) -> String {
-    let taken = Set(items.map { $0.scrum.title.lowercased() })
-    guard taken.contains(title.lowercased()) else { return title }
-    var n = 2
-    while taken.contains("\(title) (\(n))".lowercased()) { n += 1 }
-    return "\(title) (\(n))"
+  /// `title`, or `title (2)`, `(3)`... when a scrum in the batch has it (case ignored), with
+  /// the number given.
+  func unique(_ title: String) -> (title: String, suffix: Int?) {
+    guard titles.contains(title.lowercased()) else { return (title, nil) }
+    var n = nextSuffix[title.lowercased()] ?? 2
+    while titles.contains("\(title) (\(n))".lowercased()) { n += 1 }
+    return ("\(title) (\(n))", n)
   }
 }
 
