@@ -46,10 +46,12 @@ public struct InterchangeProvider: Sendable {
     var titles = Set(existing.map { $0.scrum.title.trimmed.lowercased() })
     var taken = Set(existing.map(\.path))
     var usedThemes = Set(existing.compactMap(\.scrum.theme))
+    let byID = Dictionary(
+      existing.compactMap { s in s.scrum.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
     for item in batch.items {
       var slug: String
       var scrum = item.scrum
-      if let here = existing.first(where: { $0.scrum.id == scrum.id }) {
+      if let here = scrum.id.flatMap({ byID[$0] }) {
         slug = here.slug
         result.scrumsHere += 1
       } else {

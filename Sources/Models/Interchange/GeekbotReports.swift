@@ -58,20 +58,22 @@ public enum GeekbotReports {
     let asked = (scrum.standup ?? StandupSettings()).asked
     var out = Converted()
     var seen = Set<String>()
+    // NB: the first attendee of each name, looked up, not searched per report.
+    var byKey: [String: Int] = [:]
+    for (i, a) in scrum.attendees.enumerated() where byKey[a.naturalKey] == nil {
+      byKey[a.naturalKey] = i
+    }
     for report in reports.sorted(by: { $0.timestamp < $1.timestamp }) {
       let names = [report.member.realname, report.member.username].compactMap { $0?.trimmed }
         .filter { !$0.isEmpty }
       let who = names.first ?? "?"
-      guard
-        let attendee = scrum.attendees.first(where: { a in
-          names.contains { $0.lowercased() == a.naturalKey }
-        })
-      else {
+      guard let index = names.compactMap({ byKey[$0.lowercased()] }).min() else {
         out.notes.append(
           "report \(report.id) by '\(OneLineText.excerpt(who))' left out: not an attendee of \(scrum.title) (add them with dinger scrum edit, then import again)"
         )
         continue
       }
+      let attendee = scrum.attendees[index]
       let date = day(Date(timeIntervalSince1970: Double(report.timestamp))).description
       guard seen.insert("\(attendee.naturalKey)@\(date)").inserted else {
         out.notes.append(
