@@ -41,6 +41,12 @@ public struct Reminders: Sendable {
       $0.date >= viewer.now && $0.date < window.upperBound
     }
     let sent = Set(remembered())
+    // NB: the scrums listed once, not once per stand-up due.
+    let scrumsBySlug =
+      items.isEmpty
+      ? [:]
+      : Dictionary(
+        try schedules.scrums.list().scrums.map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
     var out: [Reminder] = []
     for item in items {
       let key =
@@ -56,7 +62,7 @@ public struct Reminders: Sendable {
       // NB: who has not written their entry of the day yet (a scrum that writes one), the
       // absent left out.
       var notWritten: [String] = []
-      if let stored = try schedules.scrums.list().scrums.first(where: { $0.slug == item.slug }) {
+      if let stored = scrumsBySlug[item.slug] {
         let entries = try standups.entries(of: stored).entries
         if !entries.isEmpty, let day = CivilDate(item.day) {
           notWritten = standups.day(day, of: stored, entries: entries)
