@@ -1,14 +1,15 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// An open file descriptor, closed once (by `close()` or when the last reference goes): what
 /// Foundation's FileHandle did for pipes to and from helpers, without full Foundation.
-public final class FileDescriptor: @unchecked Sendable {
-  private let lock = Lock()
-  private var fd: Int32
+public final class FileDescriptor: Sendable {
+  /// The descriptor; -1 once closed (exchanged, so only one `close` closes it).
+  private let fd: Atomic<Int32>
 
   /// Takes ownership of `fd`.
-  public init(_ fd: Int32) { self.fd = fd }
+  public init(_ fd: Int32) { self.fd = Atomic(fd) }
 
   /// Opens `path` for reading; nil when it can't be.
   public convenience init?(forReadingAtPath path: String) {
@@ -17,18 +18,14 @@ public final class FileDescriptor: @unchecked Sendable {
     self.init(fd)
   }
 
-  deinit { if fd >= 0 { Glibc.close(fd) } }
+  deinit { close() }
 
   /// The raw descriptor; -1 once closed.
-  public var rawValue: Int32 { lock.withLock { fd } }
+  public var rawValue: Int32 { fd.load(ordering: .acquiring) }
 
   /// Closes it (a second call does nothing).
   public func close() {
-    let old = lock.withLock {
-      let old = fd
-      fd = -1
-      return old
-    }
+    let old = fd.exchange(-1, ordering: .acquiringAndReleasing)
     if old >= 0 { Glibc.close(old) }
   }
 

@@ -1,49 +1,25 @@
 import FoundationEssentials
 import Glibc
 
-// Locks, a condition and threads on pthreads: what Foundation's NSLock, NSCondition and Thread
-// gave us (they live in full Foundation, which links ICU).
+// Shared state has one idiom: it lives inside its lock and is reached only through a closure
+// that holds the lock. `Mutex<State>` (Synchronization) where nobody waits for the state to
+// change; `Monitor<State>` below where a thread does (a queue's reader, a helper's start).
+// No free-standing locks or conditions: a lock that guards "these fields" by convention is how
+// a field comes to be read without it.
 
-/// A mutual-exclusion lock.
-public final class Lock: @unchecked Sendable {
+/// State shared between threads, reachable only with its lock held, with a condition to wait on
+/// until it changes: `Mutex` with waiting, on pthreads.
+public final class Monitor<State>: @unchecked Sendable {
+  // NB: @unchecked because the compiler cannot see that `state` is touched only with `mutex`
+  // held; every path to it below takes the lock first.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-  /// A lock; `recursive` lets the thread holding it take it again.
-  public init(recursive: Bool = false) {
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    if recursive { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)) }
-    pthread_mutex_init(mutex, &attributes)
-    pthread_mutexattr_destroy(&attributes)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  /// Takes the lock, waiting for it.
-  public func lock() { pthread_mutex_lock(mutex) }
-  /// Gives the lock back.
-  public func unlock() { pthread_mutex_unlock(mutex) }
-
-  /// `body` with the lock held.
-  public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    lock()
-    defer { unlock() }
-    return try body()
-  }
-
-  fileprivate var raw: UnsafeMutablePointer<pthread_mutex_t> { mutex }
-}
-
-/// A lock with a condition to wait on, as NSCondition.
-public final class Condition: @unchecked Sendable {
-  private let lockValue = Lock()
   private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private var state: State
 
-  /// A condition.
-  public init() {
+  /// A monitor over `initial`.
+  public init(_ initial: State) {
+    state = initial
+    pthread_mutex_init(mutex, nil)
     var attributes = pthread_condattr_t()
     pthread_condattr_init(&attributes)
     pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
@@ -54,36 +30,51 @@ public final class Condition: @unchecked Sendable {
   deinit {
     pthread_cond_destroy(cond)
     cond.deallocate()
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
   }
 
-  /// Takes the lock.
-  public func lock() { lockValue.lock() }
-  /// Gives the lock back.
-  public func unlock() { lockValue.unlock() }
-  /// `body` with the lock held.
-  public func withLock<T>(_ body: () throws -> T) rethrows -> T { try lockValue.withLock(body) }
-  /// Waits (the lock held) until signalled.
-  public func wait() { pthread_cond_wait(cond, lockValue.raw) }
-
-  /// Waits (the lock held) until signalled or `seconds` have passed; false when they have.
-  @discardableResult
-  public func wait(seconds: Double) -> Bool {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + max(0, seconds)
-    var deadline = timespec(
-      tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
-    return pthread_cond_timedwait(cond, lockValue.raw, &deadline) == 0
+  /// `body` with the lock held. Waiters are not woken: use `change` for what they wait on.
+  public func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&state)
   }
 
-  /// Waits (the lock held) until signalled or `deadline`; false when it has passed.
-  @discardableResult
-  public func wait(until deadline: Date) -> Bool { wait(seconds: deadline.timeIntervalSinceNow) }
+  /// `body` with the lock held, then every waiter woken to look again.
+  public func change<T>(_ body: (inout State) throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer {
+      pthread_cond_broadcast(cond)
+      pthread_mutex_unlock(mutex)
+    }
+    return try body(&state)
+  }
 
-  /// Wakes one waiter.
-  public func signal() { pthread_cond_signal(cond) }
-  /// Wakes every waiter.
-  public func broadcast() { pthread_cond_broadcast(cond) }
+  /// Waits until `ready` holds (at most `seconds`, for ever when nil), then runs `body` with the
+  /// lock still held; `body` is told whether `ready` held (false: the time ran out).
+  public func wait<T>(
+    seconds: Double? = nil, until ready: (State) -> Bool,
+    then body: (inout State, _ ready: Bool) throws -> T
+  ) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    var deadline = timespec()
+    if let seconds {
+      clock_gettime(CLOCK_MONOTONIC, &deadline)
+      let total = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + max(0, seconds)
+      deadline = timespec(
+        tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
+    }
+    while !ready(state) {
+      if seconds == nil {
+        pthread_cond_wait(cond, mutex)
+      } else if pthread_cond_timedwait(cond, mutex, &deadline) == ETIMEDOUT {
+        return try body(&state, ready(state))
+      }
+    }
+    return try body(&state, true)
+  }
 }
 
 /// A thread of its own for work that blocks (a read, a C library's loop).

@@ -8,7 +8,9 @@ import TestSupport
 ///   other's are on the remote; `dinger sync` against `git pull --no-rebase && git push`
 ///   (target at most 1);
 /// - the initial push of a 20,000-commit history to an empty remote: `dinger sync` against
-///   `git push` (target at most 1.5).
+///   `git push` (target at most 1.5);
+/// - a catch-up: a clone 20,000 commits behind, with one meeting of its own, syncs; `dinger
+///   sync` against `git pull --no-rebase && git push` (target at most 1, wall time).
 enum TransportBench {
   static func run(dinger: String, root: URL) throws {
     print("Transports: sync over loopback ssh and https")
@@ -114,8 +116,57 @@ enum TransportBench {
           + String(
             format: "dinger %7.1f ms, git push %7.1f ms, ratio %.2f (target <= 1.5) %@",
             pd * 1000, pg * 1000, pd / pg, pd / pg <= 1.5 ? "ok" : "OVER TARGET"))
+      try catchUp(over: name, url: url, env: env, large: large, served: served, work: work)
     }
     print("")
+  }
+
+  /// The catch-up row: the remote holds the whole 20,000-commit history; the clone stands at its
+  /// first commit with one meeting of its own. The two tools alternate over three rounds, each
+  /// on a fresh remote and clone, and the medians are compared.
+  static func catchUp(
+    over name: String, url: (String) -> String, env: [String: String], large: URL, served: URL,
+    work: URL
+  ) throws {
+    var times: [String: [Double]] = [:]
+    for round in 0..<3 {
+      for tool in ["dinger", "git"] {
+        let remoteName = "\(name)-behind-\(tool)-\(round).git"
+        let remote = served.appendingPathComponent(remoteName)
+        try Shell.run("/usr/bin/git", ["clone", "-q", "--bare", large.path, remote.path])
+        let clone = work.appendingPathComponent("\(name)-behind-\(tool)-\(round)")
+        try Shell.run("/usr/bin/git", ["clone", "-q", large.path, clone.path])
+        try Shell.run("/usr/bin/git", ["reset", "-q", "--hard", "main~20000"], in: clone)
+        try Shell.run("/usr/bin/git", ["remote", "set-url", "origin", url(remoteName)], in: clone)
+        try Shell.run("/usr/bin/git", ["config", "pull.rebase", "false"], in: clone)
+        // NB: the clone's remote-tracking ref still names the whole history; a teammate 20,000
+        // behind has never fetched it.
+        try Shell.run(
+          "/usr/bin/git", ["update-ref", "refs/remotes/origin/main", "main"], in: clone)
+        try Shell.run("/usr/bin/git", ["reflog", "expire", "--expire=now", "--all"], in: clone)
+        try Shell.run("/usr/bin/git", ["gc", "-q", "--prune=now"], in: clone)
+        try addMeetings(1, side: 1, in: clone)
+        let log = work.appendingPathComponent("\(name)-behind-\(tool)-\(round).log").path
+        let command =
+          tool == "dinger"
+          ? "'\(dinger)' sync >'\(log)' 2>&1"
+          : "git pull -q --no-rebase --no-edit >'\(log)' 2>&1 && git push -q >>'\(log)' 2>&1"
+        times[tool, default: []].append(try Shell.time(command, in: clone, env: env))
+        let count = try Shell.run("/usr/bin/git", ["rev-list", "--count", "main"], in: remote)
+        guard count.trimmingCharacters(in: .whitespacesAndNewlines) == "20003" else {
+          throw BenchError(
+            "\(tool)'s catch-up over \(name) left \(count) commits, not 20003: "
+              + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
+        }
+      }
+    }
+    let d = Shell.median(times["dinger"]!)
+    let g = Shell.median(times["git"]!)
+    print(
+      "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) catch-up, 20,000 commits behind      "
+        + String(
+          format: "dinger %7.1f ms, git pull && git push %7.1f ms, ratio %.2f (target <= 1) %@",
+          d * 1000, g * 1000, d / g, d / g <= 1 ? "ok" : "OVER TARGET"))
   }
 
   /// `count` meetings of team-`side`'s scrum committed on top of main (fast-import).

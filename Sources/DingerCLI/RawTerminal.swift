@@ -5,7 +5,7 @@ import Glibc
 
 /// The terminal in full-screen raw mode: alternate screen, no echo, keys one by one; put back
 /// as it was on every way out (normal end, error, Ctrl-C, SIGTERM).
-final class RawTerminal: @unchecked Sendable {
+final class RawTerminal: Sendable {
   nonisolated(unsafe) private static var saved = termios()
   nonisolated(unsafe) private static var active = false
 

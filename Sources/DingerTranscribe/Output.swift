@@ -1,12 +1,13 @@
 import Foundation
 import Speech
+import Synchronization
 
 /// Messages to dinger on standard output, one whole line per write, from any thread.
 enum Output {
-  private static let lock = NSLock()
+  private static let lock = Mutex(())
 
   static func send(_ message: TranscriberMessage) {
-    lock.withLock {
+    lock.withLock { _ in
       var line = message.line
       line.withUTF8 { buffer in
         var done = 0

@@ -4,7 +4,7 @@ import Speech
 
 /// One pocketsphinx decoder for the whole meeting (a fresh one per turn doubled the errors:
 /// its cepstral mean normalisation would start cold each time).
-final class Recognizer: @unchecked Sendable {
+final class Recognizer {
   // NB: used by one thread at a time (the decoding thread once set up).
   private let decoder: OpaquePointer
   private var inUtterance = false

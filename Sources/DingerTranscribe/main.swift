@@ -16,6 +16,7 @@
 
 import Foundation
 import Speech
+import Synchronization
 
 // NB: a child inherits its spawning thread's blocked signals and its parent's ignored ones
 // (dinger's runtime threads block SIGTERM and SIGINT): start with the usual ones.
@@ -174,8 +175,9 @@ case "file":
   var at = 0
   // Decoding runs beside reading, as when listening.
   let finished = DispatchSemaphore(value: 0)
+  let handed = Mutex<Recognizer?>(recognizer)
   let worker = Thread {
-    decode(queue, with: recognizer)
+    decode(queue, with: handed.withLock { $0.take()! })
     finished.signal()
   }
   worker.start()
@@ -223,8 +225,7 @@ case "listen":
       Int($0)
     } ?? ItemQueue.defaultMostAudio)
   let marks = TurnMarks()
-  let stop = NSCondition()
-  nonisolated(unsafe) var stopping = false
+  let stopping = Mutex(false)
   // dinger's commands: each turn as it begins; the end (or dinger gone).
   let commands = Thread {
     var turn = 0
@@ -234,18 +235,19 @@ case "listen":
         turn += 1
         marks.begin(turn)
       case .end?:
-        stop.withLock { stopping = true }
+        stopping.withLock { $0 = true }
         return
       default:
         Output.send(.note("ignored a line dinger sent: \(line.prefix(40))"))
       }
     }
-    stop.withLock { stopping = true }
+    stopping.withLock { $0 = true }
   }
   commands.start()
   let finished = DispatchSemaphore(value: 0)
+  let handed = Mutex<Recognizer?>(recognizer)
   let worker = Thread {
-    decode(queue, with: recognizer)
+    decode(queue, with: handed.withLock { $0.take()! })
     finished.signal()
   }
   worker.start()
@@ -253,7 +255,7 @@ case "listen":
   var buffer = [Int16](repeating: 0, count: WAVFile.rate / 10)
   var lost = LostAudio(rate: WAVFile.rate)
   var position = 0
-  while !stop.withLock({ stopping }) {
+  while !stopping.withLock({ $0 }) {
     do {
       try buffer.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
     } catch {

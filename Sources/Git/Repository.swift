@@ -13,7 +13,8 @@ public final class Repository: Sendable {
   private let opened = Atomic<UInt>(0)
   /// For a repository opened later: its working tree and `.git` folder.
   private let deferred: (root: URL, gitDirectory: URL)?
-  private let opening = Lock()
+  /// Held while the deferred handle is opened, so it is opened once.
+  private let opening = Mutex(())
 
   private var handle: OpaquePointer? {
     OpaquePointer(bitPattern: opened.load(ordering: .acquiring))
@@ -34,24 +35,26 @@ public final class Repository: Sendable {
   var raw: OpaquePointer {
     get throws(GitError) {
       if let handle { return handle }
-      opening.lock()
-      defer { opening.unlock() }
-      if let handle { return handle }
-      guard let deferred else { preconditionFailure("a repository without a handle") }
-      do throws(GitError) {
-        let other = try Self.open(deferred.root)
-        // NB: the handle moves here; the other instance then frees nothing.
-        let taken = other.opened.exchange(0, ordering: .acquiringAndReleasing)
-        opened.store(taken, ordering: .releasing)
-        return OpaquePointer(bitPattern: taken)!
-      } catch {
-        // NB: as git's die(): `openLater` checked what could be checked without libgit2, so this
-        // is a repository libgit2 refuses (an unknown format, a damaged config); no command can
-        // go on without it. Thrown up to the command, which ends with status 128.
-        var refused = error
-        refused.refusesRepository = true
-        throw refused
+      let address = try opening.withLock { _ throws(GitError) -> UInt in
+        let now = opened.load(ordering: .acquiring)
+        if now != 0 { return now }
+        guard let deferred else { preconditionFailure("a repository without a handle") }
+        do throws(GitError) {
+          let other = try Self.open(deferred.root)
+          // NB: the handle moves here; the other instance then frees nothing.
+          let taken = other.opened.exchange(0, ordering: .acquiringAndReleasing)
+          opened.store(taken, ordering: .releasing)
+          return taken
+        } catch {
+          // NB: as git's die(): `openLater` checked what could be checked without libgit2, so
+          // this is a repository libgit2 refuses (an unknown format, a damaged config); no
+          // command can go on without it. Thrown up to the command, which ends with status 128.
+          var refused = error
+          refused.refusesRepository = true
+          throw refused
+        }
       }
+      return OpaquePointer(bitPattern: address)!
     }
   }
 

@@ -8,7 +8,7 @@ import Processes
 /// The callbacks of one fetch, push or clone: progress, credentials (ssh-agent and key files for
 /// ssh; git's credential helpers for https; a bounded number of attempts), and the remote's
 /// answer to each pushed reference. libgit2 checks host keys and certificates itself.
-public final class TransferSession: @unchecked Sendable {
+public final class TransferSession {
   /// Called as objects arrive.
   public var onProgress: ((TransferProgress) -> Void)?
   /// The remote's reason for refusing a pushed reference, if it did.

@@ -2,6 +2,7 @@ import Base
 internal import CCurl
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// One http request of the smart protocol, made by libcurl on a thread of its own: the response
 /// body flows through a pipe to whoever reads it, so a large pack is never held in memory and a
@@ -12,6 +13,11 @@ import Glibc
 /// A server that sends nothing for the low-speed time, or cannot be reached within it, ends the
 /// exchange with an error instead of a wait that never ends.
 public final class HTTPExchange: @unchecked Sendable {
+  // NB: @unchecked, with each field's owner: `shared` is a Monitor; `errorBody`, `sent`, the
+  // `last…` fields, `handle` and `writeFD` belong to the transfer thread (`perform` and curl's
+  // callbacks on it); `readFD` to the reader, whose `cancel` (or deinit) closes it after the
+  // transfer has finished with the pipe. `onUpload` runs on the transfer thread while its
+  // owner waits on this exchange (a request body is whole before the request starts).
   /// How the server answered, once it has.
   public struct Answer {
     /// The HTTP status (0 when no answer came).
@@ -28,10 +34,15 @@ public final class HTTPExchange: @unchecked Sendable {
   }
 
   private let api: UnsafePointer<dinger_curl_api>
-  private let condition = Condition()
-  private var answer: Answer?
-  private var finished = false
-  private var cancelled = false
+  /// What the transfer thread and the reader share.
+  private struct Shared {
+    var answer: Answer?
+    var finished = false
+    var cancelled = false
+    /// `Retry-After:` of the latest response, in seconds (set by the header callback).
+    var retryAfter: Double?
+  }
+  private let shared = Monitor(Shared())
   private var readFD: Int32 = -1
   private var writeFD: Int32 = -1
   private var errorBody: [UInt8] = []
@@ -68,19 +79,13 @@ public final class HTTPExchange: @unchecked Sendable {
 
   /// Waits until the server has answered (the body is starting) or the exchange has ended.
   public func answered() -> Answer {
-    condition.lock()
-    defer { condition.unlock() }
-    while answer == nil { condition.wait() }
-    return answer!
+    shared.wait(until: { $0.answer != nil }) { shared, _ in shared.answer! }
   }
 
   /// Waits until the exchange has ended: the answer with the first bytes of an error's body
   /// (`answered` returns as soon as the status is known, before that body has come).
   public func ended() -> Answer {
-    condition.lock()
-    defer { condition.unlock() }
-    while !finished { condition.wait() }
-    return answer!
+    shared.wait(until: { $0.finished }) { shared, _ in shared.answer! }
   }
 
   /// Up to `size` bytes of the body; 0 at its end. Throws when the transfer failed midway.
@@ -90,10 +95,7 @@ public final class HTTPExchange: @unchecked Sendable {
       if n > 0 { return n }
       if n < 0 && errno == EINTR { continue }
       if n < 0 { throw HTTPFailure.local(String(cString: strerror(errno))) }
-      condition.lock()
-      while !finished { condition.wait() }
-      let failure = answer?.failure
-      condition.unlock()
+      let failure = shared.wait(until: { $0.finished }) { shared, _ in shared.answer?.failure }
       if let failure { throw failure }
       return 0
     }
@@ -101,66 +103,57 @@ public final class HTTPExchange: @unchecked Sendable {
 
   /// Stops the transfer (within about a second) and waits for its thread to end.
   public func cancel() {
-    condition.lock()
     // NB: a reader that stopped at the end of what it wanted (a listing's flush) is usually at
     // the end of the answer too: a moment for curl to finish lets its connection be kept for
     // the next request, where stopping it mid-way would close it.
-    let deadline = Date().addingTimeInterval(0.2)
-    while !finished && condition.wait(until: deadline) {}
-    cancelled = true
-    condition.unlock()
+    shared.wait(seconds: 0.2, until: { $0.finished }) { shared, _ in shared.cancelled = true }
     // NB: a writer blocked on a full pipe is freed by EPIPE.
     if readFD >= 0 {
       close(readFD)
       readFD = -1
     }
-    condition.lock()
-    while !finished { condition.wait() }
-    condition.unlock()
+    shared.wait(until: { $0.finished }) { _, _ in }
   }
 
   // MARK: The transfer thread
 
   private func perform() {
     let failure = transfer()
-    condition.lock()
-    if answer == nil {
-      answer = Answer(
-        status: 0, contentType: nil, location: nil, failure: nil,
-        errorBody: String(decoding: errorBody, as: UTF8.self))
+    let body = String(decoding: errorBody, as: UTF8.self)
+    let last = (lastStatus, lastContentType, lastURL)
+    shared.change { shared in
+      var answer =
+        shared.answer
+        ?? Answer(status: 0, contentType: nil, location: nil, failure: nil, errorBody: body)
+      answer.failure = failure
+      if answer.status == 0 {
+        // No body came (a 401 or a redirect without one): the last response's headers.
+        (answer.status, answer.contentType, answer.location) = last
+      }
+      answer.errorBody = body
+      answer.retryAfter = shared.retryAfter
+      shared.answer = answer
+      shared.finished = true
     }
-    answer?.failure = failure
-    if answer?.status == 0 {
-      // No body came (a 401 or a redirect without one): the last response's headers.
-      answer?.status = lastStatus
-      answer?.contentType = lastContentType
-      answer?.location = lastURL
-    }
-    answer?.errorBody = String(decoding: errorBody, as: UTF8.self)
-    answer?.retryAfter = retryAfter
-    finished = true
-    condition.broadcast()
-    condition.unlock()
     close(writeFD)
   }
 
   private var lastStatus = 0
-  /// `Retry-After:` of the latest response, in seconds (set by the header callback).
-  private var retryAfter: Double?
   private var lastContentType: String?
   private var lastURL: String?
 
   /// One idle handle kept between requests: its connection cache lets the next request to
   /// the same server reuse the connection (TCP and TLS set up once per transfer, as git does).
-  nonisolated(unsafe) private static var idle: UnsafeMutableRawPointer?
-  private static let idleLock = Lock()
+  /// Its address (0 when none is kept).
+  private static let idle = Mutex<UInt>(0)
 
   private func takeHandle() -> UnsafeMutableRawPointer? {
     if api.pointee.easy_reset != nil,
-      let kept = Self.idleLock.withLock({ () -> UnsafeMutableRawPointer? in
-        defer { Self.idle = nil }
-        return Self.idle
-      })
+      let kept = UnsafeMutableRawPointer(
+        bitPattern: Self.idle.withLock { idle in
+          defer { idle = 0 }
+          return idle
+        })
     {
       api.pointee.easy_reset(kept)
       return kept
@@ -170,14 +163,13 @@ public final class HTTPExchange: @unchecked Sendable {
 
   private func giveBack(_ curl: UnsafeMutableRawPointer, reusable: Bool) {
     guard reusable, api.pointee.easy_reset != nil else { return api.pointee.easy_cleanup(curl) }
-    let surplus = Self.idleLock.withLock { () -> UnsafeMutableRawPointer? in
-      if Self.idle == nil {
-        Self.idle = curl
-        return nil
-      }
-      return curl
+    let address = UInt(bitPattern: Int(bitPattern: curl))
+    let kept = Self.idle.withLock { idle in
+      guard idle == 0 else { return false }
+      idle = address
+      return true
     }
-    if let surplus { api.pointee.easy_cleanup(surplus) }
+    if !kept { api.pointee.easy_cleanup(curl) }
   }
 
   private func transfer() -> HTTPFailure? {
@@ -291,9 +283,7 @@ public final class HTTPExchange: @unchecked Sendable {
     if line.lowercased().hasPrefix("retry-after:") {
       let value = String(line.dropFirst("retry-after:".count)).trimmed()
       let exchange = Unmanaged<HTTPExchange>.fromOpaque(me).takeUnretainedValue()
-      exchange.condition.lock()
-      exchange.retryAfter = Double(value).map { max(0, $0) }
-      exchange.condition.unlock()
+      exchange.shared.withLock { $0.retryAfter = Double(value).map { max(0, $0) } }
     }
     return n
   }
@@ -307,24 +297,20 @@ public final class HTTPExchange: @unchecked Sendable {
   }
 
   private func deliver(_ data: UnsafeRawPointer, _ count: Int) -> Int {
-    condition.lock()
-    if answer == nil {
-      let curl = currentHandleStatus()
-      // NB: a redirect's body (apache sends one) says nothing; its Location is known for sure
-      // only once the transfer ends, where `perform` takes it (read here it could be missing,
-      // and the redirect read as one "without saying where").
-      if (300..<400).contains(curl.status) {
-        condition.unlock()
-        return count
+    let seen = shared.change { shared -> (status: Int, stop: Bool)? in
+      if shared.answer == nil {
+        let curl = currentHandleStatus()
+        // NB: a redirect's body (apache sends one) says nothing; its Location is known for sure
+        // only once the transfer ends, where `perform` takes it (read here it could be missing,
+        // and the redirect read as one "without saying where").
+        if (300..<400).contains(curl.status) { return nil }
+        shared.answer = Answer(
+          status: curl.status, contentType: curl.contentType, location: curl.url,
+          failure: nil, errorBody: "")
       }
-      answer = Answer(
-        status: curl.status, contentType: curl.contentType, location: curl.url,
-        failure: nil, errorBody: "")
-      condition.broadcast()
+      return (shared.answer!.status, shared.cancelled)
     }
-    let status = answer!.status
-    let stop = cancelled
-    condition.unlock()
+    guard let (status, stop) = seen else { return count }
     if stop { return 0 }
     guard (200..<300).contains(status) else {
       errorBody += UnsafeRawBufferPointer(
@@ -359,10 +345,7 @@ public final class HTTPExchange: @unchecked Sendable {
   }
 
   private func progress(sent now: Int, of total: Int) -> Int32 {
-    condition.lock()
-    let stop = cancelled
-    condition.unlock()
-    if stop { return 1 }
+    if shared.withLock({ $0.cancelled }) { return 1 }
     if total > 0, now != sent.0 {
       sent = (now, total)
       onUpload?(now, total)

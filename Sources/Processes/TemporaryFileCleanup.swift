@@ -3,7 +3,7 @@ import Glibc
 /// Removes a temporary file when dinger ends, however it ends: `remove()` on the normal ways
 /// out, and a handler for SIGTERM, SIGHUP (the terminal closed) and SIGINT that removes it and
 /// then ends dinger with the same signal, as git's tempfile does. One file at a time.
-public final class TemporaryFileCleanup: @unchecked Sendable {
+public final class TemporaryFileCleanup {
   // NB: the signal handler may only touch memory allocated before the signal: a C string.
   nonisolated(unsafe) private static var armed: UnsafeMutablePointer<CChar>?
   private static let signals = [SIGTERM, SIGHUP, SIGINT]

@@ -1,6 +1,7 @@
 import Base
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// What the decoding thread takes, in the order it happened: audio, a new turn, the end.
 public enum Item: Sendable, Equatable {
@@ -12,11 +13,13 @@ public enum Item: Sendable, Equatable {
 /// A queue between capture (and dinger's commands) and the decoder, so that decoding never
 /// holds up capture. Bounded: past five minutes of audio behind (9.6 MB), audio is dropped,
 /// and the helper says which.
-public final class ItemQueue: @unchecked Sendable {
-  private let condition = Condition()
-  private var items: [Item] = []
-  private var head = 0
-  private var audioQueued = 0
+public final class ItemQueue: Sendable {
+  private struct State {
+    var items: [Item] = []
+    var head = 0
+    var audioQueued = 0
+  }
+  private let state = Monitor(State())
   /// Chunks of audio (100 ms each) it holds before it drops.
   public let mostAudio: Int
   public static let defaultMostAudio = 3000
@@ -27,58 +30,59 @@ public final class ItemQueue: @unchecked Sendable {
   /// False when the audio was dropped.
   @discardableResult
   public func push(_ item: Item) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    if case .audio = item {
-      guard audioQueued < mostAudio else { return false }
-      audioQueued += 1
+    state.change { state in
+      if case .audio = item {
+        guard state.audioQueued < mostAudio else { return false }
+        state.audioQueued += 1
+      }
+      state.items.append(item)
+      return true
     }
-    items.append(item)
-    condition.signal()
-    return true
   }
 
   public func pop() -> Item {
-    condition.lock()
-    defer { condition.unlock() }
-    while head == items.count { condition.wait() }
-    let item = items[head]
-    head += 1
-    if head > 1024 {
-      items.removeFirst(head)
-      head = 0
+    state.wait(until: { $0.head < $0.items.count }) { state, _ in
+      let item = state.items[state.head]
+      state.head += 1
+      if state.head > 1024 {
+        state.items.removeFirst(state.head)
+        state.head = 0
+      }
+      if case .audio = item { state.audioQueued -= 1 }
+      return item
     }
-    if case .audio = item { audioQueued -= 1 }
-    return item
   }
 }
 
 /// Where in the recorded audio each turn begins. A key press reaches the helper while the sound
 /// of that moment may still wait in the server's buffers, so a turn is placed at the audio
 /// captured by then (what was read, plus what waits), not at the chunk read next.
-public final class TurnMarks: @unchecked Sendable {
-  private let lock = Lock()
-  private var read = 0
-  private var waiting = 0
-  private var pending: [(position: Int, turn: Int)] = []
+public final class TurnMarks: Sendable {
+  private struct State {
+    var read = 0
+    var waiting = 0
+    var pending: [(position: Int, turn: Int)] = []
+  }
+  private let state = Mutex(State())
 
   public init() {}
 
   /// A turn begins now.
   public func begin(_ turn: Int) {
-    lock.withLock { pending.append((read + waiting, turn)) }
+    state.withLock { $0.pending.append(($0.read + $0.waiting, turn)) }
   }
 
   /// Queues a chunk just read, cut where turns began inside it; `waiting` is what the server
   /// still holds after it.
   @discardableResult
   public func queue(_ chunk: [Int16], waiting now: Int, into queue: ItemQueue) -> Bool {
-    let (start, marks) = lock.withLock { () -> (Int, [(position: Int, turn: Int)]) in
-      let start = read
-      read += chunk.count
-      waiting = now
-      let due = pending.filter { $0.position < read }
-      pending.removeAll { $0.position < read }
+    let (start, marks) = state.withLock { state -> (Int, [(position: Int, turn: Int)]) in
+      let start = state.read
+      state.read += chunk.count
+      state.waiting = now
+      let read = state.read
+      let due = state.pending.filter { $0.position < read }
+      state.pending.removeAll { $0.position < read }
       return (start, due)
     }
     var from = 0

@@ -4,24 +4,46 @@ import FoundationEssentials
 import Git
 import Glibc
 import Models
+import Synchronization
 import YAML
 
 /// The data repository: a git repository whose working tree holds Dinger's record files.
 /// Reads come from the working tree (so hand edits show at once); every change is one commit.
-public final class DataRepository: @unchecked Sendable {
+public final class DataRepository: Sendable {
   /// The working tree's root, where `.dinger/` and `scrums/` live.
   public let root: URL
   let git: Repository
+  /// What changes after opening: notes for the command, and what tests set.
+  private struct Mutable {
+    var beforeMovingBranch: (@Sendable () throws -> Void)?
+    var notes: [String] = []
+    var clock: @Sendable () -> Int64 = FileStamp.now
+    var cacheHits = 0
+  }
+  private let mutable = Mutex(Mutable())
+
   /// Runs between building a commit and moving the branch (tests use it to move the branch
   /// underneath, as a concurrent plain-git user would).
-  var beforeMovingBranch: (() throws -> Void)?
+  var beforeMovingBranch: (@Sendable () throws -> Void)? {
+    get { mutable.withLock { $0.beforeMovingBranch } }
+    set { mutable.withLock { $0.beforeMovingBranch = newValue } }
+  }
   /// Things the user should hear about the repository (an interrupted write that was
   /// finished), for the command to print.
-  public internal(set) var notes: [String] = []
+  public internal(set) var notes: [String] {
+    get { mutable.withLock { $0.notes } }
+    set { mutable.withLock { $0.notes = newValue } }
+  }
   /// The wall clock the record cache judges settled files by (tests move it on).
-  var clock: () -> Int64 = FileStamp.now
+  var clock: @Sendable () -> Int64 {
+    get { mutable.withLock { $0.clock } }
+    set { mutable.withLock { $0.clock = newValue } }
+  }
   /// How many records the last read took from the record cache.
-  var cacheHits = 0
+  var cacheHits: Int {
+    get { mutable.withLock { $0.cacheHits } }
+    set { mutable.withLock { $0.cacheHits = newValue } }
+  }
 
   /// The working tree as a plain data directory.
   public var directory: DataDirectory { DataDirectory(root: root) }

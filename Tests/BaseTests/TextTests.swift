@@ -61,42 +61,41 @@ import Testing
   }
 }
 
-/// Locks, a condition and threads on pthreads.
+/// Monitors and threads on pthreads.
 @Suite struct ThreadTests {
-  @Test func threadsCountUnderALockAndSignalTheirEnd() {
-    final class Counter: @unchecked Sendable {
+  @Test func threadsCountInAMonitorAndAWaiterSeesTheirEnd() {
+    struct Counts {
       var value = 0
       var finished = 0
     }
-    let counter = Counter()
-    let lock = Lock()
-    let done = Condition()
+    let counts = Monitor(Counts())
     for _ in 0..<8 {
       Threads.start {
-        for _ in 0..<10_000 { lock.withLock { counter.value += 1 } }
-        done.withLock {
-          counter.finished += 1
-          done.broadcast()
-        }
+        for _ in 0..<10_000 { counts.withLock { $0.value += 1 } }
+        counts.change { $0.finished += 1 }
       }
     }
-    done.lock()
-    while counter.finished < 8 { #expect(done.wait(seconds: 10), "threads did not finish") }
-    done.unlock()
-    #expect(lock.withLock { counter.value } == 80_000)
+    let (ended, value) = counts.wait(seconds: 10, until: { $0.finished == 8 }) {
+      counts, ready in (ready, counts.value)
+    }
+    #expect(ended, "threads did not finish")
+    #expect(value == 80_000)
   }
 
-  @Test func aWaitWithADeadlineEnds() {
-    let condition = Condition()
+  @Test func aWaitWithADeadlineEndsAndSaysSo() {
+    let monitor = Monitor(false)
     let started = Date()
-    let signalled = condition.withLock { condition.wait(seconds: 0.2) }
-    #expect(!signalled)
+    let ready = monitor.wait(seconds: 0.2, until: { $0 }) { _, ready in ready }
+    #expect(!ready)
     #expect(Date().timeIntervalSince(started) >= 0.19)
   }
 
-  @Test func aRecursiveLockIsTakenTwiceByItsHolder() {
-    let lock = Lock(recursive: true)
-    let value = lock.withLock { lock.withLock { 42 } }
-    #expect(value == 42)
+  @Test func aChangeWakesAWaiterThatWaitsWithoutADeadline() {
+    let monitor = Monitor(0)
+    Threads.start {
+      usleep(50_000)
+      monitor.change { $0 = 42 }
+    }
+    #expect(monitor.wait(until: { $0 != 0 }) { value, _ in value } == 42)
   }
 }

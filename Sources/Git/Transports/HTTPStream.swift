@@ -7,7 +7,7 @@ import HTTP
 /// What the requests of one transfer share: the settings, the address after the first request's
 /// redirect, the credentials that worked, the verdict on the certificate, and the transfer's
 /// callbacks (libgit2's, through its smart transport, or a `TransferSession`'s directly).
-final class HTTPSession: @unchecked Sendable {
+final class HTTPSession {
   let settings: HTTPSettings
   /// The repository's address (no user or password in it), once known.
   var base: String?
@@ -97,7 +97,7 @@ final class HTTPSession: @unchecked Sendable {
 }
 
 /// One exchange of the smart protocol over http: the listing (GET) or a round (POST).
-final class HTTPStream: @unchecked Sendable {
+final class HTTPStream {
   private let session: HTTPSession
   private let url: String
   private let service: String

@@ -3,12 +3,13 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Processes
+import Synchronization
 
 /// One `ssh` child carrying the smart protocol over its stdin and stdout. Its stderr is kept
 /// (the last 8 KiB) for messages: a refused key, an unknown or changed host key, a connection
 /// refused all read as ssh said them. A read that waits longer than the idle time (no byte from
 /// a server that stopped answering) fails instead of waiting forever.
-final class SSHConnection: @unchecked Sendable {
+final class SSHConnection {
   let target: SSHTarget
   /// Who is talking, for messages ("ssh to host", "git receive-pack in /srv/team.git").
   let label: String
@@ -210,27 +211,29 @@ final class SSHConnection: @unchecked Sendable {
 
 /// Reads a child's stderr on its own thread, keeping the last 8 KiB. It stops at the pipe's
 /// end, or when told to (a grandchild the ssh command left behind may hold the pipe open).
-final class StderrCollector: @unchecked Sendable {
-  private let lock = Lock()
-  private var bytes: [UInt8] = []
-  private var started = false
-  private var stopping = false
+final class StderrCollector: Sendable {
+  private struct State {
+    var bytes: [UInt8] = []
+    var stopping = false
+    var started = false
+  }
+  private let state = Mutex(State())
   private let done = DispatchSemaphore(value: 0)
 
   func start(_ fd: Int32) {
-    started = true
+    state.withLock { $0.started = true }
     Threads.start { [self] in
       var buffer = [UInt8](repeating: 0, count: 4096)
-      while !lock.withLock({ stopping }) {
+      while !state.withLock({ $0.stopping }) {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&p, 1, 100)
         if ready == 0 || (ready < 0 && errno == EINTR) { continue }
         let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { break }
-        lock.withLock {
-          bytes += buffer[0..<n]
-          if bytes.count > 8192 { bytes.removeFirst(bytes.count - 8192) }
+        state.withLock { state in
+          state.bytes += buffer[0..<n]
+          if state.bytes.count > 8192 { state.bytes.removeFirst(state.bytes.count - 8192) }
         }
       }
       close(fd)
@@ -238,21 +241,21 @@ final class StderrCollector: @unchecked Sendable {
     }
   }
 
-  var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+  var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
 
   /// Waits (a bounded time) until all the child wrote is read.
   func settle(timeout: Double) {
-    guard started else { return }
+    guard state.withLock({ $0.started }) else { return }
     if done.wait(timeout: .now() + timeout) == .success { done.signal() }
   }
 
   /// Waits for the pipe's end for a moment, then stops reading.
   func join() {
-    guard started else { return }
+    guard state.withLock({ $0.started }) else { return }
     if done.wait(timeout: .now() + 0.5) == .timedOut {
-      lock.withLock { stopping = true }
+      state.withLock { $0.stopping = true }
       done.wait()
     }
-    started = false
+    state.withLock { $0.started = false }
   }
 }

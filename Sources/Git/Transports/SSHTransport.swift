@@ -160,7 +160,7 @@ enum SSHTransport {
   }
 
   /// One subtransport's state: the ssh command it uses, and the stream it has open.
-  final class Subtransport: @unchecked Sendable {
+  final class Subtransport {
     let command: String?
     var current: UnsafeMutablePointer<git_smart_subtransport_stream>?
     init(command: String?) { self.command = command }

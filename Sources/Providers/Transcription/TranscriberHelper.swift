@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Processes
 import Speech
+import Synchronization
 
 /// Where `dinger-transcribe` is and how to start it: `DINGER_TRANSCRIBE` (a path), else beside
 /// the running `dinger` (where `make install` puts both).
@@ -85,21 +86,18 @@ public enum TranscriberHelper {
 }
 
 /// The end of a helper's standard error.
-final class StderrTail: @unchecked Sendable {
-  private let lock = Lock()
-  private var bytes = Data()
+final class StderrTail: Sendable {
+  private let bytes = Mutex(Data())
 
   func append(_ data: Data) {
-    lock.withLock {
+    bytes.withLock { bytes in
       bytes.append(data)
       if bytes.count > 4096 { bytes = bytes.suffix(4096) }
     }
   }
 
   var text: String {
-    lock.withLock {
-      String(decoding: bytes, as: UTF8.self).trimmed()
-    }
+    bytes.withLock { String(decoding: $0, as: UTF8.self).trimmed() }
   }
 }
 

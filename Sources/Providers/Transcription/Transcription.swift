@@ -91,17 +91,19 @@ public enum Transcription {
 /// A meeting being transcribed as it happens. Start it before the timer, tell it each speaker
 /// change, and finish it when the meeting ends. It never stops the meeting: a helper that
 /// cannot start or that dies leaves `failure` set, and what was heard until then is kept.
-public final class LiveTranscription: @unchecked Sendable {
-  private let lock = Lock()
+public final class LiveTranscription: Sendable {
+  private struct State {
+    var result = Transcription.Result()
+    var latestLevel = 0
+    var isReady = false
+    var isDone = false
+    /// The helper's output has ended and the helper has been reaped.
+    var ended = false
+  }
+  private let state = Monitor(State())
   private let process: ChildProcess
   private let input: FileDescriptor
   private let tail: StderrTail
-  private var result = Transcription.Result()
-  private var latestLevel = 0
-  private var isReady = false
-  private var isDone = false
-  private var ended = false
-  private let changed = Condition()
 
   private init(
     process: ChildProcess, input: FileDescriptor, output: FileDescriptor, tail: StderrTail
@@ -121,12 +123,9 @@ public final class LiveTranscription: @unchecked Sendable {
     let (process, input, output, tail) = try TranscriberHelper.start(
       ["listen", "--list", list] + Transcription.teamArguments(team))
     let live = LiveTranscription(process: process, input: input, output: output, tail: tail)
-    let deadline = Date().addingTimeInterval(timeout)
-    live.changed.lock()
-    while !live.lock.withLock({ live.isReady || live.ended }) && live.changed.wait(until: deadline)
-    {}
-    live.changed.unlock()
-    let (ready, failure) = live.lock.withLock { (live.isReady, live.result.failure) }
+    let (ready, failure) = live.state.wait(seconds: timeout, until: { $0.isReady || $0.ended }) {
+      state, _ in (state.isReady, state.result.failure)
+    }
     if !ready {
       live.stop()
       throw TranscriberHelper.Missing(
@@ -136,11 +135,11 @@ public final class LiveTranscription: @unchecked Sendable {
   }
 
   /// The sound level now, 0-100.
-  public var level: Int { lock.withLock { latestLevel } }
+  public var level: Int { state.withLock { $0.latestLevel } }
   /// Why transcription stopped, once it has.
-  public var failure: String? { lock.withLock { result.failure } }
+  public var failure: String? { state.withLock { $0.result.failure } }
   /// Where (seconds since listening began) the first audio was dropped, if any was.
-  public var lostSince: Double? { lock.withLock { result.lost.first?.start } }
+  public var lostSince: Double? { state.withLock { $0.result.lost.first?.start } }
 
   /// Says a new speaker has the floor from now.
   public func turn(_ name: String) { send(.turn(name)) }
@@ -148,20 +147,17 @@ public final class LiveTranscription: @unchecked Sendable {
   /// Ends listening and waits (at most `timeout` seconds) for the text still being decoded.
   public func finish(timeout: Double = 60) -> Transcription.Result {
     send(.end)
-    let deadline = Date().addingTimeInterval(timeout)
-    changed.lock()
-    while !lock.withLock({ ended }) && changed.wait(until: deadline) {}
-    changed.unlock()
-    if !lock.withLock({ ended }) {
+    let ended = state.wait(seconds: timeout, until: { $0.ended }) { _, ended in ended }
+    if !ended {
       stop()
-      lock.withLock {
-        if result.failure == nil {
-          result.failure =
+      state.withLock { state in
+        if state.result.failure == nil {
+          state.result.failure =
             "the transcriber took longer than \(Int(timeout)) s to finish; the text after that is lost"
         }
       }
     }
-    return lock.withLock { result }
+    return state.withLock { $0.result }
   }
 
   /// Stops the helper at once, keeping nothing more.
@@ -184,29 +180,29 @@ public final class LiveTranscription: @unchecked Sendable {
   private func read(_ output: FileDescriptor) {
     var reader = MessageReader(output)
     while let message = reader.next() {
-      lock.withLock {
+      state.change { state in
         switch message {
-        case .ready: isReady = true
-        case .level(let n): latestLevel = n
+        case .ready: state.isReady = true
+        case .level(let n): state.latestLevel = n
         case .heard(let turn, let text):
-          result.heard[turn, default: ""].append(Transcription.separator(result.heard[turn]) + text)
-        case .note(let text): result.notes.append(text)
-        case .lost(let start, let seconds): result.lose(start: start, seconds: seconds)
-        case .error(let text): result.failure = text
-        case .done: isDone = true
+          state.result.heard[turn, default: ""].append(
+            Transcription.separator(state.result.heard[turn]) + text)
+        case .note(let text): state.result.notes.append(text)
+        case .lost(let start, let seconds): state.result.lose(start: start, seconds: seconds)
+        case .error(let text): state.result.failure = text
+        case .done: state.isDone = true
         default: break
         }
       }
-      changed.withLock { changed.broadcast() }
     }
     let ending = TranscriberHelper.ending(process)
-    lock.withLock {
-      if !isDone && result.failure == nil {
-        result.failure = ending + (tail.text.isEmpty ? "" : ": " + tail.text)
+    let stderr = tail.text
+    state.change { state in
+      if !state.isDone && state.result.failure == nil {
+        state.result.failure = ending + (stderr.isEmpty ? "" : ": " + stderr)
       }
-      ended = true
+      state.ended = true
     }
-    changed.withLock { changed.broadcast() }
   }
 }
 
