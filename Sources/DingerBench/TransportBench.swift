@@ -25,7 +25,12 @@ enum TransportBench {
     let https = try GitHTTPSServer(root: served)
     var transports: [(String, (String) -> String, [String: String])] = [
       (
-        "https", { "https://dan:danpw@localhost:\(https.port)/\($0)" },
+        // NB: apache's workers run as nobody; each remote made is opened to them.
+        "https",
+        {
+          https.share()
+          return "https://dan:danpw@localhost:\(https.port)/\($0)"
+        },
         ["GIT_SSL_CAINFO": https.caFile]
       )
     ]
@@ -66,6 +71,7 @@ enum TransportBench {
           }
           try addMeetings(50, side: 0, in: first)
           try Shell.run("/usr/bin/git", ["push", "-q", remote.path, "main"], in: first)
+          https.share()
           try addMeetings(50, side: 1, in: second)
           let command =
             tool == "dinger"

@@ -47,128 +47,36 @@ public struct Syncer {
 
   public init(_ repository: DataRepository) { self.repository = repository }
 
-  /// Runs a sync with `remote`.
+  /// Runs a sync with `remote`, in rounds of four named steps: fetch, check what came in,
+  /// integrate it (fast-forward or merge), push. A push the remote rejected because it moved
+  /// meanwhile starts another round.
   public func sync(
     remote: String = "origin", dryRun: Bool = false, maxRounds: Int = 3,
     onProgress: ((TransferProgress) -> Void)? = nil
   ) throws -> Report {
     Repository.cacheTrees(upTo: 1 << 20)
-    let remotes = try git.remotes()
-    guard let url = remotes.first(where: { $0.name == remote })?.url else {
-      let known = remotes.map(\.name)
-      throw StorageError(
-        known.isEmpty
-          ? "this data repository has no remote; add one with 'dinger remote add origin URL' (or 'dinger clone URL' a shared one)"
-          : "no remote named '\(remote)' (remotes: \(known.joined(separator: ", "))); add it with 'dinger remote add \(remote) URL'"
-      )
-    }
+    let source = Endpoint(try fetchURL(of: remote))
     let (ref, _) = try git.head()
     let branch = ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
     var report = Report(remote: remote, branch: branch, dryRun: dryRun)
     git.removeStaleTemporaryPacks()
     while true {
       report.rounds += 1
-      let session = TransferSession(onProgress: onProgress)
-      let local = Repository.localPath(of: url)
-      let theirs =
-        try local.map { path throws(GitError) in
-          try git.fetchLocal(from: path, remote: remote, branch: branch) { report.note([$0]) }
-        } ?? git.fetch(remote, branch: branch, session: session)
-      Trace.mark("sync: fetched")
-      report.note(session.warnings)
-      let others =
-        theirs != nil || report.rounds > 1
-        ? []
-        : local.map { (try? Repository.branchNames(inRepositoryAt: $0)) ?? [] }
-          ?? session.remoteBranches
-      if !others.isEmpty {
-        // NB: pushing would start a second line of history beside the team's.
-        report.note([
-          "\(remote) has no branch '\(branch)' but has \(others.map { "'\($0)'" }.joined(separator: ", ")): this sync starts '\(branch)' there beside them. If the team's data is on '\(others[0])', use that branch instead (git branch -m \(branch) \(others[0]) before syncing)"
-        ])
-      }
+      let theirs = try fetch(from: source, remote: remote, into: &report, onProgress: onProgress)
       guard let ours = try repository.head() else {
         throw StorageError("this repository has no commits yet; run 'dinger init' first")
       }
       report.steps = []
-      var toPush = false
-      if let theirs, theirs != ours {
-        // NB: before anything moves: trees git frowns on, or a submodule, stop the sync here.
-        do {
-          try git.checkIncomingTrees(from: theirs, hiding: [ours])
-        } catch let problem as IncomingTreeProblem {
-          throw StorageError(problem.description)
-        }
-        if try git.contains(theirs, ancestor: ours) {
-          let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
-          // NB: a dry run refuses where the real one would (uncommitted edits in the way).
-          if dryRun { try repository.ensureWritable(files.map(\.path)) }
-          if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }
-          report.steps.append(.fastForwarded(files: files.count))
-          // NB: a plain-git teammate's merge can bring one record in two files; that is folded
-          // here and pushed back, as a merge would.
-          if !dryRun, let fold = try TreeMerger(git).foldAfterFastForward(from: ours, to: theirs) {
-            try repository.commit(fold.change)
-            report.conflicts += fold.conflicts
-            toPush = true
-          }
-        } else if try git.contains(ours, ancestor: theirs) {
-          toPush = true
-        } else {
-          let base = try git.mergeBase(ours, theirs)
-          // NB: as git: two histories with no commit in common are two teams' data, or a
-          // remote pointed at the wrong repository; merging them is the user's call.
-          if base == nil && !allowUnrelatedHistories {
-            throw StorageError(
-              "refusing to merge unrelated histories: this data repository (\(ours.short)) and \(remote)/\(branch) (\(theirs.short)) share no commit; check that '\(remote)' is your team's remote (dinger remote list), or run 'dinger sync --allow-unrelated-histories' to combine both; nothing changed"
-            )
-          }
-          let plan = try TreeMerger(git).plan(
-            base: base, ours: ours, theirs: theirs,
-            subject: "Merge \(remote)/\(branch)")
-          Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
-          if dryRun { try repository.ensureWritable(plan.change.paths) }
-          if !dryRun { try repository.commit(plan.change) }
-          report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
-          // NB: added up: a round whose push lost a race has already committed its conflicts.
-          report.conflicts += plan.conflicts
-          toPush = true
-        }
-      } else if theirs == nil {
-        toPush = true
-      }
+      if let theirs, theirs != ours { try checkIncoming(theirs, ours: ours) }
+      let toPush = try integrate(theirs, ours: ours, dryRun: dryRun, into: &report)
       if !toPush || dryRun {
         if !dryRun && theirs != nil { git.setUpstreamIfUnset(remote: remote, branch: branch) }
         if toPush { report.steps.append(.pushed) }
         if report.steps.isEmpty { report.steps = [.upToDate] }
         return report
       }
-      let pushSession = TransferSession(onProgress: onProgress)
-      let pushTo = Repository.localPath(of: try git.pushURL(of: remote))
-      let outcome =
-        try pushTo.map { path throws(GitError) in
-          // NB: through git's receive-pack when git is here, so the remote's hooks run; else
-          // the objects and the ref are written directly, and the user is told.
-          guard
-            ChildProcess.resolve("git", path: ProcessInfo.processInfo.environment["PATH"]) != nil
-          else {
-            report.note([
-              "git is not installed here: pushed to \(path.path) without running its hooks"
-            ])
-            return try git.pushLocal(to: path, remote: remote, branch: branch)
-          }
-          return try git.pushThroughReceivePack(
-            to: path, remote: remote, branch: branch, session: pushSession)
-        } ?? git.push(remote, branch: branch, session: pushSession)
-      report.note(pushSession.warnings)
-      report.remoteMessages += pushSession.remoteMessages
-      switch outcome {
+      switch try push(remote: remote, into: &report, onProgress: onProgress) {
       case .pushed:
-        Trace.mark("sync: pushed")
-        if let pushTo {
-          Repository.pointHeadIfDangling(ofRepositoryAt: pushTo, at: "refs/heads/\(branch)")
-        }
-        git.setUpstreamIfUnset(remote: remote, branch: branch)
         report.steps.append(.pushed)
         return report
       case .rejected(let reason):
@@ -179,5 +87,163 @@ public struct Syncer {
         }
       }
     }
+  }
+
+  /// Where a remote is, which decides how it is spoken to: a repository on this machine
+  /// (objects copied directly, a push through git's receive-pack so its hooks run), or a
+  /// server (libgit2's transports and dinger's own ssh and https).
+  enum Endpoint {
+    case path(URL)
+    case server(String)
+
+    init(_ url: String) {
+      self = Repository.localPath(of: url).map(Endpoint.path) ?? .server(url)
+    }
+  }
+
+  /// The remote's fetch address; a missing remote is named with how to add it.
+  func fetchURL(of remote: String) throws -> String {
+    let remotes = try git.remotes()
+    guard let url = remotes.first(where: { $0.name == remote })?.url else {
+      let known = remotes.map(\.name)
+      throw StorageError(
+        known.isEmpty
+          ? "this data repository has no remote; add one with 'dinger remote add origin URL' (or 'dinger clone URL' a shared one)"
+          : "no remote named '\(remote)' (remotes: \(known.joined(separator: ", "))); add it with 'dinger remote add \(remote) URL'"
+      )
+    }
+    return url
+  }
+
+  /// Step 1: the remote branch's commit (nil when the remote has no such branch), its objects
+  /// fetched. A remote with other branches and not ours is noted: a push would start a second
+  /// line of history beside the team's.
+  func fetch(
+    from source: Endpoint, remote: String, into report: inout Report,
+    onProgress: ((TransferProgress) -> Void)?
+  ) throws -> ObjectID? {
+    let branch = report.branch
+    let session = TransferSession(onProgress: onProgress)
+    let theirs: ObjectID?
+    switch source {
+    case .path(let path):
+      theirs = try git.fetchLocal(from: path, remote: remote, branch: branch) { report.note([$0]) }
+    case .server:
+      theirs = try git.fetch(remote, branch: branch, session: session)
+    }
+    Trace.mark("sync: fetched")
+    report.note(session.warnings)
+    guard theirs == nil, report.rounds == 1 else { return theirs }
+    let others: [String]
+    switch source {
+    case .path(let path): others = (try? Repository.branchNames(inRepositoryAt: path)) ?? []
+    case .server: others = session.remoteBranches
+    }
+    if !others.isEmpty {
+      report.note([
+        "\(remote) has no branch '\(branch)' but has \(others.map { "'\($0)'" }.joined(separator: ", ")): this sync starts '\(branch)' there beside them. If the team's data is on '\(others[0])', use that branch instead (git branch -m \(branch) \(others[0]) before syncing)"
+      ])
+    }
+    return theirs
+  }
+
+  /// Step 2, before anything moves: trees git frowns on, or a submodule, stop the sync here.
+  func checkIncoming(_ theirs: ObjectID, ours: ObjectID) throws {
+    do {
+      try git.checkIncomingTrees(from: theirs, hiding: [ours])
+    } catch let problem as IncomingTreeProblem {
+      throw StorageError(problem.description)
+    }
+  }
+
+  /// Step 3: takes in what came (fast-forward, or a record-by-record merge); true when there
+  /// is something to push.
+  func integrate(
+    _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool, into report: inout Report
+  ) throws -> Bool {
+    guard let theirs else { return true }
+    if theirs == ours { return false }
+    if try git.contains(theirs, ancestor: ours) {
+      return try fastForward(to: theirs, from: ours, dryRun: dryRun, into: &report)
+    }
+    if try git.contains(ours, ancestor: theirs) { return true }
+    try merge(theirs, into: ours, dryRun: dryRun, report: &report)
+    return true
+  }
+
+  /// The branch moved to `theirs` with the working tree; true when a record arriving in two
+  /// files had to be folded into one (a commit of ours to push back).
+  func fastForward(
+    to theirs: ObjectID, from ours: ObjectID, dryRun: Bool, into report: inout Report
+  ) throws -> Bool {
+    let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
+    // NB: a dry run refuses where the real one would (uncommitted edits in the way).
+    if dryRun { try repository.ensureWritable(files.map(\.path)) }
+    if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }
+    report.steps.append(.fastForwarded(files: files.count))
+    // NB: a plain-git teammate's merge can bring one record in two files; that is folded here
+    // and pushed back, as a merge would.
+    guard !dryRun, let fold = try TreeMerger(git).foldAfterFastForward(from: ours, to: theirs)
+    else { return false }
+    try repository.commit(fold.change)
+    report.conflicts += fold.conflicts
+    return true
+  }
+
+  /// Both sides have commits: merged record by record and committed.
+  func merge(
+    _ theirs: ObjectID, into ours: ObjectID, dryRun: Bool, report: inout Report
+  ) throws {
+    let base = try git.mergeBase(ours, theirs)
+    // NB: as git: two histories with no commit in common are two teams' data, or a remote
+    // pointed at the wrong repository; merging them is the user's call.
+    if base == nil && !allowUnrelatedHistories {
+      throw StorageError(
+        "refusing to merge unrelated histories: this data repository (\(ours.short)) and \(report.remote)/\(report.branch) (\(theirs.short)) share no commit; check that '\(report.remote)' is your team's remote (dinger remote list), or run 'dinger sync --allow-unrelated-histories' to combine both; nothing changed"
+      )
+    }
+    let plan = try TreeMerger(git).plan(
+      base: base, ours: ours, theirs: theirs,
+      subject: "Merge \(report.remote)/\(report.branch)")
+    Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
+    if dryRun { try repository.ensureWritable(plan.change.paths) }
+    if !dryRun { try repository.commit(plan.change) }
+    report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
+    // NB: added up: a round whose push lost a race has already committed its conflicts.
+    report.conflicts += plan.conflicts
+  }
+
+  /// Step 4: sends our commits to the remote's push address.
+  func push(
+    remote: String, into report: inout Report, onProgress: ((TransferProgress) -> Void)?
+  ) throws -> PushOutcome {
+    let branch = report.branch
+    let session = TransferSession(onProgress: onProgress)
+    let target = Endpoint(try git.pushURL(of: remote))
+    let outcome: PushOutcome
+    switch target {
+    case .path(let path):
+      // NB: through git's receive-pack when git is here, so the remote's hooks run; else the
+      // objects and the ref are written directly, and the user is told.
+      if ChildProcess.resolve("git", path: ProcessInfo.processInfo.environment["PATH"]) == nil {
+        report.note(["git is not installed here: pushed to \(path.path) without running its hooks"])
+        outcome = try git.pushLocal(to: path, remote: remote, branch: branch)
+      } else {
+        outcome = try git.pushThroughReceivePack(
+          to: path, remote: remote, branch: branch, session: session)
+      }
+    case .server:
+      outcome = try git.push(remote, branch: branch, session: session)
+    }
+    report.note(session.warnings)
+    report.remoteMessages += session.remoteMessages
+    if case .pushed = outcome {
+      Trace.mark("sync: pushed")
+      if case .path(let path) = target {
+        Repository.pointHeadIfDangling(ofRepositoryAt: path, at: "refs/heads/\(branch)")
+      }
+      git.setUpstreamIfUnset(remote: remote, branch: branch)
+    }
+    return outcome
   }
 }

@@ -135,29 +135,7 @@ extension DataRepository {
     defer { Trace.mark("commit: done") }
     let writer = try WriterLock(at: dingerFolder)
     defer { writer.release() }
-    do {
-      try finishInterruptedWrite(holding: writer)
-    } catch {
-      throw StorageError(
-        "could not finish dinger's interrupted change (\(error)); nothing new was written. 'dinger repair' tries again and says more; 'dinger repair --abandon' gives the interrupted change up"
-      )
-    }
-    // NB: the journal exists before the temporary lock file does, so a kill at any instant
-    // leaves a journal that sends the next command to clean up.
-    let index: IndexLock
-    do {
-      index = try takeIndexLock(
-        beforeTry: { writer.record(WriteJournal(step: .locking)) },
-        announce: { identity in
-          writer.record(WriteJournal(step: .locking, indexLock: identity))
-          StopPoint.reached("index-announced")
-        })
-    } catch {
-      // NB: the wait gave up (git held index.lock all along): no journal may name a lock this
-      // write never took.
-      writer.clear()
-      throw error
-    }
+    let index = try lockIndex(for: writer)
     defer { index.release() }
     // NB: runs before the lock is released: a journal naming a lock we gave up must not
     // outlive it (a later index.lock may reuse its inode number, and the next writer would
@@ -177,9 +155,7 @@ extension DataRepository {
     Trace.mark("commit: index locked")
     try index.check()
     Trace.mark("commit: index read")
-    var attempt = 0
-    while true {
-      attempt += 1
+    for attempt in 1... {
       let (branch, head) = try git.head()
       guard let plan = try plan(head) else {
         writer.clear()
@@ -189,75 +165,125 @@ extension DataRepository {
       var journal = WriteJournal(step: .moving, indexLock: index.identity)
       (journal.branch, journal.head, journal.commit) = (branch, head, plan.commit)
       writer.record(journal)
-      // NB: the files and the new index (in index.lock) are ready before the branch moves, so
-      // that only the rename of index.lock is left after it, as in `git commit`: a plain git
-      // commit that reads HEAD after the move and the index before our rename (it reads the
-      // index before taking index.lock) then has git's own tiny window, not the time dinger
-      // takes to write files; with the files written after the move, such a commit recorded
-      // a stale index and dropped dinger's new files. A kill before the move is undone by the
-      // next command (`Recovery`): the files go back to HEAD's.
-      // NB: and the new index is put in place while index.lock is still held, before the
-      // branch moves: `git commit` reads HEAD, then the index, then takes index.lock, so one
-      // that read the moved HEAD and the index before our rename (even the few microseconds
-      // between the move and the rename) committed the old index on top of this change and
-      // reverted it (1 in about 500 writes beside a `git commit -a` loop). Now whoever reads
-      // the new HEAD reads the new index; whoever read the old HEAD fails its compare-and-swap.
-      do {
-        try prepareCheckOut(plan.files, index: index)
-        try index.publish()
-        StopPoint.reached("index-published")
-      } catch {
-        try? index.unpublish()
-        try? revert(plan.files, to: head)
-        throw error
-      }
-      do {
-        _ = try LockWait.retrying(
-          lockFile: gitDirectory.appendingPathComponent(branch + ".lock").path
-        ) { () throws -> Bool? in
-          do {
-            try git.moveBranch(branch, to: plan.commit, from: head, reflog: plan.reflog)
-            return true
-          } catch let error as GitError where error.isLocked {
-            return nil
-          }
-        }
-      } catch let error as GitError where error.isModified {
-        guard plan.rebuildWhenMoved else { throw StorageError.branchMoved() }
-        guard attempt < 8 else {
-          throw StorageError(
-            "the branch kept moving while dinger was writing (another program commits in a loop?); nothing was changed, run this again"
-          )
-        }
-        // NB: the index and the files written for this attempt go back before the next one
-        // plans.
-        try index.unpublish()
-        try revert(plan.files, to: head)
+      try publish(plan, over: head, index: index)
+      guard try moveBranch(branch, to: plan, from: head, attempt: attempt, index: index) else {
         writer.record(WriteJournal(step: .locked, indexLock: index.identity))
         continue
-      } catch {
-        try? index.unpublish()
-        try? revert(plan.files, to: head)
-        throw error
       }
       Trace.mark("commit: branch moved")
       committed = true
       StopPoint.reached("ref")
-      // NB: from here on the change is committed: a failure says so, and the next command
-      // finishes the working tree from the journal.
-      do {
-        try index.commit()
-        Trace.mark("commit: index written")
-      } catch {
-        // NB: our index.lock goes now; the journal must not name it past that (a later lock
-        // may get its inode), but keeps the commit for the next command to finish.
-        journal.indexLock = nil
-        writer.record(journal)
-        throw StorageError.savedNotCheckedOut(plan.commit, subject: plan.subject, because: error)
-      }
-      writer.clear()
+      try finish(plan, journal: journal, index: index, writer: writer)
       return plan.commit
     }
+    preconditionFailure("unreachable: the attempts end by returning or throwing")
+  }
+
+  /// Finishes a write a killed command left, then takes git's `index.lock`, the journal saying
+  /// so at every instant (it exists before the temporary lock file does, so a kill at any
+  /// instant leaves a journal that sends the next command to clean up).
+  private func lockIndex(for writer: WriterLock) throws -> IndexLock {
+    do {
+      try finishInterruptedWrite(holding: writer)
+    } catch {
+      throw StorageError(
+        "could not finish dinger's interrupted change (\(error)); nothing new was written. 'dinger repair' tries again and says more; 'dinger repair --abandon' gives the interrupted change up"
+      )
+    }
+    do {
+      return try takeIndexLock(
+        beforeTry: { writer.record(WriteJournal(step: .locking)) },
+        announce: { identity in
+          writer.record(WriteJournal(step: .locking, indexLock: identity))
+          StopPoint.reached("index-announced")
+        })
+    } catch {
+      // NB: the wait gave up (git held index.lock all along): no journal may name a lock this
+      // write never took.
+      writer.clear()
+      throw error
+    }
+  }
+
+  /// Writes the plan's files and puts the new index in place, index.lock still held, before
+  /// the branch moves; on a failure both go back to `head`'s.
+  ///
+  /// The files and the new index are ready before the branch moves, so that only the rename of
+  /// index.lock is left after it, as in `git commit`: a plain git commit that reads HEAD after
+  /// the move and the index before our rename (it reads the index before taking index.lock)
+  /// then has git's own tiny window, not the time dinger takes to write files; with the files
+  /// written after the move, such a commit recorded a stale index and dropped dinger's new
+  /// files. A kill before the move is undone by the next command (`Recovery`): the files go back
+  /// to HEAD's. And the new index is in place before the branch moves: `git commit` reads HEAD,
+  /// then the index, then takes index.lock, so one that read the moved HEAD and the index
+  /// before our rename committed the old index on top of this change and reverted it (1 in
+  /// about 500 writes beside a `git commit -a` loop). Now whoever reads the new HEAD reads the
+  /// new index; whoever read the old HEAD fails its compare-and-swap.
+  private func publish(_ plan: Plan, over head: ObjectID?, index: IndexLock) throws {
+    do {
+      try prepareCheckOut(plan.files, index: index)
+      try index.publish()
+      StopPoint.reached("index-published")
+    } catch {
+      try? index.unpublish()
+      try? revert(plan.files, to: head)
+      throw error
+    }
+  }
+
+  /// Moves the branch from `head` to the plan's commit (waiting out git's ref lock); false
+  /// when someone else moved it first and the plan is to be built again, with the index and
+  /// the files of this attempt put back.
+  private func moveBranch(
+    _ branch: String, to plan: Plan, from head: ObjectID?, attempt: Int, index: IndexLock
+  ) throws -> Bool {
+    do {
+      _ = try LockWait.retrying(
+        lockFile: gitDirectory.appendingPathComponent(branch + ".lock").path
+      ) { () throws -> Bool? in
+        do {
+          try git.moveBranch(branch, to: plan.commit, from: head, reflog: plan.reflog)
+          return true
+        } catch let error as GitError where error.isLocked {
+          return nil
+        }
+      }
+      return true
+    } catch let error as GitError where error.isModified {
+      guard plan.rebuildWhenMoved else { throw StorageError.branchMoved() }
+      guard attempt < 8 else {
+        throw StorageError(
+          "the branch kept moving while dinger was writing (another program commits in a loop?); nothing was changed, run this again"
+        )
+      }
+      try index.unpublish()
+      try revert(plan.files, to: head)
+      return false
+    } catch {
+      try? index.unpublish()
+      try? revert(plan.files, to: head)
+      throw error
+    }
+  }
+
+  /// After the branch moved: index.lock renamed over the index, the journal cleared. From here
+  /// on the change is committed: a failure says so, and the next command finishes the working
+  /// tree from the journal.
+  private func finish(
+    _ plan: Plan, journal: WriteJournal, index: IndexLock, writer: WriterLock
+  ) throws {
+    do {
+      try index.commit()
+      Trace.mark("commit: index written")
+    } catch {
+      // NB: our index.lock goes now; the journal must not name it past that (a later lock
+      // may get its inode), but keeps the commit for the next command to finish.
+      var journal = journal
+      journal.indexLock = nil
+      writer.record(journal)
+      throw StorageError.savedNotCheckedOut(plan.commit, subject: plan.subject, because: error)
+    }
+    writer.clear()
   }
 
   /// Writes the plan's files into the working tree, then their entries into the held index
