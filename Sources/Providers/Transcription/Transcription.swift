@@ -179,7 +179,17 @@ public final class LiveTranscription: Sendable {
 
   private func read(_ output: FileDescriptor) {
     var reader = MessageReader(output)
+    // DINGER_TEST_TRANSCRIBE_LOG: each message dinger took from the helper, a line each, so a
+    // test waits for what it needs (a turn's text) instead of sleeping.
+    let log = ProcessInfo.processInfo.environment["DINGER_TEST_TRANSCRIBE_LOG"].map {
+      open($0, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    }
+    defer { if let log, log >= 0 { close(log) } }
     while let message = reader.next() {
+      if let log, log >= 0 {
+        var line = message.line
+        line.withUTF8 { _ = Glibc.write(log, $0.baseAddress, $0.count) }
+      }
       state.change { state in
         switch message {
         case .ready: state.isReady = true

@@ -26,7 +26,9 @@ import Testing
 
   /// A team's meeting running with --transcribe against a private sound server, listening.
   /// `marker`, an extra attendee, names this test's helper among others (`pgrep -f`).
-  func listeningMeeting(marker: String? = nil) throws -> (PulseServer, Sandbox, Tmux, URL) {
+  func listeningMeeting(marker: String? = nil, logged: Bool = false) throws -> (
+    PulseServer, Sandbox, Tmux, URL
+  ) {
     let pulse = try PulseServer()
     let box = try Sandbox()
     // NB: the helper's list of names is made in the sandbox: its path tells this test's
@@ -34,6 +36,9 @@ import Testing
     let tmp = box.home.url.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
     box.extraEnvironment = pulse.environment.merging(["TMPDIR": tmp.path]) { a, _ in a }
+    if logged {
+      box.extraEnvironment["DINGER_TEST_TRANSCRIBE_LOG"] = box.home.path("transcribe.log")
+    }
     try team(box, extra: marker.map { [$0] } ?? [])
     let (tmux, exit) = try Tmux.start(box, "meet", "team", "--transcribe")
     #expect(tmux.wait(for: "● Listening", seconds: 60), "\(tmux.screen())")
@@ -332,11 +337,18 @@ import Testing
 
   @Test func aTranscriberKilledMidMeetingKeepsWhatItHeardAndTheMeeting() throws {
     let marker = "Zed\(UInt32.random(in: 1000...9999))"
-    let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker)
+    let (pulse, box, tmux, exit) = try listeningMeeting(marker: marker, logged: true)
     defer { pulse.stop() }
     let spoken = try SpokenMeeting(in: box.home.url, turns: 1)
     try pulse.play(spoken.wav)
-    Thread.sleep(forTimeInterval: 0.5)
+    // NB: the first speaker's words reached dinger before the helper is killed (a marker, not
+    // a sleep: on a loaded machine the decoder may take seconds).
+    #expect(
+      waitUntil(seconds: 60) {
+        ((try? box.home.read("transcribe.log")) ?? "").split(separator: "\n").contains {
+          $0.hasPrefix("heard 0 ")
+        }
+      }, "no text heard for the first turn: \((try? box.home.read("transcribe.log")) ?? "")")
     tmux.keys("n")
     #expect(tmux.wait(for: "Speaker 2 of 4: Bo"), "\(tmux.screen())")
     let killed = try ProcessRunner.run(
