@@ -119,7 +119,7 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "ProcessesTests", dependencies: ["Processes"], swiftSettings: strict),
     .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "ComponentsTests", dependencies: ["Components", "Models", "TestSupport"],
       swiftSettings: strict),

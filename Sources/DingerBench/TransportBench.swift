@@ -12,7 +12,9 @@ import TestSupport
 /// - a catch-up: a clone 20,000 commits behind, with one meeting of its own, syncs; `dinger
 ///   sync` against `git pull --no-rebase && git push` (target at most 1, wall time).
 enum TransportBench {
-  static func run(dinger: String, root: URL) throws {
+  /// `catchUpOnly`: the catch-up rows alone (`DingerBench catch-up`); with
+  /// `DINGER_BENCH_PROFILE=FOLDER` each dinger sync of them runs under `perf record` there.
+  static func run(dinger: String, root: URL, catchUpOnly: Bool = false) throws {
     print("Transports: sync over loopback ssh and https")
     let work = FileManager.default.temporaryDirectory.appendingPathComponent(
       "dinger-transport-bench-\(UUID().uuidString.prefix(8))")
@@ -54,6 +56,12 @@ enum TransportBench {
     ]
     for (name, url, extra) in transports {
       let env = identity.merging(extra) { $1 }
+      if catchUpOnly {
+        try catchUp(
+          over: name, url: url, env: env, dinger: dinger, large: large, served: served,
+          work: work)
+        continue
+      }
       var times: [String: [Double]] = [:]
       for round in 0..<3 {
         for tool in ["dinger", "git"] {
@@ -122,7 +130,8 @@ enum TransportBench {
           + String(
             format: "dinger %7.1f ms, git push %7.1f ms, ratio %.2f (target <= 1.5) %@",
             pd * 1000, pg * 1000, pd / pg, pd / pg <= 1.5 ? "ok" : "OVER TARGET"))
-      try catchUp(over: name, url: url, env: env, large: large, served: served, work: work)
+      try catchUp(
+        over: name, url: url, env: env, dinger: dinger, large: large, served: served, work: work)
     }
     print("")
   }
@@ -131,9 +140,10 @@ enum TransportBench {
   /// first commit with one meeting of its own. The two tools alternate over three rounds, each
   /// on a fresh remote and clone, and the medians are compared.
   static func catchUp(
-    over name: String, url: (String) -> String, env: [String: String], large: URL, served: URL,
-    work: URL
+    over name: String, url: (String) -> String, env: [String: String], dinger: String,
+    large: URL, served: URL, work: URL
   ) throws {
+    let profile = ProcessInfo.processInfo.environment["DINGER_BENCH_PROFILE"]
     var times: [String: [Double]] = [:]
     for round in 0..<3 {
       for tool in ["dinger", "git"] {
@@ -153,9 +163,11 @@ enum TransportBench {
         try Shell.run("/usr/bin/git", ["gc", "-q", "--prune=now"], in: clone)
         try addMeetings(1, side: 1, in: clone)
         let log = work.appendingPathComponent("\(name)-behind-\(tool)-\(round).log").path
+        let perf =
+          profile.map { "perf record -q -F 499 -g -o '\($0)/\(name)-\(round).data' " } ?? ""
         let command =
           tool == "dinger"
-          ? "'\(dinger)' sync >'\(log)' 2>&1"
+          ? "\(perf)'\(dinger)' sync >'\(log)' 2>&1"
           : "git pull -q --no-rebase --no-edit >'\(log)' 2>&1 && git push -q >>'\(log)' 2>&1"
         times[tool, default: []].append(try Shell.time(command, in: clone, env: env))
         let count = try Shell.run("/usr/bin/git", ["rev-list", "--count", "main"], in: remote)

@@ -43,6 +43,9 @@ let scaleRoot = cache.deletingLastPathComponent()
 group("standups") { try StandupBench.run(dinger: dinger, root: cache.deletingLastPathComponent()) }
 group("schedule") { try ScheduleBench.run(dinger: dinger, root: cache.deletingLastPathComponent()) }
 group("transport") { try TransportBench.run(dinger: dinger, root: scaleRoot) }
+if only == "catch-up" {
+  try TransportBench.run(dinger: dinger, root: scaleRoot, catchUpOnly: true)
+}
 group("scale") {
   try ScaleBench.run(dinger: dinger, root: scaleRoot, sizes: [10_000, 40_000, 130_000])
 }

@@ -179,71 +179,9 @@ public final class HTTPExchange: @unchecked Sendable {
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     defer { errorBuffer.deallocate() }
-    var headers: UnsafeMutablePointer<curl_slist>?
-    defer { if let headers { api.pointee.slist_free_all(headers) } }
-    var strings: [UnsafeMutablePointer<CChar>] = []
-    defer { strings.forEach { free($0) } }
-    func text(_ option: CURLoption, _ value: String) {
-      let copy = strdup(value)!
-      strings.append(copy)
-      _ = dinger_curl_set_pointer(api, curl, option, copy)
-    }
-    func number(_ option: CURLoption, _ value: Int) {
-      _ = dinger_curl_set_long(api, curl, option, value)
-    }
-    let settings = request.settings
-    text(CURLOPT_URL, request.url)
-    text(CURLOPT_USERAGENT, "git/2.0 (dinger; libgit2 1.5)")
-    _ = dinger_curl_set_pointer(api, curl, CURLOPT_ERRORBUFFER, errorBuffer)
-    number(CURLOPT_NOSIGNAL, 1)
-    if let total = settings.totalTimeout {
-      number(CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000)))
-      number(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(total * 1000)))
-    } else {
-      number(CURLOPT_CONNECTTIMEOUT, settings.lowSpeedTime)
-    }
-    number(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
-    number(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
-    text(CURLOPT_ACCEPT_ENCODING, "")
-    text(CURLOPT_PROTOCOLS_STR, "http,https")
-    if let proxy = settings.proxy { text(CURLOPT_PROXY, proxy) }
-    // TLS as git configures it.
-    if let file = settings.tls.caFile { text(CURLOPT_CAINFO, file) }
-    if let path = settings.tls.caPath { text(CURLOPT_CAPATH, path) }
-    if let cert = settings.tls.certFile { text(CURLOPT_SSLCERT, cert) }
-    if let key = settings.tls.keyFile { text(CURLOPT_SSLKEY, key) }
-    if !settings.tls.verify || request.skipVerification {
-      number(CURLOPT_SSL_VERIFYPEER, 0)
-      number(CURLOPT_SSL_VERIFYHOST, 0)
-    }
-    if let (user, password) = request.credentials {
-      text(CURLOPT_USERNAME, user)
-      text(CURLOPT_PASSWORD, password)
-      number(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift cannot see)
-    }
-    var lines = ["Expect:"]  // no 100-continue round trip before a pack
-    if let accept = request.accept { lines.append("Accept: \(accept)") }
-    lines += settings.extraHeaders
-    if let body = request.body {
-      lines.append("Content-Type: \(body.contentType)")
-      number(CURLOPT_POST, 1)
-      _ = dinger_curl_set_size(api, curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.bytes.count))
-      _ = dinger_curl_set_pointer(api, curl, CURLOPT_POSTFIELDS, body.bytes.baseAddress)
-    }
-    if let method = request.method { text(CURLOPT_CUSTOMREQUEST, method) }
-    for line in lines { headers = api.pointee.slist_append(headers, line) }
-    _ = dinger_curl_set_pointer(api, curl, CURLOPT_HTTPHEADER, headers)
-    let me = Unmanaged.passUnretained(self).toOpaque()
-    _ = dinger_curl_set_write(api, curl, CURLOPT_WRITEFUNCTION, HTTPExchange.received)
-    // NB: headers pass through a callback of the same shape: `Retry-After:` is kept.
-    _ = dinger_curl_set_write(api, curl, CURLOPT_HEADERFUNCTION, HTTPExchange.header)
-    _ = dinger_curl_set_pointer(
-      api, curl, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
-    _ = dinger_curl_set_pointer(api, curl, CURLOPT_WRITEDATA, me)
-    number(CURLOPT_NOPROGRESS, 0)
-    _ = dinger_curl_set_progress(api, curl, HTTPExchange.progressed)
-    _ = dinger_curl_set_pointer(api, curl, CURLOPT_XFERINFODATA, me)
-
+    var options = Options(api: api, curl: curl)
+    defer { options.release() }
+    configure(&options, errorBuffer: errorBuffer)
     handle = curl
     let rc = api.pointee.easy_perform(curl)
     (lastStatus, lastContentType, lastURL) = currentHandleStatus()
@@ -263,7 +201,7 @@ public final class HTTPExchange: @unchecked Sendable {
     case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
       return .certificate(detail)
     case CURLE_OPERATION_TIMEDOUT:
-      return .timedOut(detail, seconds: settings.lowSpeedTime)
+      return .timedOut(detail, seconds: request.settings.lowSpeedTime)
     case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
       return .unreachable(detail)
     case CURLE_WRITE_ERROR, CURLE_ABORTED_BY_CALLBACK:
@@ -271,6 +209,87 @@ public final class HTTPExchange: @unchecked Sendable {
     default:
       return .network(detail)
     }
+  }
+
+  /// A handle's options being set, with the strings curl was given kept until the transfer
+  /// is over (and the header list, freed with them).
+  private struct Options {
+    let api: UnsafePointer<dinger_curl_api>
+    let curl: UnsafeMutableRawPointer
+    var strings: [UnsafeMutablePointer<CChar>] = []
+    var headers: UnsafeMutablePointer<curl_slist>?
+
+    mutating func text(_ option: CURLoption, _ value: String) {
+      let copy = strdup(value)!
+      strings.append(copy)
+      _ = dinger_curl_set_pointer(api, curl, option, copy)
+    }
+
+    func number(_ option: CURLoption, _ value: Int) {
+      _ = dinger_curl_set_long(api, curl, option, value)
+    }
+
+    func release() {
+      strings.forEach { free($0) }
+      if let headers { api.pointee.slist_free_all(headers) }
+    }
+  }
+
+  /// Sets the request on the handle: address, timeouts, TLS as git configures it, the user
+  /// and password, headers and body, and this exchange's callbacks.
+  private func configure(_ options: inout Options, errorBuffer: UnsafeMutablePointer<CChar>) {
+    let curl = options.curl
+    let settings = request.settings
+    options.text(CURLOPT_URL, request.url)
+    options.text(CURLOPT_USERAGENT, "git/2.0 (dinger; libgit2 1.5)")
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_ERRORBUFFER, errorBuffer)
+    options.number(CURLOPT_NOSIGNAL, 1)
+    if let total = settings.totalTimeout {
+      options.number(CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000)))
+      options.number(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(total * 1000)))
+    } else {
+      options.number(CURLOPT_CONNECTTIMEOUT, settings.lowSpeedTime)
+    }
+    options.number(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
+    options.number(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+    options.text(CURLOPT_ACCEPT_ENCODING, "")
+    options.text(CURLOPT_PROTOCOLS_STR, "http,https")
+    if let proxy = settings.proxy { options.text(CURLOPT_PROXY, proxy) }
+    // TLS as git configures it.
+    if let file = settings.tls.caFile { options.text(CURLOPT_CAINFO, file) }
+    if let path = settings.tls.caPath { options.text(CURLOPT_CAPATH, path) }
+    if let cert = settings.tls.certFile { options.text(CURLOPT_SSLCERT, cert) }
+    if let key = settings.tls.keyFile { options.text(CURLOPT_SSLKEY, key) }
+    if !settings.tls.verify || request.skipVerification {
+      options.number(CURLOPT_SSL_VERIFYPEER, 0)
+      options.number(CURLOPT_SSL_VERIFYHOST, 0)
+    }
+    if let (user, password) = request.credentials {
+      options.text(CURLOPT_USERNAME, user)
+      options.text(CURLOPT_PASSWORD, password)
+      options.number(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift cannot see)
+    }
+    var lines = ["Expect:"]  // no 100-continue round trip before a pack
+    if let accept = request.accept { lines.append("Accept: \(accept)") }
+    lines += settings.extraHeaders
+    if let body = request.body {
+      lines.append("Content-Type: \(body.contentType)")
+      options.number(CURLOPT_POST, 1)
+      _ = dinger_curl_set_size(api, curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.bytes.count))
+      _ = dinger_curl_set_pointer(api, curl, CURLOPT_POSTFIELDS, body.bytes.baseAddress)
+    }
+    if let method = request.method { options.text(CURLOPT_CUSTOMREQUEST, method) }
+    for line in lines { options.headers = api.pointee.slist_append(options.headers, line) }
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_HTTPHEADER, options.headers)
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    _ = dinger_curl_set_write(api, curl, CURLOPT_WRITEFUNCTION, HTTPExchange.received)
+    // NB: headers pass through a callback of the same shape: `Retry-After:` is kept.
+    _ = dinger_curl_set_write(api, curl, CURLOPT_HEADERFUNCTION, HTTPExchange.header)
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_HEADERDATA, me)
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_WRITEDATA, me)
+    options.number(CURLOPT_NOPROGRESS, 0)
+    _ = dinger_curl_set_progress(api, curl, HTTPExchange.progressed)
+    _ = dinger_curl_set_pointer(api, curl, CURLOPT_XFERINFODATA, me)
   }
 
   /// curl's header callback: one header line a call; `Retry-After: N` (seconds) is kept.

@@ -18,21 +18,16 @@ extension ChildProcess {
   public func collect(input bytes: [UInt8] = [], limit: Int = 16 << 20, timeout: Double? = nil)
     -> Result
   {
-    var out: [UInt8] = []
-    var err: [UInt8] = []
-    var truncated = false
+    var streams = Streams(pending: bytes[...], limit: limit)
     var timedOut = false
-    var pending = bytes[...]
     if let input {
-      if pending.isEmpty {
+      if streams.pending.isEmpty {
         closeInput()
       } else {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
       }
     }
-    let start = ChildProcess.now()
-    var deadline = timeout.map { start + $0 }
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    var deadline = timeout.map { ChildProcess.now() + $0 }
     while output != nil || errors != nil || self.input != nil {
       var fds: [pollfd] = []
       if let input = self.input {
@@ -50,7 +45,7 @@ extension ChildProcess {
             timedOut = true
             kill(SIGKILL)
             closeInput()
-            pending = []
+            streams.pending = []
             deadline = ChildProcess.now() + 1
             continue
           }
@@ -63,45 +58,59 @@ extension ChildProcess {
         if errno == EINTR { continue }
         break
       }
-      for p in fds where p.revents != 0 {
-        if p.fd == self.input {
-          let n = pending.withUnsafeBytes { Glibc.write(p.fd, $0.baseAddress, $0.count) }
-          if n > 0 {
-            pending = pending.dropFirst(n)
-            if pending.isEmpty { closeInput() }
-          } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
-            continue
-          } else {
-            // NB: the child closed its input (EPIPE; SIGPIPE is ignored or blocked by then).
-            closeInput()
-            pending = []
-          }
-          continue
-        }
-        let n = chunk.withUnsafeMutableBytes { Glibc.read(p.fd, $0.baseAddress, $0.count) }
-        if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-        if n <= 0 {
-          if p.fd == output { closeOutput() } else { closeErrors() }
-          continue
-        }
-        let isOutput = p.fd == output
-        let room = limit - (isOutput ? out.count : err.count)
-        if room < n { truncated = true }
-        if room > 0 {
-          if isOutput {
-            out += chunk[0..<min(room, n)]
-          } else {
-            err += chunk[0..<min(room, n)]
-          }
-        }
-      }
+      for p in fds where p.revents != 0 { serve(p.fd, &streams) }
     }
     closeInput()
     closeOutput()
     closeErrors()
     let termination = wait()
     return Result(
-      termination: termination, output: out, errors: err, timedOut: timedOut, truncated: truncated)
+      termination: termination, output: streams.out, errors: streams.err, timedOut: timedOut,
+      truncated: streams.truncated)
+  }
+
+  /// What `collect` has still to write, and what it has read (each output kept to `limit`).
+  private struct Streams {
+    var pending: ArraySlice<UInt8>
+    let limit: Int
+    var out: [UInt8] = []
+    var err: [UInt8] = []
+    var truncated = false
+    var chunk = [UInt8](repeating: 0, count: 65536)
+  }
+
+  /// One ready descriptor: the input takes what it can of what is pending (closed when all is
+  /// written or the child stopped reading); an output gives a chunk (closed at its end).
+  private func serve(_ fd: Int32, _ streams: inout Streams) {
+    if fd == input {
+      let n = streams.pending.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if n > 0 {
+        streams.pending = streams.pending.dropFirst(n)
+        if streams.pending.isEmpty { closeInput() }
+      } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+        return
+      } else {
+        // NB: the child closed its input (EPIPE; SIGPIPE is ignored or blocked by then).
+        closeInput()
+        streams.pending = []
+      }
+      return
+    }
+    let n = streams.chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
+    if n <= 0 {
+      if fd == output { closeOutput() } else { closeErrors() }
+      return
+    }
+    let isOutput = fd == output
+    let room = streams.limit - (isOutput ? streams.out.count : streams.err.count)
+    if room < n { streams.truncated = true }
+    guard room > 0 else { return }
+    if isOutput {
+      streams.out += streams.chunk[0..<min(room, n)]
+    } else {
+      streams.err += streams.chunk[0..<min(room, n)]
+    }
   }
 
   /// Runs an interactive program (an editor, a pager) on dinger's terminal as git's

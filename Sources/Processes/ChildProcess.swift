@@ -154,87 +154,21 @@ public final class ChildProcess: Sendable {
       // NB: a child that stops reading must make a write fail (EPIPE), not kill dinger.
       signal(SIGPIPE, SIG_IGN)
     }
-    var ours: [Int32] = []  // dinger's ends
-    var theirs: [Int32] = []  // the child's ends, closed here after the spawn
-    func pipePair() throws(LaunchError) -> (read: Int32, write: Int32) {
-      var fds: [Int32] = [-1, -1]
-      guard pipe(&fds) == 0 else {
-        throw LaunchError(program: name, reason: String(cString: strerror(errno)))
-      }
-      for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-      return (fds[0], fds[1])
-    }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    var inputEnd: Int32?
-    var outputEnd: Int32?
-    var errorEnd: Int32?
-    do {
-      for (fd, stream) in [(Int32(0), launch.input), (1, launch.output), (2, launch.errors)] {
-        switch stream {
-        case .inherit: break
-        case .null:
-          posix_spawn_file_actions_addopen(
-            &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        case .pipe:
-          let p = try pipePair()
-          let (child, mine) = fd == 0 ? (p.read, p.write) : (p.write, p.read)
-          ours.append(mine)
-          theirs.append(child)
-          // NB: dup2 onto 0/1/2 clears close-on-exec there; the originals close at exec.
-          posix_spawn_file_actions_adddup2(&actions, child, fd)
-          switch fd {
-          case 0: inputEnd = mine
-          case 1: outputEnd = mine
-          default: errorEnd = mine
-          }
-        }
-      }
-    } catch {
-      (ours + theirs).forEach { _ = close($0) }
-      throw error
-    }
+    let (mine, theirs) = try Self.addStreams(of: launch, program: name, to: &actions)
+    let ours = mine.compactMap { $0 }
     if let directory = launch.directory {
-      // NB: a glibc extension Swift's Glibc module does not show; found at run time.
-      typealias AddChdir =
-        @convention(c) (
-          UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-        ) -> Int32
-      guard
-        let symbol = dlsym(
-          UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
-      else {
+      do throws(LaunchError) {
+        try Self.addDirectory(directory, program: name, to: &actions)
+      } catch {
         (ours + theirs).forEach { _ = close($0) }
-        throw LaunchError(
-          program: name, reason: "this C library cannot start a program in another folder")
+        throw error
       }
-      _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, directory)
     }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
+    var attributes = Self.spawnAttributes(group: launch.group)
     defer { posix_spawnattr_destroy(&attributes) }
-    // NB: the child starts with no blocked signals and the usual dispositions, whatever the
-    // spawning thread had blocked or dinger ignores (a runtime thread blocks SIGTERM; dinger
-    // ignores SIGPIPE, and SIGINT while an editor runs): otherwise it could not be stopped.
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for s in [
-      SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD,
-      SIGALRM, SIGUSR1, SIGUSR2,
-    ] {
-      sigaddset(&defaults, s)
-    }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-    if launch.group == .own {
-      flags |= Int32(POSIX_SPAWN_SETPGROUP)
-      posix_spawnattr_setpgroup(&attributes, 0)
-    }
-    posix_spawnattr_setflags(&attributes, Int16(flags))
     let argv: [UnsafeMutablePointer<CChar>?] = launch.arguments.map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] =
       environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -251,7 +185,86 @@ public final class ChildProcess: Sendable {
     }
     pid = child
     group = launch.group
-    state = Mutex(State(input: inputEnd, output: outputEnd, errors: errorEnd))
+    state = Mutex(State(input: mine[0], output: mine[1], errors: mine[2]))
+  }
+
+  /// File actions for the child's standard streams as `launch` asks: inherited, /dev/null, or
+  /// a pipe. dinger's end of each (stdin, stdout, stderr; nil where no pipe) and the child's
+  /// ends, which close after the spawn. Nothing stays open when a pipe cannot be made.
+  private static func addStreams(
+    of launch: Launch, program name: String, to actions: inout posix_spawn_file_actions_t
+  ) throws(LaunchError) -> (mine: [Int32?], theirs: [Int32]) {
+    var mine: [Int32?] = [nil, nil, nil]
+    var theirs: [Int32] = []
+    for (fd, stream) in [(Int32(0), launch.input), (1, launch.output), (2, launch.errors)] {
+      switch stream {
+      case .inherit: break
+      case .null:
+        posix_spawn_file_actions_addopen(
+          &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+      case .pipe:
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+          let reason = String(cString: strerror(errno))
+          (mine.compactMap { $0 } + theirs).forEach { _ = close($0) }
+          throw LaunchError(program: name, reason: reason)
+        }
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (child, ours) = fd == 0 ? (fds[0], fds[1]) : (fds[1], fds[0])
+        mine[Int(fd)] = ours
+        theirs.append(child)
+        // NB: dup2 onto 0/1/2 clears close-on-exec there; the originals close at exec.
+        posix_spawn_file_actions_adddup2(&actions, child, fd)
+      }
+    }
+    return (mine, theirs)
+  }
+
+  /// A file action that starts the child in `directory`.
+  private static func addDirectory(
+    _ directory: String, program name: String, to actions: inout posix_spawn_file_actions_t
+  ) throws(LaunchError) {
+    // NB: a glibc extension Swift's Glibc module does not show; found at run time.
+    typealias AddChdir =
+      @convention(c) (
+        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+      ) -> Int32
+    guard
+      let symbol = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+    else {
+      throw LaunchError(
+        program: name, reason: "this C library cannot start a program in another folder")
+    }
+    _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, directory)
+  }
+
+  /// The spawn's attributes (the caller destroys them): no blocked signals and the usual
+  /// dispositions, whatever the spawning thread had blocked or dinger ignores (a runtime
+  /// thread blocks SIGTERM; dinger ignores SIGPIPE, and SIGINT while an editor runs), else the
+  /// child could not be stopped; a process group of its own for `.own`.
+  private static func spawnAttributes(group: Group) -> posix_spawnattr_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for s in [
+      SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD,
+      SIGALRM, SIGUSR1, SIGUSR2,
+    ] {
+      sigaddset(&defaults, s)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    if group == .own {
+      flags |= Int32(POSIX_SPAWN_SETPGROUP)
+      posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    return attributes
   }
 
   deinit {

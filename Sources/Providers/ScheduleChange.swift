@@ -49,21 +49,7 @@ public struct ScheduleChange: Sendable {
       else { throw StorageError("--no-schedule removes the schedule; give it alone") }
       return nil
     }
-    var s: Schedule
-    if let schedule {
-      s = schedule
-    } else {
-      guard let at else {
-        throw StorageError(
-          "the scrum has no schedule yet; give --at HH:MM (and --days, --zone) to make one")
-      }
-      guard ZoneDatabase.system.knows(zone ?? localZone) else {
-        throw StorageError(
-          "your time zone (\(localZone)) is not an IANA zone name; give --zone, e.g. --zone Europe/Berlin"
-        )
-      }
-      s = Schedule(at: at, days: .text("weekdays"), zone: zone ?? localZone)
-    }
+    var s = try schedule ?? newSchedule(localZone: localZone)
     if let at { s.at = at }
     if let days {
       guard case .days(let parsed) = Schedule.parseDays([days]) else {
@@ -83,6 +69,27 @@ public struct ScheduleChange: Sendable {
     if let zone { s.zone = zone }
     if let from { s.from = try Self.date(from, option: "--from") }
     if let until { s.until = until == "none" ? nil : try Self.date(until, option: "--until") }
+    try applyDays(to: &s)
+    try check(s)
+    return s
+  }
+
+  /// A scrum's first schedule: `--at` is needed; the zone is `--zone` or the viewer's.
+  private func newSchedule(localZone: String) throws -> Schedule {
+    guard let at else {
+      throw StorageError(
+        "the scrum has no schedule yet; give --at HH:MM (and --days, --zone) to make one")
+    }
+    guard ZoneDatabase.system.knows(zone ?? localZone) else {
+      throw StorageError(
+        "your time zone (\(localZone)) is not an IANA zone name; give --zone, e.g. --zone Europe/Berlin"
+      )
+    }
+    return Schedule(at: at, days: .text("weekdays"), zone: zone ?? localZone)
+  }
+
+  /// The days skipped, unskipped and moved.
+  private func applyDays(to s: inout Schedule) throws {
     for day in skip {
       let d = try Self.date(day, option: "--skip")
       if !s.skip.contains(d) { s.skip.append(d) }
@@ -101,10 +108,14 @@ public struct ScheduleChange: Sendable {
       s.moved.removeAll { $0.date == d }
       if LocalTime(s.at) != time { s.moved.append(Schedule.Move(date: d, at: time.description)) }
     }
+  }
+
+  /// The changed schedule's rules, a typed day it does not meet (which would do nothing: it is
+  /// refused, with the reason, instead of committed with a warning), and a zone this system
+  /// does not know.
+  private func check(_ s: Schedule) throws {
     let errors = s.validate(at: [.key("schedule")]).filter { $0.severity == .error }
     if let first = errors.first { throw StorageError(first.message) }
-    // NB: a day typed on the command line that the scrum does not meet would do nothing: it is
-    // refused, with the reason, instead of committed with a warning.
     if let plan = s.plan {
       for (option, day) in skip.map({ ("--skip", $0) })
         + move.map({ ("--move", String($0.prefix { $0 != "=" })) })
@@ -121,7 +132,6 @@ public struct ScheduleChange: Sendable {
         "time zone '\(s.zone)' is not in this system's zone data\(hint); use an IANA name like Europe/Berlin"
       )
     }
-    return s
   }
 
   static func date(_ text: String, option: String) throws -> String {

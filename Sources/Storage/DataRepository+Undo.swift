@@ -53,60 +53,7 @@ extension DataRepository {
     guard let head else {
       throw StorageError("nothing to \(verb): the repository has no commits")
     }
-    func mine(_ info: Repository.CommitInfo) -> Bool {
-      me.email.isEmpty
-        ? info.author.name == me.name
-        : info.author.email.lowercased() == me.email.lowercased()
-    }
-    // NB: every commit of the history, newest first, not only the first parents: a sync that
-    // fast-forwards to a teammate's merge puts the user's own commits on its second parent.
-    let history = try git.commits(from: [head], hiding: [], limit: Self.undoReach)
-    var later: [Repository.CommitInfo] = []
-    var passedOver: [String] = []
-    var reverted = Set<String>()  // commits whose effect a newer commit of the user's reverted
-    var target: Repository.CommitInfo?
-    walk: for id in history {
-      let info = try commitInfo(id)
-      let action = TrailerParser.value("Dinger-Action", in: info.message)
-      // NB: merges are never undone: what they brought is teammates' work; nor is a sync's
-      // fold of one record's second file (undoing it would bring the second file back).
-      guard info.parents.count == 1, let action, action != "sync.fold" else {
-        later.append(info)
-        continue
-      }
-      guard mine(info) else {
-        passedOver.append(info.author.name)
-        later.append(info)
-        continue
-      }
-      if reverted.contains(info.id.hex) {
-        later.append(info)
-        continue
-      }
-      let reverts = TrailerParser.value("Dinger-Undoes", in: info.message)
-      switch (action, redo) {
-      case ("init", _):
-        throw StorageError(
-          redo
-            ? "nothing to redo: you have undone nothing since your last change"
-            : "nothing to undo: your changes since the repository was set up are all undone")
-      case ("undo", false), ("redo", false), ("redo", true):
-        if let reverts { reverted.insert(reverts) }
-        later.append(info)
-      case ("undo", true):
-        target = info
-        break walk
-      case (_, false):
-        target = info
-        break walk
-      case (_, true):
-        throw StorageError(
-          "nothing to redo: your newest change ('\(Self.subject(of: info))') is not an undo")
-      }
-    }
-    guard let target else {
-      throw StorageError("nothing to \(verb): no change of yours (\(me.email)) was found")
-    }
+    let (target, later, passedOver) = try findTarget(from: head, me: me, redo: redo)
     let subject = Self.subject(of: target)
     guard let parent = target.parents.first else {
       throw StorageError("nothing to \(verb): '\(subject)' has no parent")
@@ -143,6 +90,61 @@ extension DataRepository {
       UndoResult(
         undone: target.id, undoneSubject: subject, subject: change.subject, passedOver: passedOver)
     )
+  }
+
+  /// The user's newest change to undo (or, with `redo`, their newest undo to revert), walking
+  /// every commit of the history newest first, not only the first parents (a sync that
+  /// fast-forwards to a teammate's merge puts the user's own commits on its second parent).
+  /// Also: the commits passed on the way (newest first) and the teammates whose changes were.
+  private func findTarget(from head: ObjectID, me: Signature, redo: Bool) throws -> (
+    target: Repository.CommitInfo, later: [Repository.CommitInfo], passedOver: [String]
+  ) {
+    let verb = redo ? "redo" : "undo"
+    func mine(_ info: Repository.CommitInfo) -> Bool {
+      me.email.isEmpty
+        ? info.author.name == me.name
+        : info.author.email.lowercased() == me.email.lowercased()
+    }
+    let history = try git.commits(from: [head], hiding: [], limit: Self.undoReach)
+    var later: [Repository.CommitInfo] = []
+    var passedOver: [String] = []
+    var reverted = Set<String>()  // commits whose effect a newer commit of the user's reverted
+    for id in history {
+      let info = try commitInfo(id)
+      let action = TrailerParser.value("Dinger-Action", in: info.message)
+      // NB: merges are never undone: what they brought is teammates' work; nor is a sync's
+      // fold of one record's second file (undoing it would bring the second file back).
+      guard info.parents.count == 1, let action, action != "sync.fold" else {
+        later.append(info)
+        continue
+      }
+      guard mine(info) else {
+        passedOver.append(info.author.name)
+        later.append(info)
+        continue
+      }
+      if reverted.contains(info.id.hex) {
+        later.append(info)
+        continue
+      }
+      let reverts = TrailerParser.value("Dinger-Undoes", in: info.message)
+      switch (action, redo) {
+      case ("init", _):
+        throw StorageError(
+          redo
+            ? "nothing to redo: you have undone nothing since your last change"
+            : "nothing to undo: your changes since the repository was set up are all undone")
+      case ("undo", false), ("redo", false), ("redo", true):
+        if let reverts { reverted.insert(reverts) }
+        later.append(info)
+      case ("undo", true), (_, false):
+        return (info, later, passedOver)
+      case (_, true):
+        throw StorageError(
+          "nothing to redo: your newest change ('\(Self.subject(of: info))') is not an undo")
+      }
+    }
+    throw StorageError("nothing to \(verb): no change of yours (\(me.email)) was found")
   }
 
   /// An undo that would remove a scrum (or library) whose meetings (quiz results) were recorded

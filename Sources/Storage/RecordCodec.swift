@@ -41,69 +41,18 @@ public enum RecordCodec {
   public static func decode(_ bytes: [UInt8], path: String, kind: RecordKind) -> DecodedFile {
     var file = DecodedFile(
       path: path, kind: kind, record: nil, diagnostics: [], root: nil, source: SourceText([]))
-    // NB: a file past its kind's bound is said, not parsed: every command stays linear in what
-    // a teammate can write, and none parses a 60 MB title to list the others.
-    if let most = RecordLayout.maxBytes[kind], bytes.count > most {
-      file.diagnostics.append(
-        Diagnostic(
-          .error, file: path,
-          message:
-            "this \(kind.noun) file is \(bytes.count) bytes; a \(kind.noun) file is at most \(most) bytes (docs/trust.md lists the bounds), so dinger leaves it out: shorten what grew (a pasted text, a generated list)"
-        ))
-      return file
-    }
-    let source = SourceText(bytes)
-    file.source = source
-    if let markers = conflictMarkers(bytes) {
-      // NB: said as what it is, not as the parser error the markers cause.
-      file.diagnostics.append(
-        Diagnostic(
-          .error, file: path, line: markers.first, column: 1,
-          message:
-            "this file has merge conflict markers (<<<<<<< on line \(markers.first), >>>>>>> on line \(markers.last)): keep the lines you want and delete the marker lines, or take one side with 'git checkout --ours -- \(path)' (or --theirs); then 'git add' it",
-          sourceLine: source.excerpt(containing: markers.offset).text))
-      return file
-    }
-    let root: Node
-    do {
-      guard let parsed = try YAMLParser.parse(source) else {
-        file.diagnostics.append(
-          Diagnostic(
-            .error, file: path, line: 1, column: 1,
-            message: "the file is empty; a \(kind.noun) file needs at least \(requiredKeys(kind))",
-            sourceLine: source.excerpt(containing: 0).text))
-        return file
-      }
-      root = parsed
-    } catch {
-      file.diagnostics.append(diagnostic(error, file: path, source: source))
-      return file
-    }
+    guard let root = parse(bytes, into: &file) else { return file }
     file.root = root
-    var partialLibrary: Library?
+    let source = file.source
     var decoder = YAMLDecoder()
     let unknownKeys = UnknownKeyCollector()
     decoder.userInfo[.unknownKeys] = unknownKeys
+    var partialLibrary: Library?
     do {
       file.record = try decodeRecord(kind, decoder, root)
     } catch let errors as RecordDecodingErrors {
-      var failedPaths: [String] = []
-      for error in errors.errors {
-        let located = locate(error, root)
-        failedPaths.append((located as? YAMLError)?.path ?? "")
-        file.diagnostics.append(diagnostic(located, file: path, source: source))
-      }
-      // The fields that did decode still get their rules checked; a rule about a field that
-      // already failed would only repeat the error.
       partialLibrary = errors.partial as? Library
-      if let partial = errors.partial.flatMap({ AnyRecord(partial: $0) }) {
-        for var issue in partial.validate() {
-          issue.path = Self.unshift(issue.path, failed: failedPaths)
-          let at = issue.path.dotted
-          if failedPaths.contains(where: { overlaps($0, at) }) { continue }
-          file.diagnostics.append(file.diagnostic(issue.severity, at: issue.path, issue.message))
-        }
-      }
+      reportPartly(errors, root: root, into: &file)
     } catch {
       file.diagnostics.append(diagnostic(locate(error, root), file: path, source: source))
     }
@@ -129,6 +78,69 @@ public enum RecordCodec {
       file.salvaged = partialLibrary.flatMap { salvage($0, file.diagnostics) }
     }
     return file
+  }
+
+  /// The file's YAML tree, or nil with the reason said in `file`: past its kind's bound (said,
+  /// not parsed: every command stays linear in what a teammate can write, and none parses a
+  /// 60 MB title to list the others), merge conflict markers (said as what they are, not as
+  /// the parser error they cause), empty, or not YAML.
+  private static func parse(_ bytes: [UInt8], into file: inout DecodedFile) -> Node? {
+    let (path, kind) = (file.path, file.kind)
+    if let most = RecordLayout.maxBytes[kind], bytes.count > most {
+      file.diagnostics.append(
+        Diagnostic(
+          .error, file: path,
+          message:
+            "this \(kind.noun) file is \(bytes.count) bytes; a \(kind.noun) file is at most \(most) bytes (docs/trust.md lists the bounds), so dinger leaves it out: shorten what grew (a pasted text, a generated list)"
+        ))
+      return nil
+    }
+    let source = SourceText(bytes)
+    file.source = source
+    if let markers = conflictMarkers(bytes) {
+      file.diagnostics.append(
+        Diagnostic(
+          .error, file: path, line: markers.first, column: 1,
+          message:
+            "this file has merge conflict markers (<<<<<<< on line \(markers.first), >>>>>>> on line \(markers.last)): keep the lines you want and delete the marker lines, or take one side with 'git checkout --ours -- \(path)' (or --theirs); then 'git add' it",
+          sourceLine: source.excerpt(containing: markers.offset).text))
+      return nil
+    }
+    do {
+      guard let parsed = try YAMLParser.parse(source) else {
+        file.diagnostics.append(
+          Diagnostic(
+            .error, file: path, line: 1, column: 1,
+            message: "the file is empty; a \(kind.noun) file needs at least \(requiredKeys(kind))",
+            sourceLine: source.excerpt(containing: 0).text))
+        return nil
+      }
+      return parsed
+    } catch {
+      file.diagnostics.append(diagnostic(error, file: path, source: source))
+      return nil
+    }
+  }
+
+  /// A record that decoded only partly: each field's error where it is, then the rules of
+  /// the fields that did decode (a rule about a field that already failed would only repeat
+  /// the error).
+  private static func reportPartly(
+    _ errors: RecordDecodingErrors, root: Node, into file: inout DecodedFile
+  ) {
+    var failedPaths: [String] = []
+    for error in errors.errors {
+      let located = locate(error, root)
+      failedPaths.append((located as? YAMLError)?.path ?? "")
+      file.diagnostics.append(diagnostic(located, file: file.path, source: file.source))
+    }
+    guard let partial = errors.partial.flatMap({ AnyRecord(partial: $0) }) else { return }
+    for var issue in partial.validate() {
+      issue.path = Self.unshift(issue.path, failed: failedPaths)
+      let at = issue.path.dotted
+      if failedPaths.contains(where: { overlaps($0, at) }) { continue }
+      file.diagnostics.append(file.diagnostic(issue.severity, at: issue.path, issue.message))
+    }
   }
 
   /// A path into a partly decoded record, as a path into the file: items that failed to decode

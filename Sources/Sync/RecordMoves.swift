@@ -46,8 +46,17 @@ struct RecordMoves {
       }
     }
     guard !gone.isEmpty, !new.isEmpty else { return }
-    // NB: only files removed on this side are parsed for their ids, and files added only when
-    // something was removed: a merge that moved nothing reads nothing more.
+    try pairByID(git, gone: gone, new: new)
+    try pairEntries(git, gone: gone, new: new)
+    try findMovedFolders(git, tip: tip)
+  }
+
+  /// A record removed at one path and added at another with the same id (and kind) moved.
+  /// Only files removed on this side are parsed for their ids, and files added only when
+  /// something was removed: a merge that moved nothing reads nothing more.
+  private mutating func pairByID(
+    _ git: Repository, gone: [String: ObjectID], new: [String: ObjectID]
+  ) throws {
     var byID: [String: String] = [:]
     for (path, blob) in gone {
       if let id = Self.id(try git.blob(blob)) { byID[id] = path }
@@ -60,12 +69,18 @@ struct RecordMoves {
       removed.remove(from)
       added[path] = nil
     }
-    // NB: a written stand-up entry has no id: it is its scrum and its file name
-    // (`<day>-<person>.yaml`), so one moved with its scrum is found by that name in the new
-    // folder, from the old folder or from any folder naming the same scrum (a teammate's
-    // `git mv` of the scrum file alone leaves its entries in a folder of another name, seed 9300).
-    // Indexed once: gone entries by file name, arrived entries by folder, and each file's scrum
-    // read at most once, so a push of many folders costs no more than their entries.
+  }
+
+  /// Written stand-up entries that moved with their scrum. An entry has no id: it is its scrum
+  /// and its file name (`<day>-<person>.yaml`), so one moved with its scrum is found by that name
+  /// in the new folder, from the old folder or from any folder naming the same scrum (a
+  /// teammate's `git mv` of the scrum file alone leaves its entries in a folder of another
+  /// name, seed 9300). Indexed once: gone entries by file name, arrived entries by folder, and
+  /// each file's scrum read at most once, so a push of many folders costs no more than their
+  /// entries.
+  private mutating func pairEntries(
+    _ git: Repository, gone: [String: ObjectID], new: [String: ObjectID]
+  ) throws {
     var goneByName: [Substring: [String]] = [:]
     for path in gone.keys.sorted() where path.hasPrefix("standups/") {
       let parts = path.split(separator: "/")
@@ -105,9 +120,12 @@ struct RecordMoves {
         }
       }
     }
-    // NB: the folders of a moved scrum (or library) moved with it when this side left nothing
-    // in them (dinger's rename); a `git mv` of the scrum file alone leaves its meetings and
-    // entries where they are, and new ones stay beside them.
+  }
+
+  /// The folders of a moved scrum (or library) moved with it when this side left nothing in
+  /// them (dinger's rename); a `git mv` of the scrum file alone leaves its meetings and entries
+  /// where they are, and new ones stay beside them.
+  private mutating func findMovedFolders(_ git: Repository, tip: ObjectID) throws {
     for (from, to) in moved {
       let tops: [String]
       switch RecordLayout.kind(ofPath: from) {
@@ -170,10 +188,26 @@ struct MoveReconciliation {
     guard let base else { return }
     let mine = try RecordMoves(git, base: base, tip: ours)
     let yours = try RecordMoves(git, base: base, tip: theirs)
-    func node(_ blob: ObjectID?) throws -> Node {
-      guard let blob else { return .scalar("") }
-      return RecordMerger.parse(try git.blob(blob)) ?? .scalar("")
-    }
+    try followTheirMoves(git, mine: mine, yours: yours, base: base, ours: ours, theirs: theirs)
+    try followOurMoves(git, mine: mine, yours: yours, ours: ours)
+    try followMovedFolders(git, mine: mine, yours: yours, theirs: theirs)
+    try keepParents(git, base: base, mine: mine, yours: yours)
+    try separateTwins(git, ours: ours, theirs: theirs, yours: yours)
+  }
+
+  /// The parsed record of a blob, for a conflict's kept value (an empty scalar for none).
+  private static func node(_ git: Repository, _ blob: ObjectID?) throws -> Node {
+    guard let blob else { return .scalar("") }
+    return RecordMerger.parse(try git.blob(blob)) ?? .scalar("")
+  }
+
+  /// Records theirs moved: moved on both sides (one file, at our path), moved against our
+  /// removal (a conflict), or changed by us where it was (merged at their path).
+  private mutating func followTheirMoves(
+    _ git: Repository, mine: RecordMoves, yours: RecordMoves, base: ObjectID, ours: ObjectID,
+    theirs: ObjectID
+  ) throws {
+    func node(_ blob: ObjectID?) throws -> Node { try Self.node(git, blob) }
     for (from, to) in yours.moved.sorted(by: { $0.key < $1.key }) {
       let baseBlob = try git.blobID(at: from, in: base)
       let theirsBlob = try git.blobID(at: to, in: theirs)
@@ -219,6 +253,14 @@ struct MoveReconciliation {
         oursElsewhere[to] = from
       }
     }
+  }
+
+  /// Records we moved and theirs did not: against their removal (a conflict), or changed by
+  /// them where it was (merged at our path).
+  private mutating func followOurMoves(
+    _ git: Repository, mine: RecordMoves, yours: RecordMoves, ours: ObjectID
+  ) throws {
+    func node(_ blob: ObjectID?) throws -> Node { try Self.node(git, blob) }
     for (from, to) in mine.moved.sorted(by: { $0.key < $1.key }) where yours.moved[from] == nil {
       let oursBlob = try git.blobID(at: to, in: ours)
       if yours.removed.contains(from) {
@@ -237,7 +279,12 @@ struct MoveReconciliation {
           oursMode: regularFileMode, theirsMode: entry.theirsMode)
       }
     }
-    // Meetings and quiz results added in a folder the other side moved follow it.
+  }
+
+  /// Meetings and quiz results added in a folder the other side moved follow it.
+  private mutating func followMovedFolders(
+    _ git: Repository, mine: RecordMoves, yours: RecordMoves, theirs: ObjectID
+  ) throws {
     for (path, _) in yours.added.sorted(by: { $0.key < $1.key }) {
       guard let target = mine.relocated(path), yours.relocated(path) == nil,
         let entry = files[path], entry.ours == nil, files[target] == nil
@@ -253,8 +300,6 @@ struct MoveReconciliation {
       else { continue }
       oursMoved.append((path, target, blob))
     }
-    try keepParents(git, base: base, mine: mine, yours: yours)
-    try separateTwins(git, ours: ours, theirs: theirs, yours: yours)
   }
 
   /// Two different records added at one path (two teammates made a scrum of one title at the

@@ -52,62 +52,10 @@ public struct TreeMerger {
     for file in files {
       if file.ours == file.base {
         taken += 1
-        if let blob = file.theirs {
-          change.writes[file.path] = try git.blob(blob)
-          change.knownBlobs[file.path] = blob
-          // NB: a mode only ours changed stays ours.
-          change.modes[file.path] =
-            file.theirsMode == file.baseMode && file.oursMode != 0 ? file.oursMode : file.theirsMode
-        } else {
-          change.remove(file.path)
-        }
-        continue
-      }
-      merged += 1
-      switch (file.ours, file.theirs) {
-      case (let o?, nil):
-        // Theirs deleted what ours changed: keep ours.
-        let node = RecordMerger.parse(try git.blob(o))
-        pending.append(
-          (
-            file.path, RecordMerger.id(node),
-            FieldConflict(
-              path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
-              keptSide: .ours), file.path
-          ))
-      case (nil, let t?):
-        // Ours deleted what theirs changed: keep theirs.
-        let bytes = try git.blob(t)
-        let node = RecordMerger.parse(bytes)
-        change.writes[file.path] = bytes
-        change.knownBlobs[file.path] = t
-        change.modes[file.path] = file.theirsMode
-        pending.append(
-          (
-            file.path, RecordMerger.id(node),
-            FieldConflict(
-              path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
-              keptSide: .theirs), file.path
-          ))
-      case (let o?, let t?):
-        let oursBytes = try git.blob(o)
-        let result = RecordMerger.merge(
-          base: try file.base.map { b throws(GitError) in try git.blob(b) }, ours: oursBytes,
-          theirs: try git.blob(t), path: file.path)
-        if result.bytes != oursBytes { change.writes[file.path] = result.bytes }
-        // NB: a mode only theirs changed (the executable bit) is theirs; else ours stays.
-        if file.theirsMode != file.baseMode && file.theirsMode != file.oursMode {
-          change.writes[file.path] = result.bytes
-          change.modes[file.path] = file.theirsMode
-        }
-        if let old = moves.oursElsewhere[file.path] {
-          // NB: theirs moved what ours changed: the merge lives at their path only.
-          change.writes[file.path] = result.bytes
-          change.remove(old)
-        }
-        pending += result.conflicts.map { (file.path, result.recordID, $0, file.path) }
-      case (nil, nil):
-        continue
+        try take(file, into: &change)
+      } else {
+        merged += 1
+        try merge(file, movedFrom: moves.oursElsewhere[file.path], into: &change, &pending)
       }
     }
     try foldSecondCopies(&change, &pending, tip: ours, known: ours)
@@ -117,6 +65,72 @@ public struct TreeMerger {
         "Kept one value for each of \(conflicts.count) field(s) both sides changed; the others are in \(ConflictRecord.folder)/ (see 'dinger conflicts')."
     }
     return Plan(change: change, taken: taken, merged: merged, conflicts: conflicts)
+  }
+
+  /// A file only theirs changed: taken as theirs (a mode only ours changed stays ours).
+  private func take(_ file: ThreeWayFile, into change: inout Change) throws {
+    guard let blob = file.theirs else {
+      change.remove(file.path)
+      return
+    }
+    change.writes[file.path] = try git.blob(blob)
+    change.knownBlobs[file.path] = blob
+    change.modes[file.path] =
+      file.theirsMode == file.baseMode && file.oursMode != 0 ? file.oursMode : file.theirsMode
+  }
+
+  /// A file both sides changed: a removal against a change keeps the change (and records the
+  /// removal), two changes are merged record by record. `movedFrom`: ours' path of a record
+  /// theirs moved, removed when the merge is written at their path.
+  private func merge(
+    _ file: ThreeWayFile, movedFrom old: String?, into change: inout Change,
+    _ pending: inout [Pending]
+  ) throws {
+    switch (file.ours, file.theirs) {
+    case (let o?, nil):
+      // Theirs deleted what ours changed: keep ours.
+      let node = RecordMerger.parse(try git.blob(o))
+      pending.append(
+        (
+          file.path, RecordMerger.id(node),
+          FieldConflict(
+            path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
+            keptSide: .ours), file.path
+        ))
+    case (nil, let t?):
+      // Ours deleted what theirs changed: keep theirs.
+      let bytes = try git.blob(t)
+      let node = RecordMerger.parse(bytes)
+      change.writes[file.path] = bytes
+      change.knownBlobs[file.path] = t
+      change.modes[file.path] = file.theirsMode
+      pending.append(
+        (
+          file.path, RecordMerger.id(node),
+          FieldConflict(
+            path: FieldPath(), kind: .delete, kept: node ?? .scalar(""), other: nil,
+            keptSide: .theirs), file.path
+        ))
+    case (let o?, let t?):
+      let oursBytes = try git.blob(o)
+      let result = RecordMerger.merge(
+        base: try file.base.map { b throws(GitError) in try git.blob(b) }, ours: oursBytes,
+        theirs: try git.blob(t), path: file.path)
+      if result.bytes != oursBytes { change.writes[file.path] = result.bytes }
+      // NB: a mode only theirs changed (the executable bit) is theirs; else ours stays.
+      if file.theirsMode != file.baseMode && file.theirsMode != file.oursMode {
+        change.writes[file.path] = result.bytes
+        change.modes[file.path] = file.theirsMode
+      }
+      if let old {
+        // NB: theirs moved what ours changed: the merge lives at their path only.
+        change.writes[file.path] = result.bytes
+        change.remove(old)
+      }
+      pending += result.conflicts.map { (file.path, result.recordID, $0, file.path) }
+    case (nil, nil):
+      return
+    }
   }
 
   typealias Pending = (file: String, record: String?, conflict: FieldConflict, theirsFile: String)

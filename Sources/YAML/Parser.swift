@@ -127,39 +127,9 @@ private struct TreeBuilder {
             at: location(event.start_mark))
         }
       case YAML_SCALAR_EVENT:
-        let s = event.data.scalar
-        let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
-        let style: ScalarStyle
-        switch s.style {
-        case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
-        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
-        case YAML_LITERAL_SCALAR_STYLE: style = .literal
-        case YAML_FOLDED_SCALAR_STYLE: style = .folded
-        default: style = .plain
-        }
-        let r = range(event)
-        if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0 {
-          try checkDuplicate(key: bytes, at: r.start, in: top)
-        }
-        let index = nodes.scalar(bytes, style: style, range: r, tag: tagString(s.tag))
-        complete(index, weight: 1, anchor: s.anchor.map { String(cString: $0) })
+        try scalar(event)
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-        let isMapping = event.type == YAML_MAPPING_START_EVENT
-        if stack.count >= limits.maxDepth {
-          throw YAMLError(
-            .limit, "nesting is deeper than \(limits.maxDepth) levels",
-            at: location(event.start_mark))
-        }
-        let flow =
-          isMapping
-          ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
-          : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-        let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
-        let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-        stack.append(
-          Frame(
-            isMapping: isMapping, flow: flow, start: location(event.start_mark),
-            tag: tagString(tag), anchor: anchor.map { String(cString: $0) }))
+        try open(event)
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         let frame = stack.removeLast()
         let r = SourceRange(start: frame.start, end: location(event.end_mark))
@@ -168,34 +138,80 @@ private struct TreeBuilder {
           tag: frame.tag)
         complete(index, weight: frame.weight, anchor: frame.anchor)
       case YAML_ALIAS_EVENT:
-        let name = String(cString: event.data.alias.anchor)
-        guard let anchored = anchors[name] else {
-          throw YAMLError(
-            .syntax, "unknown alias '*\(name)'; define it first with '&\(name)'",
-            at: location(event.start_mark))
-        }
-        aliasExpansion += anchored.weight
-        if aliasExpansion > limits.maxAliasExpansion {
-          throw YAMLError(
-            .limit,
-            "aliases expand to more than \(limits.maxAliasExpansion) nodes; is this an alias bomb?",
-            at: location(event.start_mark))
-        }
-        if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0,
-          nodes.records[Int(anchored.index)].kind == .scalar
-        {
-          let key = Array(nodes.bytes(of: anchored.index))
-          try key.withUnsafeBufferPointer { k throws(YAMLError) in
-            try checkDuplicate(key: k, at: location(event.start_mark), in: top)
-          }
-        }
-        // NB: an alias shares its anchor's subtree; the budget above bounds what a reader of
-        // the expanded tree can be made to do.
-        complete(anchored.index, weight: anchored.weight, anchor: nil)
+        try alias(event)
       default:
         break
       }
     }
+  }
+
+  /// A scalar: its style, a duplicate key refused, then the node.
+  private mutating func scalar(_ event: yaml_event_t) throws(YAMLError) {
+    let s = event.data.scalar
+    let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
+    let style: ScalarStyle
+    switch s.style {
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+    case YAML_LITERAL_SCALAR_STYLE: style = .literal
+    case YAML_FOLDED_SCALAR_STYLE: style = .folded
+    default: style = .plain
+    }
+    let r = range(event)
+    if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0 {
+      try checkDuplicate(key: bytes, at: r.start, in: top)
+    }
+    let index = nodes.scalar(bytes, style: style, range: r, tag: tagString(s.tag))
+    complete(index, weight: 1, anchor: s.anchor.map { String(cString: $0) })
+  }
+
+  /// A sequence or mapping begins (within the depth limit).
+  private mutating func open(_ event: yaml_event_t) throws(YAMLError) {
+    let isMapping = event.type == YAML_MAPPING_START_EVENT
+    if stack.count >= limits.maxDepth {
+      throw YAMLError(
+        .limit, "nesting is deeper than \(limits.maxDepth) levels",
+        at: location(event.start_mark))
+    }
+    let flow =
+      isMapping
+      ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+      : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+    let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+    let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+    stack.append(
+      Frame(
+        isMapping: isMapping, flow: flow, start: location(event.start_mark),
+        tag: tagString(tag), anchor: anchor.map { String(cString: $0) }))
+  }
+
+  /// An alias: its anchor's subtree shared, within the expansion budget (an alias bomb is
+  /// refused), and as a key checked against the mapping's others.
+  private mutating func alias(_ event: yaml_event_t) throws(YAMLError) {
+    let name = String(cString: event.data.alias.anchor)
+    guard let anchored = anchors[name] else {
+      throw YAMLError(
+        .syntax, "unknown alias '*\(name)'; define it first with '&\(name)'",
+        at: location(event.start_mark))
+    }
+    aliasExpansion += anchored.weight
+    if aliasExpansion > limits.maxAliasExpansion {
+      throw YAMLError(
+        .limit,
+        "aliases expand to more than \(limits.maxAliasExpansion) nodes; is this an alias bomb?",
+        at: location(event.start_mark))
+    }
+    if let top = stack.indices.last, stack[top].isMapping, stack[top].childCount % 2 == 0,
+      nodes.records[Int(anchored.index)].kind == .scalar
+    {
+      let key = Array(nodes.bytes(of: anchored.index))
+      try key.withUnsafeBufferPointer { k throws(YAMLError) in
+        try checkDuplicate(key: k, at: location(event.start_mark), in: top)
+      }
+    }
+    // NB: an alias shares its anchor's subtree; the budget above bounds what a reader of the
+    // expanded tree can be made to do.
+    complete(anchored.index, weight: anchored.weight, anchor: nil)
   }
 
   private mutating func complete(_ index: Int32, weight: Int, anchor: String?) {

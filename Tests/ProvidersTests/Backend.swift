@@ -28,9 +28,23 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
       _ = try DataRepository.initialize(at: box.data)
       for (path, text) in files { try box.write(path, text) }
       try box.git("add", "-A")
-      try box.git("commit", "-qm", "the test's files")
+      try box.git("commit", "-q", "--allow-empty", "-m", "the test's files")
       let repository = try DataRepository.open(box.data)
       return (.live(repository: repository), try World(box: box, repository: repository))
+    }
+  }
+}
+
+extension Backend {
+  /// A check over `files` on this backend (for `.live`, files in a temporary folder, which
+  /// the returned value owns: keep it while checking).
+  func checker(_ files: [String: String]) throws -> (CheckProvider, TemporaryDirectory?) {
+    switch self {
+    case .inMemory: return (.inMemory(files: files), nil)
+    case .live:
+      let dir = try TemporaryDirectory()
+      for (path, text) in files { try dir.write(path, text) }
+      return (.live(directory: DataDirectory(root: dir.url)), dir)
     }
   }
 }
@@ -87,6 +101,12 @@ final class World: @unchecked Sendable {
         }
         return Made(subject: String(lines.first ?? ""), trailerKeys: keys)
       }
+  }
+
+  /// Undo and redo over this world.
+  var undoing: UndoProvider {
+    if let memory { return .inMemory(memory) }
+    return .live(repository: repository!)
   }
 
   /// Undoes the newest change; its subject.

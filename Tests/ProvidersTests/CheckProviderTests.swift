@@ -31,24 +31,30 @@ import Testing
 
   /// A scrum that does not even parse (a duplicate key) still owns its meetings: one error,
   /// on the scrum, not one more per meeting.
-  @Test func aBrokenScrumStillOwnsItsMeetings() throws {
+  @Test(arguments: Backend.allCases) func aBrokenScrumStillOwnsItsMeetings(_ backend: Backend)
+    throws
+  {
     var files = Self.files
     files["scrums/design.yaml"] =
       "id: 0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01\ntitle: Design\ntitle: Again\nlength: 10\nattendees: [Ada]\n"
     files["libraries/spanish.yaml"] = "name: Spanish\nlanguage: es\n"
-    let report = try CheckProvider.inMemory(files: files).check()
+    let (checker, folder) = try backend.checker(files)
+    defer { withExtendedLifetime(folder) {} }
+    let report = try checker.check()
     #expect(report.diagnostics.map(\.file) == ["scrums/design.yaml"], "\(report.diagnostics)")
   }
 
   /// Ids used twice, and parents, are found by lookup: each duplicate reported once, on the
   /// later file, naming the first.
-  @Test func duplicateIdsAcrossManyFiles() throws {
+  @Test(arguments: Backend.allCases) func duplicateIdsAcrossManyFiles(_ backend: Backend) throws {
     var files: [String: String] = [".dinger/config.yaml": "format: 1\n"]
     for i in 0..<300 {
       files["scrums/s\(1000 + i).yaml"] =
         "id: 0f6d1a52-4c0e-4b8e-9a57-\(String(format: "%012d", i % 150))\ntitle: S\(i)\nlength: 10\nattendees: [Ada]\n"
     }
-    let report = try CheckProvider.inMemory(files: files).check()
+    let (checker, folder) = try backend.checker(files)
+    defer { withExtendedLifetime(folder) {} }
+    let report = try checker.check()
     #expect(report.errors == 150)
     #expect(report.diagnostics.allSatisfy { $0.message.contains("is also used by scrums/s1") })
     #expect(Set(report.diagnostics.map(\.file)).count == 150)

@@ -4,7 +4,7 @@ import Providers
 import Storage
 import Testing
 
-/// LibraryProvider's rules against the in-memory store.
+/// LibraryProvider's rules, on both backends (the in-memory store and a real repository).
 @Suite struct LibraryProviderTests {
   static let spanish = """
     # Our Spanish words
@@ -21,7 +21,7 @@ import Testing
           - definition: cat
 
     """
-  let store = InMemoryStore(files: [
+  static let files: [String: String] = [
     "libraries/spanish-basics.yaml": Self.spanish,
     "libraries/german.yaml":
       "name: German\nlanguage: de\nwords:\n  - text: Hund\n    meanings:\n      - definition: dog\n",
@@ -42,10 +42,18 @@ import Testing
 
     """,
     "libraries/unreadable.yaml": "name: [\n",
-  ])
-  var provider: LibraryProvider { .inMemory(store) }
+  ]
 
-  @Test func aBrokenWordLeavesTheOthersReadableAndNamesItsLine() throws {
+  /// The provider over the files on `backend`, and what the test reads back.
+  func world(_ backend: Backend) throws -> (LibraryProvider, World) {
+    let (scrums, world) = try backend.world(Self.files)
+    return (LibraryProvider(scrums.dependencies), world)
+  }
+
+  @Test(arguments: Backend.allCases) func aBrokenWordLeavesTheOthersReadableAndNamesItsLine(
+    _ backend: Backend
+  ) throws {
+    let (provider, store) = try world(backend)
     let (libraries, problems) = try provider.list()
     #expect(libraries.map(\.slug) == ["broken", "german", "spanish-basics"])
     #expect(problems.map(\.file) == ["libraries/unreadable.yaml"])
@@ -67,7 +75,9 @@ import Testing
     #expect(store.changes.isEmpty)
   }
 
-  @Test func findSuggests() {
+  @Test(arguments: Backend.allCases) func findSuggests(_ backend: Backend) throws {
+    let (provider, world) = try world(backend)
+    defer { withExtendedLifetime(world) {} }
     #expect(
       throws: StorageError(
         "no library 'spanish'; did you mean 'spanish-basics' or 'Spanish basics'?",
@@ -84,7 +94,10 @@ import Testing
     } catch { Issue.record("\(error)") }
   }
 
-  @Test func aWordIsOnePerLibraryWhateverItsCaseOrComposition() throws {
+  @Test(arguments: Backend.allCases) func aWordIsOnePerLibraryWhateverItsCaseOrComposition(
+    _ backend: Backend
+  ) throws {
+    let (provider, store) = try world(backend)
     let stored = try provider.find("spanish basics")
     // "HOLA" with another definition extends the word; the same definition again changes nothing.
     var result = try provider.addWord(
@@ -112,7 +125,9 @@ import Testing
     #expect(store.changes.count == 3)
   }
 
-  @Test func editRenameAndRemove() throws {
+  @Test(arguments: Backend.allCases) func editRenameAndRemove(_ backend: Backend) throws {
+    let (provider, world) = try world(backend)
+    defer { withExtendedLifetime(world) {} }
     let stored = try provider.find("spanish-basics")
     #expect(throws: StorageError("Spanish basics already has a word 'hola'")) {
       try provider.updateWord("GATO", in: stored) { $0.text = "hola" }
@@ -135,7 +150,10 @@ import Testing
     }
   }
 
-  @Test func wordsFilterByLanguageAndSearch() throws {
+  @Test(arguments: Backend.allCases) func wordsFilterByLanguageAndSearch(_ backend: Backend) throws
+  {
+    let (provider, world) = try world(backend)
+    defer { withExtendedLifetime(world) {} }
     #expect(
       try provider.words(language: "es").map(\.word.text) == ["perro", "sol", "hola", "gato"])
     #expect(try provider.words(language: "de").map(\.word.text) == ["Hund"])
@@ -145,7 +163,8 @@ import Testing
     #expect(!LibraryProvider.sameLanguage("est", "es"))
   }
 
-  @Test func newLibrariesAndQuizResults() throws {
+  @Test(arguments: Backend.allCases) func newLibrariesAndQuizResults(_ backend: Backend) throws {
+    let (provider, store) = try world(backend)
     #expect(throws: StorageError.self) { try provider.create(name: "X", language: "Spanish") }
     #expect(throws: StorageError.self) {
       try provider.create(name: "spanish BASICS", language: "es")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Providers
 
-/// The log's filters over given entries, and undo over the in-memory store.
+/// The log's filters over given entries, and undo on both backends.
 @Suite struct LogAndUndoProviderTests {
   func entry(_ n: Int, path: String, record: String? = nil, scrum: String? = nil, time: Int)
     -> ActivityEntry
@@ -41,14 +41,15 @@ import Testing
     #expect(try log.log(since: Date(timeIntervalSince1970: 250)).map(\.summary) == ["s4", "s3"])
   }
 
-  @Test func undoRestoresWhatTheLastChangeTouched() throws {
-    let store = InMemoryStore(files: [:])
-    let scrums = ScrumProvider.inMemory(store)
+  @Test(arguments: Backend.allCases) func undoRestoresWhatTheLastChangeTouched(
+    _ backend: Backend
+  ) throws {
+    let (scrums, store) = try backend.world([:])
     _ = try scrums.add(Scrum(title: "Design", length: 5, attendees: [Attendee(name: "Ada")]))
     let before = store.text("scrums/design.yaml")
     _ = try scrums.update(try scrums.find("design")) { $0.length = 20 }
     #expect(store.text("scrums/design.yaml")?.contains("length: 20") == true)
-    let undo = UndoProvider.inMemory(store)
+    let undo = store.undoing
     let undone = try undo.undo()
     #expect(undone.subject == "Undo \"Design: length 5 -> 20 min\"")
     #expect(store.text("scrums/design.yaml") == before)

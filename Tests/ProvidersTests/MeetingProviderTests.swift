@@ -4,14 +4,14 @@ import Testing
 
 @testable import Providers
 
-/// Meeting history over the in-memory store: it reads only the files that can be in the answer.
+/// Meeting history, on both backends: it reads only the files that can be in the answer.
 @Suite struct MeetingProviderTests {
   final class Reads: @unchecked Sendable {
     let lock = NSLock()
     var paths: [String] = []
   }
 
-  func store() -> InMemoryStore {
+  func files() -> [String: String] {
     var files: [String: String] = [:]
     for (slug, id) in [
       ("a", "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e01"), ("b", "0f6d1a52-4c0e-4b8e-9a57-2d1f3c8b7e02"),
@@ -23,12 +23,16 @@ import Testing
           "id: 00000000-0000-4000-8000-00000000000\(day)\nscrum: \(id)\ndate: 2026-11-0\(day)T09:00:00Z\nlength: 10\nduration: 600\nattendees: [Ada]\n"
       }
     }
-    return InMemoryStore(files: files)
+    return files
   }
 
-  @Test func historyReadsOnlyItsScrumsFolderAndDays() throws {
+  @Test(arguments: Backend.allCases) func historyReadsOnlyItsScrumsFolderAndDays(
+    _ backend: Backend
+  ) throws {
     let reads = Reads()
-    var dependencies = ScrumProvider.inMemory(store()).dependencies
+    let (provider, world) = try backend.world(files())
+    defer { withExtendedLifetime(world) {} }
+    var dependencies = provider.dependencies
     let read = dependencies.read
     dependencies.read = { kind, paths in
       reads.lock.withLock { reads.paths += paths }
@@ -51,8 +55,12 @@ import Testing
   }
 
   /// A meeting is found by an id prefix, or by its file name with or without `.yaml` and folders.
-  @Test func aMeetingIsFoundByTheNamesHistoryPrints() throws {
-    let meetings = MeetingProvider.inMemory(store())
+  @Test(arguments: Backend.allCases) func aMeetingIsFoundByTheNamesHistoryPrints(
+    _ backend: Backend
+  ) throws {
+    let (provider, world) = try backend.world(files())
+    defer { withExtendedLifetime(world) {} }
+    let meetings = MeetingProvider(provider.dependencies)
     for query in [
       "history/a/2026-11-04-00000004.yaml", "a/2026-11-04-00000004",
       "HISTORY/A/2026-11-04-00000004",

@@ -167,20 +167,7 @@ final class HTTPStream {
       body = []
     }
     while true {
-      var request = HTTPRequest(
-        url: target, settings: session.settings,
-        accept: listing ? nil : "application/x-\(service)-result", body: nil,
-        credentials: session.credentials, skipVerification: session.skipVerification)
-      if let buffer = bodyBuffer {
-        request.body = (UnsafeBufferPointer(buffer), "application/x-\(service)-request")
-      }
-      let exchange: HTTPExchange
-      do {
-        exchange = try HTTPExchange(
-          request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) })
-      } catch {
-        throw TransportFailure(message(for: error))
-      }
+      let exchange = try send(to: target)
       let answer = exchange.answered()
       if case .certificate(let detail)? = answer.failure, !session.skipVerification {
         exchange.cancel()
@@ -193,49 +180,83 @@ final class HTTPStream {
         exchange.cancel()
         throw TransportFailure(message(for: failure))
       }
-      switch answer.status {
-      case 200..<300:
-        try checkType(answer, address: address)
-        if session.base == nil { session.base = base }
-        self.exchange = exchange
+      if try settle(
+        answer, of: exchange, address: address, base: base, target: &target,
+        redirects: &redirects)
+      {
         return
-      case 301, 302, 303, 307, 308:
-        guard listing, redirects < 5 else {
-          exchange.cancel()
-          throw TransportFailure(
-            "\(address.redacted) redirected \(redirects == 5 ? "too many times" : "a request that cannot follow it") (HTTP \(answer.status))"
-          )
-        }
-        // Followed here, not by curl: only on the same host (and never from https to http).
+      }
+    }
+  }
+
+  /// The request to `target`, started: the body (a round's) and what the session knows.
+  private func send(to target: String) throws(TransportFailure) -> HTTPExchange {
+    var request = HTTPRequest(
+      url: target, settings: session.settings,
+      accept: listing ? nil : "application/x-\(service)-result", body: nil,
+      credentials: session.credentials, skipVerification: session.skipVerification)
+    if let buffer = bodyBuffer {
+      request.body = (UnsafeBufferPointer(buffer), "application/x-\(service)-request")
+    }
+    do {
+      return try HTTPExchange(
+        request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) })
+    } catch {
+      throw TransportFailure(message(for: error))
+    }
+  }
+
+  /// What an answer means: true when its body is the protocol's (the exchange is kept to read
+  /// it), false when the request goes again (a redirect followed, credentials asked for); an
+  /// error status throws, in words for the user.
+  private func settle(
+    _ answer: HTTPExchange.Answer, of exchange: HTTPExchange, address: RemoteAddress,
+    base: String, target: inout String, redirects: inout Int
+  ) throws(TransportFailure) -> Bool {
+    switch answer.status {
+    case 200..<300:
+      try checkType(answer, address: address)
+      if session.base == nil { session.base = base }
+      self.exchange = exchange
+      return true
+    case 301, 302, 303, 307, 308:
+      guard listing, redirects < 5 else {
         exchange.cancel()
-        redirects += 1
-        guard let location = answer.location else {
-          throw TransportFailure("\(address.redacted) redirected without saying where")
-        }
-        session.base = try movedBase(location, from: address)
-        target = location
-      case 401:
-        exchange.cancel()
-        // A refused password: the callback forgets it and may ask once more (TransferSession).
-        session.credentials = try session.askCredentials(address.user ?? session.credentials?.0)
-      case 404:
-        exchange.cancel()
-        throw TransportFailure("could not find repository at \(address.redacted) (HTTP 404)")
-      case 403:
-        exchange.cancel()
-        // NB: not GIT_EAUTH: a 403 is the server's rule (a token's scope, single sign-on, a
-        // rate limit), not a wrong password, and git keeps the saved credential for it.
         throw TransportFailure(
-          code: GIT_ERROR.rawValue,
-          message:
-            "the server refused access to \(address.redacted) (HTTP 403)\(Self.detail(answer.errorBody)); a saved password is kept: check that your account (or token) may use this repository"
-        )
-      default:
-        exchange.cancel()
-        throw TransportFailure(
-          "the server answered HTTP \(answer.status) for \(address.redacted)\(Self.detail(answer.errorBody))"
+          "\(address.redacted) redirected \(redirects == 5 ? "too many times" : "a request that cannot follow it") (HTTP \(answer.status))"
         )
       }
+      // Followed here, not by curl: only on the same host (and never from https to http).
+      exchange.cancel()
+      redirects += 1
+      guard let location = answer.location else {
+        throw TransportFailure("\(address.redacted) redirected without saying where")
+      }
+      session.base = try movedBase(location, from: address)
+      target = location
+      return false
+    case 401:
+      exchange.cancel()
+      // A refused password: the callback forgets it and may ask once more (TransferSession).
+      session.credentials = try session.askCredentials(address.user ?? session.credentials?.0)
+      return false
+    case 404:
+      exchange.cancel()
+      throw TransportFailure("could not find repository at \(address.redacted) (HTTP 404)")
+    case 403:
+      exchange.cancel()
+      // NB: not GIT_EAUTH: a 403 is the server's rule (a token's scope, single sign-on, a
+      // rate limit), not a wrong password, and git keeps the saved credential for it.
+      throw TransportFailure(
+        code: GIT_ERROR.rawValue,
+        message:
+          "the server refused access to \(address.redacted) (HTTP 403)\(Self.detail(answer.errorBody)); a saved password is kept: check that your account (or token) may use this repository"
+      )
+    default:
+      exchange.cancel()
+      throw TransportFailure(
+        "the server answered HTTP \(answer.status) for \(address.redacted)\(Self.detail(answer.errorBody))"
+      )
     }
   }
 

@@ -184,6 +184,32 @@ public struct ImportBatch: Sendable, Equatable {
     let base = title.lowercased()
     title = free
     label = "scrum '\(OneLineText.excerpt(title))'"
+    let attendees = attendees(names, label: label)
+    guard !attendees.isEmpty else {
+      notes.append(
+        "\(label) refused, with its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s"): it has no attendees and a scrum needs one; add one in the app and export again"
+      )
+      return
+    }
+    var length = length
+    if !Scrum.lengthRange.contains(length) {
+      let clamped = min(max(length, Scrum.lengthRange.lowerBound), Scrum.lengthRange.upperBound)
+      notes.append("\(label): a length of \(length) min is now \(clamped) min (1 to 600)")
+      length = clamped
+    }
+    let (kept, seen) = self.meetings(meetings, of: uuid, label: label)
+    items.append(
+      Item(
+        scrum: Scrum(id: uuid, title: title, theme: theme, length: length, attendees: attendees),
+        meetings: kept))
+    scrumIDs.insert(uuid)
+    meetingIDs.formUnion(seen)
+    titles.insert(title.lowercased())
+    if let suffix { nextSuffix[base] = suffix + 1 }
+  }
+
+  /// The named attendees, a repeated name numbered (`Ana (2)`), an empty one left out.
+  private mutating func attendees(_ names: [String], label: String) -> [Attendee] {
     var attendees: [Attendee] = []
     var taken = Set<String>()
     var nextName: [String: Int] = [:]
@@ -204,18 +230,14 @@ public struct ImportBatch: Sendable, Equatable {
       taken.insert(name.lowercased())
       attendees.append(Attendee(name: name))
     }
-    guard !attendees.isEmpty else {
-      notes.append(
-        "\(label) refused, with its \(meetings.count) meeting\(meetings.count == 1 ? "" : "s"): it has no attendees and a scrum needs one; add one in the app and export again"
-      )
-      return
-    }
-    var length = length
-    if !Scrum.lengthRange.contains(length) {
-      let clamped = min(max(length, Scrum.lengthRange.lowerBound), Scrum.lengthRange.upperBound)
-      notes.append("\(label): a length of \(length) min is now \(clamped) min (1 to 600)")
-      length = clamped
-    }
+    return attendees
+  }
+
+  /// The scrum's meetings with ids that are UUIDs and not repeated (in the scrum or the
+  /// batch), each pointed at the scrum; and their ids.
+  private mutating func meetings(
+    _ meetings: [(id: String, meeting: Meeting)], of uuid: UUID, label: String
+  ) -> (kept: [Meeting], ids: Set<UUID>) {
     var kept: [Meeting] = []
     var seen = Set<UUID>()
     for (raw, meeting) in meetings {
@@ -231,14 +253,7 @@ public struct ImportBatch: Sendable, Equatable {
       meeting.scrum = uuid
       kept.append(meeting)
     }
-    items.append(
-      Item(
-        scrum: Scrum(id: uuid, title: title, theme: theme, length: length, attendees: attendees),
-        meetings: kept))
-    scrumIDs.insert(uuid)
-    meetingIDs.formUnion(seen)
-    titles.insert(title.lowercased())
-    if let suffix { nextSuffix[base] = suffix + 1 }
+    return (kept, seen)
   }
 
   /// `title`, or `title (2)`, `(3)`... when a scrum in the batch has it (case ignored), with

@@ -144,7 +144,17 @@ extension Schedule {
         "'schedule.every' of \(every) weeks needs 'from:', the day the weeks are counted from (e.g. from: 2026-12-01)"
       )
     }
-    // Skips and moves that name no occurrence do nothing: a warning, not an error.
+    issues += exceptionIssues(at: prefix)
+    return issues
+  }
+
+  /// The skipped and moved days' rules. Skips and moves that name no occurrence do nothing: a
+  /// warning, not an error.
+  private func exceptionIssues(at prefix: [PathComponent]) -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    func add(_ key: [PathComponent], _ message: String, _ severity: Severity = .error) {
+      issues.append(ValidationIssue(severity, at: prefix + key, message))
+    }
     let plan = self.plan
     for (i, s) in skip.enumerated() {
       guard let d = CivilDate(s) else {

@@ -111,97 +111,111 @@ enum CachedRecord {
 
   private static func body(_ record: AnyRecord, into w: inout CacheWriter) -> Bool {
     switch record {
-    case .scrum(let s):
-      // NB: a scrum with stand-up settings, an attendee's email or absences is not cached
-      // (this layout has no place for them, and a cached read must give the whole record).
-      guard s.unknown.isEmpty,
-        s.attendees.allSatisfy({ $0.unknown.isEmpty && $0.email == nil && $0.away.isEmpty }),
-        s.schedule?.unknown.isEmpty ?? true, s.standup == nil
-      else { return false }
-      w.u8(1)
-      w.optional(s.id)
-      w.string(s.title)
-      w.optional(s.theme?.rawValue)
-      w.int(s.length)
-      w.varint(s.attendees.count)
-      for a in s.attendees {
-        w.string(a.name)
-        w.optional(a.zone)
+    case .scrum(let s): return body(s, into: &w)
+    case .meeting(let m): return body(m, into: &w)
+    case .library(let l): return body(l, into: &w)
+    case .standup(let e): return body(e, into: &w)
+    case .quiz, .config: return false
+    }
+  }
+
+  private static func body(_ s: Scrum, into w: inout CacheWriter) -> Bool {
+    // NB: a scrum with stand-up settings, an attendee's email or absences is not cached
+    // (this layout has no place for them, and a cached read must give the whole record).
+    guard s.unknown.isEmpty,
+      s.attendees.allSatisfy({ $0.unknown.isEmpty && $0.email == nil && $0.away.isEmpty }),
+      s.schedule?.unknown.isEmpty ?? true, s.standup == nil
+    else { return false }
+    w.u8(1)
+    w.optional(s.id)
+    w.string(s.title)
+    w.optional(s.theme?.rawValue)
+    w.int(s.length)
+    w.varint(s.attendees.count)
+    for a in s.attendees {
+      w.string(a.name)
+      w.optional(a.zone)
+    }
+    schedule(s.schedule, into: &w)
+    return true
+  }
+
+  private static func body(_ m: Meeting, into w: inout CacheWriter) -> Bool {
+    // NB: an imported meeting (its length or duration may be unknown) stays out of the
+    // cache, whose layout has no place for either.
+    guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }),
+      m.turns.allSatisfy({ $0.unknown.isEmpty }), m.imported == nil,
+      let length = m.length, let duration = m.duration
+    else { return false }
+    w.u8(2)
+    w.optional(m.id)
+    w.uuid(m.scrum)
+    w.date(m.date)
+    w.int(length)
+    w.int(duration)
+    w.varint(m.attendees.count)
+    for a in m.attendees { w.string(a) }
+    w.varint(m.speakers.count)
+    for s in m.speakers {
+      w.string(s.name)
+      w.int(s.seconds)
+    }
+    w.optional(m.transcript)
+    w.varint(m.turns.count)
+    for t in m.turns {
+      w.string(t.speaker)
+      w.int(t.start)
+      w.string(t.text)
+    }
+    return true
+  }
+
+  private static func body(_ l: Library, into w: inout CacheWriter) -> Bool {
+    guard l.unknown.isEmpty,
+      l.words.allSatisfy({ $0.unknown.isEmpty && $0.meanings.allSatisfy(\.unknown.isEmpty) })
+    else { return false }
+    w.u8(3)
+    w.optional(l.id)
+    w.string(l.name)
+    w.string(l.language)
+    w.varint(l.words.count)
+    for word in l.words {
+      w.string(word.text)
+      w.optional(word.phonetic)
+      w.varint(word.meanings.count)
+      for m in word.meanings {
+        w.optional(m.partOfSpeech)
+        w.string(m.definition)
+        w.optional(m.example)
       }
-      schedule(s.schedule, into: &w)
-    case .meeting(let m):
-      // NB: an imported meeting (its length or duration may be unknown) stays out of the
-      // cache, whose layout has no place for either.
-      guard m.unknown.isEmpty, m.speakers.allSatisfy({ $0.unknown.isEmpty }),
-        m.turns.allSatisfy({ $0.unknown.isEmpty }), m.imported == nil,
-        let length = m.length, let duration = m.duration
-      else { return false }
-      w.u8(2)
-      w.optional(m.id)
-      w.uuid(m.scrum)
-      w.date(m.date)
-      w.int(length)
-      w.int(duration)
-      w.varint(m.attendees.count)
-      for a in m.attendees { w.string(a) }
-      w.varint(m.speakers.count)
-      for s in m.speakers {
-        w.string(s.name)
-        w.int(s.seconds)
-      }
-      w.optional(m.transcript)
-      w.varint(m.turns.count)
-      for t in m.turns {
-        w.string(t.speaker)
-        w.int(t.start)
-        w.string(t.text)
-      }
-    case .library(let l):
-      guard l.unknown.isEmpty,
-        l.words.allSatisfy({ $0.unknown.isEmpty && $0.meanings.allSatisfy(\.unknown.isEmpty) })
-      else { return false }
-      w.u8(3)
-      w.optional(l.id)
-      w.string(l.name)
-      w.string(l.language)
-      w.varint(l.words.count)
-      for word in l.words {
-        w.string(word.text)
-        w.optional(word.phonetic)
-        w.varint(word.meanings.count)
-        for m in word.meanings {
-          w.optional(m.partOfSpeech)
-          w.string(m.definition)
-          w.optional(m.example)
-        }
-      }
-    case .standup(let e):
-      // NB: an entry whose lists hold keys of a teammate's own is read from its file.
-      guard e.blockers.allSatisfy({ $0.unknown.isEmpty }),
-        e.resolved.allSatisfy({ $0.unknown.isEmpty })
-      else { return false }
-      w.u8(4)
-      w.optional(nil as UUID?)
-      w.uuid(e.scrum)
-      w.string(e.date)
-      w.string(e.by)
-      w.varint(e.answers.count)
-      for a in e.answers {
-        w.string(a.key)
-        w.string(a.text)
-      }
-      w.varint(e.blockers.count)
-      for b in e.blockers {
-        w.optional(b.id)
-        w.string(b.text)
-      }
-      w.varint(e.resolved.count)
-      for r in e.resolved {
-        w.string(r.id)
-        w.optional(r.note)
-      }
-    case .quiz, .config:
-      return false
+    }
+    return true
+  }
+
+  private static func body(_ e: StandupEntry, into w: inout CacheWriter) -> Bool {
+    // NB: an entry whose lists hold keys of a teammate's own is read from its file.
+    guard e.blockers.allSatisfy({ $0.unknown.isEmpty }),
+      e.resolved.allSatisfy({ $0.unknown.isEmpty })
+    else { return false }
+    w.u8(4)
+    w.optional(nil as UUID?)
+    w.uuid(e.scrum)
+    w.string(e.date)
+    w.string(e.by)
+    w.varint(e.answers.count)
+    for a in e.answers {
+      w.string(a.key)
+      w.string(a.text)
+    }
+    w.varint(e.blockers.count)
+    for b in e.blockers {
+      w.optional(b.id)
+      w.string(b.text)
+    }
+    w.varint(e.resolved.count)
+    for r in e.resolved {
+      w.string(r.id)
+      w.optional(r.note)
     }
     return true
   }
@@ -264,96 +278,106 @@ enum CachedRecord {
   /// The record written by `encode`.
   static func decode(_ r: inout CacheReader) throws(CacheReader.Damaged) -> AnyRecord {
     switch try r.u8() {
-    case 1:
-      let id = try r.optionalUUID()
-      let title = try r.string()
-      let theme = try r.optionalString().map { raw throws(CacheReader.Damaged) -> Theme in
-        guard let t = Theme(rawValue: raw) else { throw CacheReader.Damaged() }
-        return t
-      }
-      let length = try r.int()
-      var attendees: [Attendee] = []
-      let n = try r.count()
-      attendees.reserveCapacity(n)
-      for _ in 0..<n {
-        attendees.append(Attendee(name: try r.string(), zone: try r.optionalString()))
-      }
-      let schedule = try schedule(&r)
-      return .scrum(
-        Scrum(
-          id: id, title: title, theme: theme, length: length, schedule: schedule,
-          attendees: attendees))
-    case 2:
-      let id = try r.optionalUUID()
-      let scrum = try r.uuid()
-      let date = try r.date()
-      let length = try r.int()
-      let duration = try r.int()
-      var attendees: [String] = []
-      let n = try r.count()
-      attendees.reserveCapacity(n)
-      for _ in 0..<n { attendees.append(try r.string()) }
-      var speakers: [SpeakerTime] = []
-      let s = try r.count(each: 9)
-      speakers.reserveCapacity(s)
-      for _ in 0..<s { speakers.append(SpeakerTime(name: try r.string(), seconds: try r.int())) }
-      let transcript = try r.optionalString()
-      var turns: [TranscriptTurn] = []
-      let t = try r.count(each: 10)
-      turns.reserveCapacity(t)
-      for _ in 0..<t {
-        turns.append(
-          TranscriptTurn(speaker: try r.string(), start: try r.int(), text: try r.string()))
-      }
-      return .meeting(
-        Meeting(
-          id: id, scrum: scrum, date: date, length: length, duration: duration,
-          attendees: attendees, speakers: speakers, transcript: transcript, turns: turns))
-    case 3:
-      let id = try r.optionalUUID()
-      let name = try r.string()
-      let language = try r.string()
-      let n = try r.count(each: 3)
-      var words: [Word] = []
-      words.reserveCapacity(n)
-      for _ in 0..<n {
-        let text = try r.string()
-        let phonetic = try r.optionalString()
-        let m = try r.count(each: 3)
-        var meanings: [Meaning] = []
-        meanings.reserveCapacity(m)
-        for _ in 0..<m {
-          let part = try r.optionalString()
-          let definition = try r.string()
-          meanings.append(
-            Meaning(partOfSpeech: part, definition: definition, example: try r.optionalString()))
-        }
-        words.append(Word(text: text, phonetic: phonetic, meanings: meanings))
-      }
-      return .library(Library(id: id, name: name, language: language, words: words))
-    case 4:
-      _ = try r.optionalUUID()
-      let scrum = try r.uuid()
-      let date = try r.string()
-      let by = try r.string()
-      var answers: [StandupEntry.Answer] = []
-      for _ in 0..<(try r.count(each: 2)) {
-        answers.append(StandupEntry.Answer(key: try r.string(), text: try r.string()))
-      }
-      var blockers: [BlockerMention] = []
-      for _ in 0..<(try r.count(each: 2)) {
-        blockers.append(BlockerMention(id: try r.optionalString(), text: try r.string()))
-      }
-      var resolved: [BlockerResolution] = []
-      for _ in 0..<(try r.count(each: 2)) {
-        resolved.append(BlockerResolution(id: try r.string(), note: try r.optionalString()))
-      }
-      return .standup(
-        StandupEntry(
-          scrum: scrum, date: date, by: by, answers: answers, blockers: blockers,
-          resolved: resolved))
-    default:
-      throw CacheReader.Damaged()
+    case 1: return .scrum(try decodeScrum(&r))
+    case 2: return .meeting(try decodeMeeting(&r))
+    case 3: return .library(try decodeLibrary(&r))
+    case 4: return .standup(try decodeStandup(&r))
+    default: throw CacheReader.Damaged()
     }
+  }
+
+  private static func decodeScrum(_ r: inout CacheReader) throws(CacheReader.Damaged) -> Scrum {
+    let id = try r.optionalUUID()
+    let title = try r.string()
+    let theme = try r.optionalString().map { raw throws(CacheReader.Damaged) -> Theme in
+      guard let t = Theme(rawValue: raw) else { throw CacheReader.Damaged() }
+      return t
+    }
+    let length = try r.int()
+    var attendees: [Attendee] = []
+    let n = try r.count()
+    attendees.reserveCapacity(n)
+    for _ in 0..<n {
+      attendees.append(Attendee(name: try r.string(), zone: try r.optionalString()))
+    }
+    let schedule = try schedule(&r)
+    return Scrum(
+      id: id, title: title, theme: theme, length: length, schedule: schedule,
+      attendees: attendees)
+  }
+
+  private static func decodeMeeting(_ r: inout CacheReader) throws(CacheReader.Damaged) -> Meeting {
+    let id = try r.optionalUUID()
+    let scrum = try r.uuid()
+    let date = try r.date()
+    let length = try r.int()
+    let duration = try r.int()
+    var attendees: [String] = []
+    let n = try r.count()
+    attendees.reserveCapacity(n)
+    for _ in 0..<n { attendees.append(try r.string()) }
+    var speakers: [SpeakerTime] = []
+    let s = try r.count(each: 9)
+    speakers.reserveCapacity(s)
+    for _ in 0..<s { speakers.append(SpeakerTime(name: try r.string(), seconds: try r.int())) }
+    let transcript = try r.optionalString()
+    var turns: [TranscriptTurn] = []
+    let t = try r.count(each: 10)
+    turns.reserveCapacity(t)
+    for _ in 0..<t {
+      turns.append(
+        TranscriptTurn(speaker: try r.string(), start: try r.int(), text: try r.string()))
+    }
+    return Meeting(
+      id: id, scrum: scrum, date: date, length: length, duration: duration,
+      attendees: attendees, speakers: speakers, transcript: transcript, turns: turns)
+  }
+
+  private static func decodeLibrary(_ r: inout CacheReader) throws(CacheReader.Damaged) -> Library {
+    let id = try r.optionalUUID()
+    let name = try r.string()
+    let language = try r.string()
+    let n = try r.count(each: 3)
+    var words: [Word] = []
+    words.reserveCapacity(n)
+    for _ in 0..<n {
+      let text = try r.string()
+      let phonetic = try r.optionalString()
+      let m = try r.count(each: 3)
+      var meanings: [Meaning] = []
+      meanings.reserveCapacity(m)
+      for _ in 0..<m {
+        let part = try r.optionalString()
+        let definition = try r.string()
+        meanings.append(
+          Meaning(partOfSpeech: part, definition: definition, example: try r.optionalString()))
+      }
+      words.append(Word(text: text, phonetic: phonetic, meanings: meanings))
+    }
+    return Library(id: id, name: name, language: language, words: words)
+  }
+
+  private static func decodeStandup(_ r: inout CacheReader) throws(CacheReader.Damaged)
+    -> StandupEntry
+  {
+    _ = try r.optionalUUID()
+    let scrum = try r.uuid()
+    let date = try r.string()
+    let by = try r.string()
+    var answers: [StandupEntry.Answer] = []
+    for _ in 0..<(try r.count(each: 2)) {
+      answers.append(StandupEntry.Answer(key: try r.string(), text: try r.string()))
+    }
+    var blockers: [BlockerMention] = []
+    for _ in 0..<(try r.count(each: 2)) {
+      blockers.append(BlockerMention(id: try r.optionalString(), text: try r.string()))
+    }
+    var resolved: [BlockerResolution] = []
+    for _ in 0..<(try r.count(each: 2)) {
+      resolved.append(BlockerResolution(id: try r.string(), note: try r.optionalString()))
+    }
+    return StandupEntry(
+      scrum: scrum, date: date, by: by, answers: answers, blockers: blockers,
+      resolved: resolved)
   }
 }

@@ -64,40 +64,11 @@ extension DataRepository {
 
   /// Repairs what the writer that held `writer` before left, then clears its journal.
   func finishInterruptedWrite(holding writer: WriterLock) throws {
-    guard var journal = writer.journal() else {
+    guard let journal = writer.journal() else {
       writer.clear()
       return
     }
-    let indexLockPath = IndexLock.path(in: gitDirectory)
-    let previousIndex = IndexLock.previousPath(in: gitDirectory)
-    // NB: killed after it published its index (`.git/index` is its lock's inode) and before
-    // the branch moved: the index in effect before goes back, before the lock that kept git
-    // away from it is removed.
-    let indexPath = gitDirectory.appendingPathComponent("index").path
-    if let lock = journal.indexLock, FileIdentity.of(indexPath) == lock,
-      FileIdentity.of(previousIndex) != nil
-    {
-      let moved = try journal.commit != nil && git.head().1 == journal.commit
-      if !moved, rename(previousIndex, indexPath) != 0 {
-        throw StorageError(
-          "could not put the index back from \(previousIndex) (\(String(cString: strerror(errno)))))"
-        )
-      }
-    }
-    unlink(previousIndex)
-    if let found = FileIdentity.of(indexLockPath) {
-      // NB: by identity (the journal names the lock's inode before it is linked into place);
-      // the time window is only for a journal an older dinger wrote without one.
-      // NB: an index.lock whose identity no journal recorded was never linked by dinger:
-      // someone else's, left alone.
-      if found == journal.indexLock { unlink(indexLockPath) }
-    }
-    // A lock made but not yet linked into place when its writer died.
-    let folder = gitDirectory.appendingPathComponent("dinger")
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    where name.hasPrefix(IndexLock.temporaryPrefix) {
-      unlink(folder.appendingPathComponent(name).path)
-    }
+    try removeLocksLeft(by: journal)
     guard journal.step == .moving, let branch = journal.branch, let commit = journal.commit
     else {
       writer.clear()
@@ -116,15 +87,52 @@ extension DataRepository {
       // NB: killed before the branch moved: the files it wrote ahead of the move go back to
       // HEAD's (a file edited since is left alone); its index.lock went above.
       try undoFilesWrittenAhead(from: journal.head, to: commit)
-      writer.clear()
-      return
+    } else if head == commit {
+      try finishCheckOut(of: commit, journal: journal, writer: writer)
     }
-    guard head == commit else {
-      writer.clear()
-      return
+    writer.clear()
+  }
+
+  /// The index a killed writer published goes back when its branch never moved; its
+  /// index.lock (by identity: one no journal recorded is someone else's, left alone) and any
+  /// lock it made but had not yet linked into place are removed.
+  private func removeLocksLeft(by journal: WriteJournal) throws {
+    let indexLockPath = IndexLock.path(in: gitDirectory)
+    let previousIndex = IndexLock.previousPath(in: gitDirectory)
+    // NB: killed after it published its index (`.git/index` is its lock's inode) and before
+    // the branch moved: the index in effect before goes back, before the lock that kept git
+    // away from it is removed.
+    let indexPath = gitDirectory.appendingPathComponent("index").path
+    if let lock = journal.indexLock, FileIdentity.of(indexPath) == lock,
+      FileIdentity.of(previousIndex) != nil
+    {
+      let moved = try journal.commit != nil && git.head().1 == journal.commit
+      if !moved, rename(previousIndex, indexPath) != 0 {
+        throw StorageError(
+          "could not put the index back from \(previousIndex) (\(String(cString: strerror(errno)))))"
+        )
+      }
     }
+    unlink(previousIndex)
+    // NB: by identity (the journal names the lock's inode before it is linked into place).
+    if let found = FileIdentity.of(indexLockPath), found == journal.indexLock {
+      unlink(indexLockPath)
+    }
+    let folder = gitDirectory.appendingPathComponent("dinger")
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    where name.hasPrefix(IndexLock.temporaryPrefix) {
+      unlink(folder.appendingPathComponent(name).path)
+    }
+  }
+
+  /// Killed after the branch moved to `commit`: the working tree and index are brought to it,
+  /// leaving alone a file edited since, and the user is told.
+  private func finishCheckOut(
+    of commit: ObjectID, journal: WriteJournal, writer: WriterLock
+  ) throws {
     let index = try takeIndexLock()
     defer { index.release() }
+    var journal = journal
     journal.indexLock = index.identity
     writer.record(journal)
     try index.check()
@@ -160,7 +168,6 @@ extension DataRepository {
       note += "; left \(skipped.joined(separator: ", ")) as edited since"
     }
     notes.append(note)
-    writer.clear()
   }
 
   /// Puts back the files a killed write had written for `commit` before its branch moved.
