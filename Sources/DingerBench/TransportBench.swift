@@ -16,8 +16,13 @@ enum TransportBench {
   /// `DINGER_BENCH_PROFILE=FOLDER` each dinger sync of them runs under `perf record` there.
   static func run(dinger: String, root: URL, catchUpOnly: Bool = false) throws {
     print("Transports: sync over loopback ssh and https")
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "dinger-transport-bench-\(UUID().uuidString.prefix(8))")
+    // NB: in memory (/dev/shm) where there is one: on this disk, a file made soon after many
+    // were removed (each round's reset, its clean-up) cost ext4 a scan of recently freed
+    // inodes, which took most of both tools' time and varied threefold between runs.
+    let base =
+      FileManager.default.fileExists(atPath: "/dev/shm")
+      ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+    let work = base.appendingPathComponent("dinger-transport-bench-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: work) }
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let small = try ScaleBench.prepare(size: 2_000, under: root)

@@ -49,10 +49,11 @@ extension Repository {
     guard !commits.isEmpty else { return }
     let reader = ObjectReader(self)
     var seen = Set<ObjectID>()
+    var scratch: [RawTreeEntry] = []
     func walk(_ tree: ObjectID, against old: ObjectID?, path: String, commit: ObjectID) throws {
       guard tree != old, seen.insert(tree).inserted else { return }
       let bytes = try reader.read(tree).bytes
-      try Self.checkOrder(bytes, path: path, commit: commit)
+      try Self.checkOrder(bytes, path: path, commit: commit, scratch: &scratch)
       let previous = try old.map { try reader.read($0).bytes } ?? []
       for (kind, id, before) in try Self.changedEntries(bytes, against: previous) {
         let name = Self.entryName(of: id, in: bytes) ?? "?"
@@ -98,16 +99,27 @@ extension Repository {
 
   /// Throws when a raw tree's entries are out of order or a name comes twice.
   static func checkOrder(_ bytes: [UInt8], path: String, commit: ObjectID) throws {
+    var scratch: [RawTreeEntry] = []
+    try checkOrder(bytes, path: path, commit: commit, scratch: &scratch)
+  }
+
+  /// `checkOrder` with the list of entries seen kept in `scratch`, whose storage the caller
+  /// hands from tree to tree (a catch-up checks tens of thousands of trees).
+  static func checkOrder(
+    _ bytes: [UInt8], path: String, commit: ObjectID, scratch entries: inout [RawTreeEntry]
+  ) throws {
     var problem: String?
+    entries.removeAll(keepingCapacity: true)
     try bytes.withUnsafeBufferPointer { (tree) throws(GitError) in
       var i = 0
       // NB: no hashing of names: in git's order a name twice is next to itself, except a
       // folder named like a file before it, which sorts as `name/` and so after entries named
       // `name` plus a byte below '/' (`name-2`, `name.txt`); those are walked back over.
-      var entries: [RawTreeEntry] = []
+      // NB: names are read through the unsafe view, not as slices of `bytes` (a retain and a
+      // release each).
       while i < tree.count {
         let entry = try RawTreeEntry(tree, at: i)
-        let name = bytes[entry.nameStart..<entry.nameEnd]
+        let name = UnsafeBufferPointer(rebasing: tree[entry.nameStart..<entry.nameEnd])
         var twice = false
         if let previous = entries.last {
           let order = RawTreeEntry.order(previous, in: tree, entry, in: tree)
@@ -119,13 +131,13 @@ extension Repository {
         }
         if entry.kind == .tree, !twice {
           for other in entries.reversed() {
-            let otherName = bytes[other.nameStart..<other.nameEnd]
+            let otherName = UnsafeBufferPointer(rebasing: tree[other.nameStart..<other.nameEnd])
             guard otherName.starts(with: name) else { break }
             if otherName.count == name.count {
               twice = true
               break
             }
-            guard otherName[otherName.startIndex + name.count] < UInt8(ascii: "/") else { break }
+            guard otherName[name.count] < UInt8(ascii: "/") else { break }
           }
         }
         if twice {
@@ -135,7 +147,7 @@ extension Repository {
         }
         // NB: dinger's own folders must be folders: a link in their place (`.dinger` pointing
         // elsewhere) would make the clone no data repository, or send writes elsewhere.
-        let mode = bytes[i..<(entry.nameStart - 1)]
+        let mode = UnsafeBufferPointer(rebasing: tree[i..<(entry.nameStart - 1)])
         if mode.elementsEqual("120000".utf8) {
           let full = (path.isEmpty ? "" : path + "/") + String(decoding: name, as: UTF8.self)
           if Self.dingersFolders.contains(full) || full.hasPrefix(".dinger/") {

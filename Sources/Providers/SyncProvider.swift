@@ -63,7 +63,10 @@ public struct SyncProvider: Sendable {
           remote: remote, dryRun: dryRun,
           onProgress: progress.map { show in { show(Self.progress($0)) } })
         var summary = Self.summary(report)
-        if !dryRun { summary.warnings += Self.brokenArrivals(repository, since: before) }
+        if !dryRun {
+          summary.warnings += Self.brokenArrivals(repository, since: before)
+          Trace.mark("sync: arrivals checked")
+        }
         return summary
       },
       conflicts: {
@@ -105,9 +108,7 @@ public struct SyncProvider: Sendable {
     if paths.contains(where: { RecordLayout.kind(ofPath: $0) == .quiz }) {
       references += (try? repository.directory.recordPaths(of: .library)) ?? []
     }
-    let read = paths.union(references).sorted().compactMap { path in
-      repository.read(path).map { (path: path, bytes: $0) }
-    }
+    let read = repository.read(paths.union(references).sorted())
     let changedScrums = paths.filter { RecordLayout.kind(ofPath: $0) == .scrum }
     let report = DataChecker.check(files: read, only: paths.union(references))
     let errors = report.diagnostics.filter { d in

@@ -156,6 +156,16 @@ public final class DataRepository: Sendable {
     (try? WorkTree(root: root).read(path)) ?? nil
   }
 
+  /// The bytes of many working-tree files (each folder on the way opened once for the files
+  /// in it), with their paths; files that are missing or can't be read are left out.
+  public func read(_ paths: [String]) -> [(path: String, bytes: [UInt8])] {
+    let reads = WorkTree(root: root).read(paths, unless: { _, _ in false })
+    return zip(paths, reads).compactMap { path, read in
+      guard case .success(.read(let bytes, _)) = read else { return nil }
+      return (path, bytes)
+    }
+  }
+
   // MARK: History
 
   /// The commit HEAD points at, or nil before the first commit.

@@ -154,6 +154,7 @@ public struct Syncer {
     } catch let problem as IncomingTreeProblem {
       throw StorageError(problem.description)
     }
+    Trace.mark("sync: incoming trees checked")
   }
 
   /// Step 3: takes in what came (fast-forward, or a record-by-record merge); true when there

@@ -10,6 +10,17 @@ enum CachedRecord {
   /// Bumped with any change to the layout below (or to the models it writes).
   static let version: UInt8 = 6
 
+  /// The tag a cached record of `kind` starts with, for the kinds `check` takes in slim form
+  /// (stand-up entries are always read: each is judged against its scrum as it is decoded).
+  static func tag(of kind: RecordKind) -> UInt8? {
+    switch kind {
+    case .scrum: 1
+    case .meeting: 2
+    case .library: 3
+    default: nil
+    }
+  }
+
   /// Where a clean file's `id:` and parent key (a meeting's `scrum:`, a quiz's `library:`) are,
   /// for `check`'s cross-file findings.
   struct Places {

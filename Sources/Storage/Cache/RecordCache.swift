@@ -159,8 +159,9 @@ final class RecordCache {
   static let largest = 1 << 30
 
   private static func split(_ path: String) -> (String, String) {
-    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    // NB: by bytes, not Characters (a warm check splits every path).
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+    return (String(path[..<slash]), String(path[path.utf8.index(after: slash)...]))
   }
 
   /// The cache file of a data folder: a hash of its path (folder names are a teammate's).
