@@ -55,8 +55,10 @@ extension Repository {
       let bytes = try reader.read(tree).bytes
       try Self.checkOrder(bytes, path: path, commit: commit, scratch: &scratch)
       let previous = try old.map { try reader.read($0).bytes } ?? []
-      for (kind, id, before) in try Self.changedEntries(bytes, against: previous) {
-        let name = Self.entryName(of: id, in: bytes) ?? "?"
+      // NB: the entries `checkOrder` parsed are diffed, not parsed again.
+      let changed = try Self.changedEntries(bytes, parsed: scratch, against: previous)
+      for (kind, id, before, entry) in changed {
+        let name = bytes.withUnsafeBufferPointer { entry.name(in: $0) }
         let child = path.isEmpty ? name : path + "/" + name
         switch kind {
         case .tree: try walk(id, against: before, path: child, commit: commit)

@@ -227,16 +227,31 @@ extension Repository {
   static func changedEntries(_ new: [UInt8], against old: [UInt8]) throws(GitError)
     -> [(RawTreeEntry.Kind, ObjectID, ObjectID?)]
   {
-    var changed: [(RawTreeEntry.Kind, ObjectID, ObjectID?)] = []
+    var entries: [RawTreeEntry] = []
+    try new.withUnsafeBufferPointer { (n) throws(GitError) in
+      var i = 0
+      while i < n.count {
+        let entry = try RawTreeEntry(n, at: i)
+        entries.append(entry)
+        i = entry.end
+      }
+    }
+    return try changedEntries(new, parsed: entries, against: old).map { ($0.0, $0.1, $0.2) }
+  }
+
+  /// `changedEntries` of a tree whose entries were parsed already (`parsed`, in order), each
+  /// with the entry it came from (for its name).
+  static func changedEntries(_ new: [UInt8], parsed: [RawTreeEntry], against old: [UInt8])
+    throws(GitError) -> [(RawTreeEntry.Kind, ObjectID, ObjectID?, RawTreeEntry)]
+  {
+    var changed: [(RawTreeEntry.Kind, ObjectID, ObjectID?, RawTreeEntry)] = []
     var failure: GitError?
     new.withUnsafeBufferPointer { n in
       old.withUnsafeBufferPointer { o in
         do throws(GitError) {
-          var i = 0
           var j = 0
           var previous: RawTreeEntry? = j < o.count ? try RawTreeEntry(o, at: j) : nil
-          while i < n.count {
-            let entry = try RawTreeEntry(n, at: i)
+          for entry in parsed {
             var same: RawTreeEntry?
             while let candidate = previous {
               let order = RawTreeEntry.order(entry, in: n, candidate, in: o)
@@ -251,15 +266,13 @@ extension Repository {
             if let same,
               memcmp(n.baseAddress! + entry.nameEnd + 1, o.baseAddress! + same.nameEnd + 1, 20) == 0
             {
-              i = entry.end
               continue
             }
             changed.append(
               (
                 entry.kind, entry.id(in: n),
-                same.flatMap { $0.kind == entry.kind ? $0.id(in: o) : nil }
+                same.flatMap { $0.kind == entry.kind ? $0.id(in: o) : nil }, entry
               ))
-            i = entry.end
           }
         } catch {
           failure = error

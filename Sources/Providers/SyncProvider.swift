@@ -59,12 +59,16 @@ public struct SyncProvider: Sendable {
         var syncer = Syncer(repository)
         syncer.allowUnrelatedHistories = allowUnrelated
         let before = try? repository.gitRepository.head().commit
+        // NB: what came in is checked on a thread of its own while the push goes out (it
+        // reads only the working tree); a later round's merge starts it again.
+        let arrivals = ArrivalCheck(repository, since: before)
+        if !dryRun { syncer.onIntegrated = { arrivals.start(at: $0) } }
         let report = try syncer.sync(
           remote: remote, dryRun: dryRun,
           onProgress: progress.map { show in { show(Self.progress($0)) } })
         var summary = Self.summary(report)
         if !dryRun {
-          summary.warnings += Self.brokenArrivals(repository, since: before)
+          summary.warnings += arrivals.lines()
           Trace.mark("sync: arrivals checked")
         }
         return summary
@@ -94,11 +98,25 @@ public struct SyncProvider: Sendable {
   /// indentation, committed conflict markers), one line each: said at the sync, not at the
   /// next command.
   static func brokenArrivals(_ repository: DataRepository, since before: ObjectID?) -> [String] {
-    guard let after = try? repository.gitRepository.head().commit, after != before,
+    guard let after = try? repository.gitRepository.head().commit else { return [] }
+    return brokenArrivals(repository, paths: arrivedPaths(repository, from: before, to: after))
+  }
+
+  /// The record files that differ from `before` at `after` and are there at `after` (asked of
+  /// git, so on the thread that owns the repository's handle).
+  static func arrivedPaths(_ repository: DataRepository, from before: ObjectID?, to after: ObjectID)
+    -> Set<String>
+  {
+    guard after != before,
       let changed = try? repository.gitRepository.filesChanged(from: before, to: after)
     else { return [] }
-    let paths = Set(
+    return Set(
       changed.filter { $0.theirs != nil && RecordLayout.kind(ofPath: $0.path) != nil }.map(\.path))
+  }
+
+  /// `brokenArrivals` of the files at `paths`: the working tree alone is read (no git), so it
+  /// may run beside a push.
+  static func brokenArrivals(_ repository: DataRepository, paths: Set<String>) -> [String] {
     guard !paths.isEmpty else { return [] }
     // NB: only the files that came in are read, with the scrums (and, for a quiz result, the
     // libraries) they refer to, not the whole repository: a sync costs what it brought. The
@@ -129,6 +147,50 @@ public struct SyncProvider: Sendable {
       "\(files.count == 1 ? "a file has" : "\(files.count) files have") errors since this sync (\(files.prefix(5).joined(separator: ", "))); a file that can't be read is left out until it is fixed: fix them and commit, or ask who wrote them ('dinger log' names the commit), then 'dinger check'"
     )
     return lines
+  }
+
+  /// `brokenArrivals` started when a sync has merged (or fast-forwarded), on a thread of its
+  /// own, and collected when the sync is over: the files a teammate sent are read and judged
+  /// while the push goes out. A merge of a later round starts it again; the lines are those
+  /// of the newest start, and when the branch is not where that start saw it (or none was
+  /// made), they are worked out at the end as before.
+  final class ArrivalCheck: Sendable {
+    private struct Started {
+      var at: ObjectID
+      var lines: [String]?
+    }
+    private let repository: DataRepository
+    private let before: ObjectID?
+    private let state = Monitor<Started?>(nil)
+
+    init(_ repository: DataRepository, since before: ObjectID?) {
+      (self.repository, self.before) = (repository, before)
+    }
+
+    /// Starts judging what differs from `before` at `after` (the branch's new commit).
+    func start(at after: ObjectID) {
+      let paths = SyncProvider.arrivedPaths(repository, from: before, to: after)
+      state.withLock { $0 = Started(at: after) }
+      Threads.start { [repository, state] in
+        let lines = SyncProvider.brokenArrivals(repository, paths: paths)
+        state.change { started in
+          if started?.at == after { started?.lines = lines }
+        }
+      }
+    }
+
+    /// The lines for the branch as it is now, waiting for the thread when it judged it.
+    func lines() -> [String] {
+      guard let now = try? repository.gitRepository.head().commit else { return [] }
+      let started = state.wait(until: { $0 == nil || $0?.at != now || $0?.lines != nil }) {
+        started, _ in started
+      }
+      if let started, started.at == now, let lines = started.lines { return lines }
+      return SyncProvider.brokenArrivals(
+        repository,
+        paths: SyncProvider.arrivedPaths(
+          repository, from: before, to: now))
+    }
   }
 
   /// A transfer's progress in the terms the views use.

@@ -14,6 +14,9 @@ public struct Syncer {
   let repository: DataRepository
   /// Merge a remote history that shares no commit with ours (git's --allow-unrelated-histories).
   public var allowUnrelatedHistories = false
+  /// Called on the syncing thread each time the branch took in what came (a fast-forward or a
+  /// merge), with the branch's new commit, before the push goes out.
+  public var onIntegrated: ((ObjectID) -> Void)?
   var git: Repository { repository.gitRepository }
 
   /// What a sync did (or, with a dry run, would do).
@@ -69,6 +72,9 @@ public struct Syncer {
       report.steps = []
       if let theirs, theirs != ours { try checkIncoming(theirs, ours: ours) }
       let toPush = try integrate(theirs, ours: ours, dryRun: dryRun, into: &report)
+      if !dryRun, let onIntegrated, let now = try repository.head(), now != ours {
+        onIntegrated(now)
+      }
       if !toPush || dryRun {
         if !dryRun && theirs != nil { git.setUpstreamIfUnset(remote: remote, branch: branch) }
         if toPush { report.steps.append(.pushed) }

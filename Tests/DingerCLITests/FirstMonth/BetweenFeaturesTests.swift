@@ -178,6 +178,28 @@ import Testing
     let again = try team.run("ada", "sync")
     #expect(!again.stderr.contains("brought in"), "\(again.stderr)")
   }
+
+  /// With a commit of her own, the sync merges and pushes: what came in is judged beside the
+  /// push, and still said.
+  @Test func aMergeThatPushesStillNamesTheBrokenFileItBroughtIn() throws {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    try team.git("linus", "pull", "-q")
+    try team.write(
+      "linus", "scrums/retro.yaml",
+      "title: Retro\nlength: 10\n<<<<<<< HEAD\nattendees: [Ada]\n=======\nattendees: [Bob]\n>>>>>>> theirs\n"
+    )
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-qm", "by hand")
+    try team.git("linus", "push", "-q", "origin", "main")
+    #expect(try team.run("ada", "scrum", "new", "Ops", "--attendee", "Ada").status == 0)
+    let r = try team.run("ada", "sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("warning: scrums/retro.yaml:3:"), "\(r.stderr)")
+    #expect(r.stderr.contains("a file has errors since this sync"), "\(r.stderr)")
+    // The push went out: linus gets Ada's scrum.
+    try team.git("linus", "pull", "-q")
+    #expect((try? team.read("linus", "scrums/ops.yaml"))?.contains("title: Ops") == true)
+  }
 }
 
 /// A `--skip` or `--move` of a day the scrum does not meet is refused with the true reason (on
