@@ -175,6 +175,10 @@ enum TransportBench {
           ? "\(perf)'\(dinger)' sync >'\(log)' 2>&1"
           : "git pull -q --no-rebase --no-edit >'\(log)' 2>&1 && git push -q >>'\(log)' 2>&1"
         times[tool, default: []].append(try Shell.time(command, in: clone, env: env))
+        // NB: with DINGER_TRACE set, dinger's timings of each step, from its log.
+        if tool == "dinger", ProcessInfo.processInfo.environment["DINGER_TRACE"] != nil {
+          print((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        }
         let count = try Shell.run("/usr/bin/git", ["rev-list", "--count", "main"], in: remote)
         guard count.trimmingCharacters(in: .whitespacesAndNewlines) == "20003" else {
           throw BenchError(
