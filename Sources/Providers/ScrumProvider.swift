@@ -260,15 +260,9 @@ public struct ScrumProvider: Sendable {
       // Two scrums with one title could not be told apart by name afterwards: refused, under
       // the lock (a scrum added meanwhile by another process counts).
       let key = title.trimmingSpaces().lowercased()
-      for name in try snapshot.names("scrums").sorted() where name.hasSuffix(".yaml") {
-        guard let bytes = try snapshot.read("scrums/\(name)"),
-          Self.mayHaveTitle(key, bytes),
-          case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum)
-            .record,
-          other.title.trimmingSpaces().lowercased() == key
-        else { continue }
+      if let (name, other) = try Self.scrum(titled: key, in: snapshot) {
         throw StorageError(
-          "a scrum titled '\(other.title)' already exists (scrums/\(name)); choose another title, or rename that one first: dinger scrum edit \(name.dropLast(5)) --title NEW"
+          "a scrum titled '\(other)' already exists (scrums/\(name)); choose another title, or rename that one first: dinger scrum edit \(name.dropLast(5)) --title NEW"
         )
       }
       path = try Slug.uniquePath(folder: "scrums", title: title, in: snapshot, fallback: "scrum")
@@ -279,6 +273,29 @@ public struct ScrumProvider: Sendable {
       return change
     }
     return (path, subject, commit)
+  }
+
+  /// The committed scrum file whose title is `key` (trimmed, lowercased), with its title as
+  /// written: from the store's titles when it keeps them, else each file read (a file whose
+  /// `title:` line cannot hold the key is not decoded).
+  static func scrum(titled key: String, in snapshot: Snapshot) throws -> (
+    name: String, title: String
+  )? {
+    if let titles = snapshot.scrumTitles {
+      return try titles().lazy.compactMap { name, title in
+        title.flatMap { $0.lowercased() == key ? (name, $0) : nil }
+      }.first
+    }
+    for name in try snapshot.names("scrums").sorted() where name.hasSuffix(".yaml") {
+      guard let bytes = try snapshot.read("scrums/\(name)"),
+        Self.mayHaveTitle(key, bytes),
+        case .scrum(let other)? = RecordCodec.decode(bytes, path: "scrums/\(name)", kind: .scrum)
+          .record,
+        other.title.trimmingSpaces().lowercased() == key
+      else { continue }
+      return (name, other.title)
+    }
+    return nil
   }
 
   /// False only when a file's `title:` line plainly cannot hold `key` (lowercased): its one-line

@@ -185,16 +185,16 @@ public final class DataRepository: Sendable {
 
 /// Phase timings on stderr when `DINGER_TRACE` is set: `dinger: 12.3 ms commit: branch moved`.
 public enum Trace {
-  nonisolated(unsafe) private static var last = DispatchTime.now().uptimeNanoseconds
+  /// The previous mark's time (a sync marks from two threads).
+  private static let last = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
   private static let enabled = getenv("DINGER_TRACE") != nil
 
   /// Prints the time since the previous mark.
   public static func mark(_ what: String) {
     guard enabled else { return }
-    let previous = last  // NB: read first; the static is set lazily on first use
     let now = DispatchTime.now().uptimeNanoseconds
+    let previous = last.exchange(now, ordering: .acquiringAndReleasing)
     StandardError.write(
       String(cFormat: "dinger: %7.1f ms ", Double(now &- previous) / 1e6) + what + "\n")
-    last = now
   }
 }

@@ -223,6 +223,12 @@ final class RecordCache {
     }
   }
 
+  /// A file of the cache's own beside the folders' (the scrum titles), read as they are.
+  func file(named name: String) -> [UInt8]? { read(name) }
+
+  /// Replaces a file of the cache's own, as the folders' are written.
+  func writeFile(named name: String, _ bytes: [UInt8]) { write([bytes[...]], to: name) }
+
   private func read(_ name: String) -> [UInt8]? {
     guard folderIsReal else { return nil }
     let fd = open(

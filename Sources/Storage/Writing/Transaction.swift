@@ -11,6 +11,10 @@ public struct Snapshot: Sendable {
   public var read: @Sendable (String) throws -> [UInt8]?
   /// The names a folder holds, committed or in the working tree (for picking a free name).
   public var names: @Sendable (String) throws -> Set<String>
+  /// Each committed scrum file by name, in order, with its trimmed title (nil when it does not
+  /// decode), when the store can tell them without reading every file (a repository's memo
+  /// by blob); nil: read the files.
+  public var scrumTitles: (@Sendable () throws -> [(name: String, title: String?)])?
 
   /// Creates a snapshot from its verbs.
   public init(
@@ -447,7 +451,7 @@ extension DataRepository {
   func snapshot(at head: ObjectID?) -> Snapshot {
     let git = self.git
     let tree = WorkTree(root: root)
-    return Snapshot(
+    var snapshot = Snapshot(
       read: { path in try head.flatMap { try git.file(path, in: $0) } },
       names: { folder in
         var names = Set(try head.map { try git.names(in: folder, of: $0) } ?? [])
@@ -457,6 +461,8 @@ extension DataRepository {
         names.formUnion(onDisk)
         return names
       })
+    snapshot.scrumTitles = { try self.committedScrumTitles(at: head) }
+    return snapshot
   }
 
   var gitDirectory: URL { git.gitDirectory }
