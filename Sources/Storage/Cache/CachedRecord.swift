@@ -81,12 +81,44 @@ enum CachedRecord {
   /// What `check`'s cross-file pass needs, without decoding the rest: the kind, the id, a
   /// meeting's scrum, and the places.
   static func slim(_ r: inout CacheReader, path: String) throws(CacheReader.Damaged) -> (
-    kind: UInt8, id: UUID?, parent: UUID?, places: Places
+    kind: UInt8, id: UUID?, parent: UUID?, places: SlimPlaces
   ) {
-    let places = try places(&r, path: path)
+    let places = try slimPlaces(&r)
     let kind = try r.u8()
     let id = try r.optionalUUID()
     return (kind, id, kind == 2 ? try r.uuid() : nil, places)
+  }
+
+  /// Where `id:` and the parent key are, as `check` keeps them: line, column and key, the
+  /// source lines skipped (a warm check read 260,000 of them into Strings and dropped them).
+  struct SlimPlaces {
+    struct Place {
+      var line: Int32
+      var column: Int32
+      var key: String
+    }
+    var id: Place?
+    var parent: Place?
+  }
+
+  static func slimPlaces(_ r: inout CacheReader) throws(CacheReader.Damaged) -> SlimPlaces {
+    var places = SlimPlaces()
+    for k in 0..<2 {
+      switch try r.u8() {
+      case 0: continue
+      case 1:
+        let line = try r.varint()
+        let column = try r.varint()
+        guard let line32 = Int32(exactly: line), let column32 = Int32(exactly: column) else {
+          throw CacheReader.Damaged()
+        }
+        let place = SlimPlaces.Place(line: line32, column: column32, key: try r.string())
+        try r.skipOptionalString()
+        if k == 0 { places.id = place } else { places.parent = place }
+      default: throw CacheReader.Damaged()
+      }
+    }
+    return places
   }
 
   /// A cached library's name, language, id and its words as listing rows, read without making

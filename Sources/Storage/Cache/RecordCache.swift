@@ -49,7 +49,7 @@ final class RecordCache {
 
   /// What `check` needs of `path` (see `CachedRecord.slim`), when it was cached with this stamp.
   func slim(_ path: String, stamp: FileStamp) -> (
-    kind: UInt8, id: UUID?, parent: UUID?, places: CachedRecord.Places
+    kind: UInt8, id: UUID?, parent: UUID?, places: CachedRecord.SlimPlaces
   )? {
     payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in
       try CachedRecord.slim(&r, path: path)
@@ -74,8 +74,7 @@ final class RecordCache {
     _ path: String, stamp: FileStamp,
     _ read: (inout CacheReader, [UInt8]) throws(CacheReader.Damaged) -> T
   ) -> T? {
-    let (dir, name) = Self.split(path)
-    let bucket = self.bucket(dir)
+    let (bucket, name) = bucket(of: path)
     guard let entry = bucket.entries[name] else { return nil }
     guard entry.stamp == stamp else {
       bucket.dropped.insert(name)
@@ -101,8 +100,7 @@ final class RecordCache {
   /// Keeps an entry already in the cache's form.
   func remember(_ path: String, stamp: FileStamp, entry payload: ArraySlice<UInt8>, now: Int64) {
     guard stamp.isSettled(at: now) else { return }
-    let (dir, name) = Self.split(path)
-    let bucket = self.bucket(dir)
+    let (bucket, name) = bucket(of: path)
     bucket.added[name] = (stamp, payload)
     bucket.changed = true
   }
@@ -158,18 +156,29 @@ final class RecordCache {
   /// A cache file bigger than this is not read (a 50,000-word library caches in about 6 MB).
   static let largest = 1 << 30
 
-  private static func split(_ path: String) -> (String, String) {
-    // NB: by bytes, not Characters (a warm check splits every path).
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
-    return (String(path[..<slash]), String(path[path.utf8.index(after: slash)...]))
-  }
-
   /// The cache file of a data folder: a hash of its path (folder names are a teammate's).
   static func fileName(_ dir: String) -> String {
     var h = FNV1a()
     h.add(dir.utf8)
     return String(h.value, radix: 16) + ".bin"
   }
+
+  /// The bucket of `path`'s folder and the file's name. Paths come folder by folder, so the
+  /// last folder's bucket is kept and its name compared as bytes (a warm check asks this of
+  /// every file; a String and a dictionary lookup for the folder each time added up).
+  private func bucket(of path: String) -> (Bucket, String) {
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
+    let dir = slash.map { path[..<$0] } ?? ""
+    if let (lastDir, lastBucket) = last, lastDir.utf8.elementsEqual(dir.utf8) {
+      return (lastBucket, name)
+    }
+    let found = bucket(String(dir))
+    last = (String(dir), found)
+    return (found, name)
+  }
+
+  private var last: (String, Bucket)?
 
   private func bucket(_ dir: String) -> Bucket {
     if let b = buckets[dir] { return b }
