@@ -13,7 +13,7 @@ import TestSupport
 ///   sync` against `git pull --no-rebase && git push` (target at most 1, wall time).
 enum TransportBench {
   /// `catchUpOnly`: the catch-up rows alone (`DingerBench catch-up`); with
-  /// `DINGER_BENCH_PROFILE=FOLDER` each dinger sync of them runs under `perf record` there.
+  /// `DINGER_BENCH_PERF=FOLDER` each dinger sync of them runs under `perf record` there.
   static func run(dinger: String, root: URL, catchUpOnly: Bool = false) throws {
     print("Transports: sync over loopback ssh and https")
     // NB: in memory (/dev/shm) where there is one: on this disk, a file made soon after many
@@ -97,13 +97,7 @@ enum TransportBench {
           }
         }
       }
-      let d = Shell.median(times["dinger"]!)
-      let g = Shell.median(times["git"]!)
-      print(
-        "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) sync, 2,000 commits + 50 each side  "
-          + String(
-            format: "dinger %7.1f ms, git pull && git push %7.1f ms, ratio %.2f (target <= 1) %@",
-            d * 1000, g * 1000, d / g, d / g <= 1 ? "ok" : "OVER TARGET"))
+      printAgainstPull(name, "sync, 2,000 commits + 50 each side  ", times)
       var push: [String: Double] = [:]
       for tool in ["dinger", "git"] {
         let remoteName = "\(name)-initial-\(tool).git"
@@ -148,7 +142,7 @@ enum TransportBench {
     over name: String, url: (String) -> String, env: [String: String], dinger: String,
     large: URL, served: URL, work: URL
   ) throws {
-    let profile = ProcessInfo.processInfo.environment["DINGER_BENCH_PROFILE"]
+    let profile = ProcessInfo.processInfo.environment["DINGER_BENCH_PERF"]
     var times: [String: [Double]] = [:]
     for round in 0..<3 {
       for tool in ["dinger", "git"] {
@@ -187,10 +181,15 @@ enum TransportBench {
         }
       }
     }
+    printAgainstPull(name, "catch-up, 20,000 commits behind      ", times)
+  }
+
+  /// A row of medians of dinger's sync against `git pull && git push` (target at most 1).
+  static func printAgainstPull(_ name: String, _ row: String, _ times: [String: [Double]]) {
     let d = Shell.median(times["dinger"]!)
     let g = Shell.median(times["git"]!)
     print(
-      "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) catch-up, 20,000 commits behind      "
+      "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(row)"
         + String(
           format: "dinger %7.1f ms, git pull && git push %7.1f ms, ratio %.2f (target <= 1) %@",
           d * 1000, g * 1000, d / g, d / g <= 1 ? "ok" : "OVER TARGET"))

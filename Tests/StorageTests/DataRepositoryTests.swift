@@ -11,14 +11,7 @@ import Testing
 @Suite struct DataRepositoryTests {
   /// A data repository whose git identity is in its own config: libgit2 reads HOME once per
   /// process, so in-process tests cannot point it at a sandbox's .gitconfig.
-  func repository() throws -> (Sandbox, DataRepository) {
-    let box = try Sandbox()
-    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
-    try box.git("init", "-q", "-b", "main")
-    try box.git("config", "user.name", "Ada Lovelace")
-    try box.git("config", "user.email", "ada@example.com")
-    return (box, try DataRepository.initialize(at: box.data))
-  }
+  func repository() throws -> (Sandbox, DataRepository) { try newDataRepository() }
 
   @Test func embeddedTemplatesMatchTheTemplatesFolder() throws {
     for (folder, embedded) in [
@@ -203,4 +196,15 @@ import Testing
     #expect(try box.read("outside.txt") == "keep\n")
     #expect(try tree.read("scrums/a.yaml") == Array("new\n".utf8))
   }
+}
+
+/// A data repository set up by dinger in a sandbox, with Ada as git's user (the storage suites'
+/// common start).
+func newDataRepository() throws -> (Sandbox, DataRepository) {
+  let box = try Sandbox()
+  try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
+  try box.git("init", "-q", "-b", "main")
+  try box.git("config", "user.name", "Ada Lovelace")
+  try box.git("config", "user.email", "ada@example.com")
+  return (box, try DataRepository.initialize(at: box.data))
 }

@@ -29,12 +29,7 @@ import Testing
   /// A data repository with a library, a scrum and two meetings, and a clock far enough ahead
   /// that every file is settled.
   func repository() throws -> (Sandbox, DataRepository) {
-    let box = try Sandbox()
-    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
-    try box.git("init", "-q", "-b", "main")
-    try box.git("config", "user.name", "Ada Lovelace")
-    try box.git("config", "user.email", "ada@example.com")
-    let repo = try DataRepository.initialize(at: box.data)
+    let (box, repo) = try newDataRepository()
     try box.write("libraries/spanish-basics.yaml", Self.library)
     try box.write(
       "scrums/design.yaml",

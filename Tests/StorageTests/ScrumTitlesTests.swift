@@ -9,12 +9,7 @@ import Testing
 /// the files give, each blob decoded once, and a damaged memo only costs reading again.
 @Suite struct ScrumTitlesTests {
   func repository(_ scrums: [String: String]) throws -> (Sandbox, DataRepository) {
-    let box = try Sandbox()
-    try FileManager.default.createDirectory(at: box.data, withIntermediateDirectories: true)
-    try box.git("init", "-q", "-b", "main")
-    try box.git("config", "user.name", "Ada Lovelace")
-    try box.git("config", "user.email", "ada@example.com")
-    let repo = try DataRepository.initialize(at: box.data)
+    let (box, repo) = try newDataRepository()
     for (path, text) in scrums { try box.write(path, text) }
     try box.git("add", "-A")
     try box.git("commit", "-qm", "scrums")

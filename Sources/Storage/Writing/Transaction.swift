@@ -364,30 +364,43 @@ extension DataRepository {
   }
 
   /// `ensureUnchanged` for many paths: the working files read in path order, each folder on
-  /// the way opened once for the files in it; the first path in that order that differs is
-  /// refused. A file in neither the working tree nor the commit is no edit (the commit is
-  /// asked only whether it has the path).
+  /// the way opened once for the files in it, one file's bytes held at a time; the first path
+  /// in that order that differs is refused. A file in neither the working tree nor the commit
+  /// is no edit (the commit is asked only whether it has the path).
   func ensureUnchanged(_ paths: [String], since head: ObjectID?) throws {
-    let sorted = paths.sorted()
-    let reads = WorkTree(root: root).read(sorted, unless: { _, _ in false })
-    for (path, read) in zip(sorted, reads) {
-      let working: [UInt8]?
-      switch read {
-      case .success(.read(let bytes, _)): working = bytes
-      case .success: working = nil
-      case .failure(.notAFolder), .failure(.isAFolder): working = nil
-      case .failure(let refusal): throw StorageError.unsafe(refusal)
+    var failure: (any Error)?
+    WorkTree(root: root).read(paths.sorted(), unless: { _, _ in false }) { path, read in
+      do {
+        try ensureUnchanged(path, read, since: head)
+        return true
+      } catch {
+        failure = error
+        return false
       }
-      guard let head else {
-        if working != nil { throw StorageError.uncommitted(path) }
-        continue
-      }
-      if working == nil {
-        if try git.blobID(at: path, in: head) != nil { throw StorageError.uncommitted(path) }
-        continue
-      }
-      if working != (try git.file(path, in: head)) { throw StorageError.uncommitted(path) }
     }
+    if let failure { throw failure }
+  }
+
+  /// One path's working read (see `ensureUnchanged(_:since:)`) against the commit.
+  private func ensureUnchanged(
+    _ path: String, _ read: Result<WorkTree.StampedRead, WorkTree.Refusal>, since head: ObjectID?
+  ) throws {
+    let working: [UInt8]?
+    switch read {
+    case .success(.read(let bytes, _)): working = bytes
+    case .success: working = nil
+    case .failure(.notAFolder), .failure(.isAFolder): working = nil
+    case .failure(let refusal): throw StorageError.unsafe(refusal)
+    }
+    guard let head else {
+      if working != nil { throw StorageError.uncommitted(path) }
+      return
+    }
+    if working == nil {
+      if try git.blobID(at: path, in: head) != nil { throw StorageError.uncommitted(path) }
+      return
+    }
+    if working != (try git.file(path, in: head)) { throw StorageError.uncommitted(path) }
   }
 
   /// The working copy of `path` must match the commit (both absent counts as a match), and

@@ -144,27 +144,48 @@ public struct WorkTree: Sendable {
   public func read(_ paths: [String], unless known: (String, FileStamp) -> Bool)
     -> [Result<StampedRead, Refusal>]
   {
-    each(paths) { dir, name, path throws(Refusal) in
-      var st = stat()
-      if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG {
-        let stamp = FileStamp(st)
-        if known(path, stamp) { return .known(stamp) }
-      }
-      guard let (bytes, stamp) = try readFile(in: dir, name: name, path: path) else {
-        return .missing
-      }
-      return .read(bytes, stamp)
-    }.map { $0.map { $0 ?? .missing } }
+    var results: [Result<StampedRead, Refusal>] = []
+    results.reserveCapacity(paths.count)
+    read(paths, unless: known) { _, result in
+      results.append(result)
+      return true
+    }
+    return results
   }
 
-  /// Runs `body` on each path's folder (opened once per run of paths in the same folder) and name.
+  /// `read` of many files handing each result to `handle` as it comes, in `paths`' order, so
+  /// that one file's bytes are held at a time; `handle` returning false stops the reads.
+  public func read(
+    _ paths: [String], unless known: (String, FileStamp) -> Bool,
+    each handle: (String, Result<StampedRead, Refusal>) -> Bool
+  ) {
+    each(
+      paths,
+      { dir, name, path throws(Refusal) in
+        var st = stat()
+        if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG {
+          let stamp = FileStamp(st)
+          if known(path, stamp) { return .known(stamp) }
+        }
+        guard let (bytes, stamp) = try readFile(in: dir, name: name, path: path) else {
+          return .missing
+        }
+        return .read(bytes, stamp)
+      }
+    ) { path, result in handle(path, result.map { $0 ?? .missing }) }
+  }
+
+  /// Runs `body` on each path's folder (opened once per run of paths in the same folder) and
+  /// name, handing each outcome to `visit` as it comes.
   private func each<T>(
-    _ paths: [String], _ body: (Int32, String, String) throws(Refusal) -> T?
-  ) -> [Result<T?, Refusal>] {
+    _ paths: [String], _ body: (Int32, String, String) throws(Refusal) -> T?,
+    visit: (String, Result<T?, Refusal>) -> Bool
+  ) {
     var folder: Substring?
     var fds: [Int32]?
     defer { fds?.forEach { close($0) } }
-    return paths.map { path in
+    for path in paths {
+      let outcome: Result<T?, Refusal>
       do throws(Refusal) {
         // NB: a path in the folder of the one before is split no further than its last
         // slash, and only its name is checked (its folder's parts were, when it was opened):
@@ -182,12 +203,16 @@ public struct WorkTree: Sendable {
         } else if !Self.isPlainName(name) {
           throw .badName(path)
         }
-        guard let fds else { return .success(nil) }
-        return .success(try body(fds[fds.count - 1], name, path))
+        if let fds {
+          outcome = .success(try body(fds[fds.count - 1], name, path))
+        } else {
+          outcome = .success(nil)
+        }
       } catch {
         folder = nil
-        return .failure(error)
+        outcome = .failure(error)
       }
+      if !visit(path, outcome) { return }
     }
   }
 

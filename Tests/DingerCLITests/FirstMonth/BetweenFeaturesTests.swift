@@ -161,13 +161,7 @@ import Testing
     var text = try team.read("linus", "scrums/design-review.yaml")
     text = text.replacingOccurrences(of: "theme:", with: "  theme:")
     try team.write("linus", "scrums/design-review.yaml", text)
-    try team.write(
-      "linus", "scrums/retro.yaml",
-      "title: Retro\nlength: 10\n<<<<<<< HEAD\nattendees: [Ada]\n=======\nattendees: [Bob]\n>>>>>>> theirs\n"
-    )
-    try team.git("linus", "add", "-A")
-    try team.git("linus", "commit", "-qm", "by hand")
-    try team.git("linus", "push", "-q", "origin", "main")
+    try Self.pushConflictMarkers(team)
     let r = try team.run("ada", "sync")
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
@@ -179,11 +173,9 @@ import Testing
     #expect(!again.stderr.contains("brought in"), "\(again.stderr)")
   }
 
-  /// With a commit of her own, the sync merges and pushes: what came in is judged beside the
-  /// push, and still said.
-  @Test func aMergeThatPushesStillNamesTheBrokenFileItBroughtIn() throws {
-    let team = try Team(dingers: ["ada"], plain: ["linus"])
-    try team.git("linus", "pull", "-q")
+  /// Linus commits a scrum file with conflict markers in it (with what else he changed) and
+  /// pushes.
+  static func pushConflictMarkers(_ team: Team) throws {
     try team.write(
       "linus", "scrums/retro.yaml",
       "title: Retro\nlength: 10\n<<<<<<< HEAD\nattendees: [Ada]\n=======\nattendees: [Bob]\n>>>>>>> theirs\n"
@@ -191,6 +183,14 @@ import Testing
     try team.git("linus", "add", "-A")
     try team.git("linus", "commit", "-qm", "by hand")
     try team.git("linus", "push", "-q", "origin", "main")
+  }
+
+  /// With a commit of her own, the sync merges and pushes: what came in is judged beside the
+  /// push, and still said.
+  @Test func aMergeThatPushesStillNamesTheBrokenFileItBroughtIn() throws {
+    let team = try Team(dingers: ["ada"], plain: ["linus"])
+    try team.git("linus", "pull", "-q")
+    try Self.pushConflictMarkers(team)
     #expect(try team.run("ada", "scrum", "new", "Ops", "--attendee", "Ada").status == 0)
     let r = try team.run("ada", "sync")
     #expect(r.status == 0, "\(r.stderr)")
