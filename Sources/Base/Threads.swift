@@ -1,5 +1,7 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 // Shared state has one idiom: it lives inside its lock and is reached only through a closure
 // that holds the lock. `Mutex<State>` (Synchronization) where nobody waits for the state to
@@ -97,5 +99,31 @@ public enum Threads {
       }, box)
     precondition(started == 0, "dinger could not start a thread (error \(started))")
     pthread_detach(thread)
+  }
+}
+
+/// Work split into runs done on every core, each run's result kept in its own slot: what
+/// `check` reads of a big tree, what `log` describes of many commits.
+public enum Runs {
+  /// `count` items cut into runs for the cores: one run below `minimum` items, else a few runs
+  /// per core (so that a core that finishes early takes another).
+  public static func split(_ count: Int, minimum: Int) -> [Range<Int>] {
+    let runs =
+      count < minimum ? 1 : 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let size = max(1, (count + runs - 1) / runs)
+    return stride(from: 0, to: max(count, 1), by: size).map { $0..<min($0 + size, count) }
+  }
+
+  /// `body` of each run, on as many threads as there are cores, the results in run order.
+  public static func map<T: Sendable>(
+    _ runs: [Range<Int>], _ body: @Sendable (Range<Int>) -> T
+  ) -> [T] {
+    if runs.count == 1 { return [body(runs[0])] }
+    let slots = Mutex<[T?]>(Array(repeating: nil, count: runs.count))
+    DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+      let result = body(runs[i])
+      slots.withLock { $0[i] = result }
+    }
+    return slots.withLock { $0.map { $0! } }
   }
 }

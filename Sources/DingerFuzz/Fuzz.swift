@@ -100,7 +100,7 @@
             var r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
             _ = try? CachedRecord.decode(&r, path: name)
             r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
-            _ = try? CachedRecord.slim(&r, path: name)
+            _ = try? CachedRecord.slim(&r)
             r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
             if let listing = try? CachedRecord.libraryListing(&r, in: data, path: name) {
               // Every row lies inside the bytes (WordRows checks it, and so does this render).

@@ -261,29 +261,14 @@ public enum ActivityIndex {
   static func describe(_ commits: [Repository.CommitInfo], in git: Repository) throws
     -> [ActivityEntry]
   {
-    // NB: a few runs per core, so that a core that finishes early takes another.
-    let workers = commits.count < 256 ? 1 : 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let size = (commits.count + workers - 1) / max(workers, 1)
-    let results = Results(count: workers)
-    DispatchQueue.concurrentPerform(iterations: workers) { w in
-      let run = commits[min(w * size, commits.count)..<min((w + 1) * size, commits.count)]
-      results.set(
-        w,
-        Result {
-          let handle = try Repository.open(git.gitDirectory)
-          let walker = ChangeWalker(handle)
-          return try run.flatMap { try describe($0, walker: walker) }
-        })
+    let results = Runs.map(Runs.split(commits.count, minimum: 256)) { run in
+      Result { () throws -> [ActivityEntry] in
+        let handle = try Repository.open(git.gitDirectory)
+        let walker = ChangeWalker(handle)
+        return try commits[run].flatMap { try describe($0, walker: walker) }
+      }
     }
-    return try results.all.flatMap { try $0.get() }
-  }
-
-  /// Per-worker results, each slot written by one worker.
-  private final class Results: Sendable {
-    private let slots: Mutex<[Result<[ActivityEntry], any Error>]>
-    init(count: Int) { slots = Mutex(Array(repeating: .success([]), count: count)) }
-    func set(_ i: Int, _ r: Result<[ActivityEntry], any Error>) { slots.withLock { $0[i] = r } }
-    var all: [Result<[ActivityEntry], any Error>] { slots.withLock { $0 } }
+    return try results.flatMap { try $0.get() }
   }
 
   static func describe(_ info: Repository.CommitInfo, walker: ChangeWalker)

@@ -37,7 +37,7 @@ public enum DataChecker {
   /// clean; the others are read, decoded, and cached when clean.
   static func check(
     directory: DataDirectory, cache: RecordCache?, problems extra: [Diagnostic],
-    only: Set<String>?, now: Int64 = FileStamp.now()
+    only: Set<String>?, now: Int64 = FileStamp.now(), parallelFrom: Int = 4_096
   ) -> (report: CheckReport, fromCache: Int) {
     var (paths, problems) = directory.recordFilePaths()
     // NB: the paths are sorted, not the inputs made from them (moving each file's slim form
@@ -48,32 +48,29 @@ public enum DataChecker {
     // as it is judged (three copies of it made `check` take 426 MB over 130,000 meetings).
     var inputs: [(path: String, input: Input)] = []
     inputs.reserveCapacity(paths.count)
-    var hits: [SlimFile] = []
-    let read = WorkTree(root: directory.root).read(paths) { path, stamp in
-      // NB: scrums are always read: the title check between them needs their titles, which
-      // the cache's slim form does not keep (and scrums are few).
-      guard let cache, let kind = RecordLayout.kind(ofPath: path), kind != .scrum,
-        let kept = cache.slim(path, stamp: stamp), kept.kind == CachedRecord.tag(of: kind)
-      else { return false }
-      hits.append(
-        SlimFile(path: path, kind: kind, id: kept.id, parent: kept.parent, places: kept.places))
-      return true
-    }
     var unreadable: [Diagnostic] = []
-    var nextHit = 0
-    for (path, result) in zip(paths, read) {
-      switch result {
-      case .success(.known):
-        inputs.append((path, .slim(hits[nextHit])))
-        nextHit += 1
-      case .success(.read(let bytes, let stamp)): inputs.append((path, .stamped(bytes, stamp)))
-      case .success(.missing): continue
-      case .failure(let error):
+    var fromCache = 0
+    for (path, found) in zip(
+      paths, statAll(paths, root: directory.root, cache: cache, parallelFrom: parallelFrom))
+    {
+      switch found {
+      case .slim(let hit):
+        inputs.append(
+          (
+            path,
+            .slim(
+              SlimFile(
+                path: path, kind: hit.kind, id: hit.id, parent: hit.parent, places: hit.places))
+          ))
+        fromCache += 1
+      case .read(let bytes, let stamp, let stale):
+        if stale { cache?.drop(path) }
+        inputs.append((path, .stamped(bytes, stamp)))
+      case .missing: continue
+      case .refused(let error):
         unreadable.append(Diagnostic(.error, file: path, message: DataDirectory.unreadable(error)))
       }
     }
-    hits = []
-    let fromCache = nextHit
     Trace.mark("checking \(paths.count) files, \(fromCache) of them from the record cache")
     defer { cache?.save() }
     let tree = WorkTree(root: directory.root)
@@ -91,6 +88,79 @@ public enum DataChecker {
         file.path, stamp: stamp, record: record, places: SlimFile.places(of: file), now: now)
     }
     return (report, fromCache)
+  }
+
+  /// What `statAll` found of a file: what the cache kept of it (its stamp the cached one), its
+  /// bytes (`stale` when the cache had it with another stamp), no file, or a refusal.
+  enum Found: Sendable {
+    case slim(Hit)
+    case read([UInt8], FileStamp, stale: Bool)
+    case missing
+    case refused(WorkTree.Refusal)
+  }
+
+  /// What the cache kept of a clean file, for `SlimFile`.
+  struct Hit: Sendable {
+    var kind: RecordKind
+    var id: UUID?
+    var parent: UUID?
+    var places: CachedRecord.SlimPlaces
+  }
+
+  /// Stats every path (sorted) and reads the ones the cache cannot answer for, a big tree on
+  /// every core, as git's preload-index stats its index: a warm check is a stat per file and
+  /// a cache lookup, and both halve on two cores. The workers only look the cache up (through
+  /// folder views made here first); what they find stale is dropped here after. Fewer than
+  /// `parallelFrom` paths are done on this thread alone.
+  static func statAll(_ paths: [String], root: URL, cache: RecordCache?, parallelFrom: Int)
+    -> [Found]
+  {
+    var views: [Substring: RecordCache.FolderView] = [:]
+    if let cache {
+      var last: Substring?
+      for path in paths {
+        let dir = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
+        if let last, last.utf8.elementsEqual(dir.utf8) { continue }
+        last = dir
+        if views[dir] == nil { views[dir] = cache.view(ofFolder: String(dir)) }
+      }
+    }
+    let runs = Runs.split(paths.count, minimum: parallelFrom)
+    return Runs.map(runs) { [views] run in
+      var found: [Found] = []
+      found.reserveCapacity(run.count)
+      var hits: [Hit] = []
+      var stale = false
+      var last: (dir: Substring, view: RecordCache.FolderView?)?
+      WorkTree(root: root).read(Array(paths[run])) { path, stamp in
+        // NB: scrums are always read: the title check between them needs their titles, which
+        // the cache's slim form does not keep (and scrums are few).
+        guard !views.isEmpty, let kind = RecordLayout.kind(ofPath: path), kind != .scrum else {
+          return false
+        }
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let dir = slash.map { path[..<$0] } ?? ""
+        // NB: folders compared as bytes (String's == weighs canonical equivalence).
+        if last == nil || !last!.dir.utf8.elementsEqual(dir.utf8) { last = (dir, views[dir]) }
+        let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
+        guard let kept = last?.view?.slim(name, stamp: stamp, stale: &stale),
+          kept.kind == CachedRecord.tag(of: kind)
+        else { return false }
+        hits.append(Hit(kind: kind, id: kept.id, parent: kept.parent, places: kept.places))
+        return true
+      } each: { _, result in
+        switch result {
+        case .success(.known): found.append(.slim(hits.removeLast()))
+        case .success(.read(let bytes, let stamp)):
+          found.append(.read(bytes, stamp, stale: stale))
+        case .success(.missing): found.append(.missing)
+        case .failure(let error): found.append(.refused(error))
+        }
+        stale = false
+        return true
+      }
+      return found
+    }.flatMap { $0 }
   }
 
   /// A file to judge: its bytes, its bytes and stamp (to cache what it gives), or what the
@@ -153,8 +223,7 @@ public enum DataChecker {
     inputs = []
     diagnostics += StandupChecks.resolutions(entryFiles, entriesByScrum)
     entryFiles = []
-    let index = CrossIndex(slim)
-    for file in slim { diagnostics += crossFile(file, index, lineOf) }
+    diagnostics += crossFiles(slim, lineOf)
     if let only { diagnostics = diagnostics.filter { only.contains($0.file) } }
     diagnostics.sort { $0.file < $1.file }
     let count = only.map { o in slim.filter { o.contains($0.path) }.count } ?? slim.count
@@ -282,40 +351,54 @@ public enum DataChecker {
     }
   }
 
-  /// What the cross-file checks look up, built once: the first file (in path order) that
-  /// holds each id, and each parent kind's files by id text. (They were scans of every file for
-  /// every file: 25 s over 10,000 records.)
+  /// What the cross-file checks look up, built once over the files in path order: which
+  /// earlier file each id, title and owner key was first seen in, as positions in that order
+  /// (they were scans of every file for every file: 25 s over 10,000 records; then paths, whose
+  /// copies and comparisons were a sixth of a warm check over 130,000).
   struct CrossIndex {
-    var firstPathByID: [UUID: String] = [:]
-    var firstPathByTitle: [String: String] = [:]
-    var owners: [RecordKind: [String: String]] = [:]
-    /// The same owners by the UUID their key spells, with the slug of the owner's path: a
-    /// meeting's scrum found without spelling its id (130,000 UUIDs formatted and lowercased
-    /// were a tenth of a warm check).
-    var ownersByUUID: [RecordKind: [UUID: (path: String, slug: String)]] = [:]
+    /// Each file that uses an id an earlier file used, with that earlier file, in file order.
+    var repeatedIDs: [(file: Int, first: Int)] = []
+    var firstByTitle: [String: Int] = [:]
+    var owners: [RecordKind: [String: Int]] = [:]
+    /// The scrums and libraries by the UUID their key spells, with their slug: a meeting's scrum
+    /// found without spelling its id (130,000 UUIDs formatted and lowercased were a tenth of a
+    /// warm check). One table per kind: a table of tables was copied out for each look-up.
+    var scrums: [UUID: (file: Int, slug: String)] = [:]
+    var libraries: [UUID: (file: Int, slug: String)] = [:]
 
     init(_ files: [SlimFile]) {
-      for file in files {
-        if let id = file.id, firstPathByID[id] == nil { firstPathByID[id] = file.path }
-        if let title = file.titleKey, firstPathByTitle[title] == nil {
-          firstPathByTitle[title] = file.path
+      var firstByID: [UUID: Int] = [:]
+      firstByID.reserveCapacity(files.count)
+      for (i, file) in files.enumerated() {
+        // NB: one hash of the id: the access through `default:` stores `i` when it is new.
+        if let id = file.id, case let first = Self.first(&firstByID[id, default: i]), first != i {
+          repeatedIDs.append((i, first))
         }
+        if let title = file.titleKey, firstByTitle[title] == nil { firstByTitle[title] = i }
         for key in file.ownerKeys where owners[file.kind, default: [:]][key] == nil {
-          owners[file.kind, default: [:]][key] = file.path
-          if let uuid = UUID(uuidString: key), ownersByUUID[file.kind]?[uuid] == nil {
-            ownersByUUID[file.kind, default: [:]][uuid] = (
-              file.path, RecordLayout.slug(ofPath: file.path)
-            )
+          owners[file.kind, default: [:]][key] = i
+          guard let uuid = UUID(uuidString: key) else { continue }
+          let owner = (i, RecordLayout.slug(ofPath: file.path))
+          switch file.kind {
+          case .scrum: if scrums[uuid] == nil { scrums[uuid] = owner }
+          case .library: if libraries[uuid] == nil { libraries[uuid] = owner }
+          default: break
           }
         }
       }
     }
 
+    private static func first(_ stored: inout Int) -> Int { stored }
+
     /// The file of `kind` whose key names `id`, with its slug.
-    func owner(_ kind: RecordKind, _ id: UUID) -> (path: String, slug: String)? {
-      if let found = ownersByUUID[kind]?[id] { return found }
-      guard let path = owners[kind]?[id.uuidString.lowercased()] else { return nil }
-      return (path, RecordLayout.slug(ofPath: path))
+    func owner(_ kind: RecordKind, _ id: UUID, in files: [SlimFile]) -> (file: Int, slug: String)? {
+      switch kind {
+      case .scrum: if let found = scrums[id] { return found }
+      case .library: if let found = libraries[id] { return found }
+      default: break
+      }
+      guard let file = owners[kind]?[id.uuidString.lowercased()] else { return nil }
+      return (file, RecordLayout.slug(ofPath: files[file].path))
     }
   }
 
@@ -346,43 +429,50 @@ public enum DataChecker {
     String(decoding: bytes.last == 13 ? bytes.dropLast() : bytes, as: UTF8.self)
   }
 
-  private static func crossFile(
-    _ file: SlimFile, _ index: CrossIndex, _ lineOf: (String, Int) -> String?
-  ) -> [Diagnostic] {
+  /// The findings between `files` (in path order): ids used twice, titles used twice, parents
+  /// that do not exist, records filed under another parent's folder.
+  private static func crossFiles(_ files: [SlimFile], _ lineOf: (String, Int) -> String?)
+    -> [Diagnostic]
+  {
+    let index = CrossIndex(files)
     var found: [Diagnostic] = []
-    if let id = file.id, let first = index.firstPathByID[id], first < file.path {
+    var repeated = index.repeatedIDs[...]
+    for (i, file) in files.enumerated() {
+      if let (at, first) = repeated.first, at == i, let id = file.id {
+        repeated = repeated.dropFirst()
+        found.append(
+          file.finding(
+            file.idPlace, .error,
+            "id \(id.uuidString.lowercased()) is also used by \(files[first].path); each record needs its own id (delete this 'id' line and dinger adds a new one)",
+            lineOf))
+      }
+      if let title = file.titleKey, let first = index.firstByTitle[title], first < i {
+        found.append(
+          file.finding(
+            file.titlePlace, .error,
+            "the scrum \(files[first].path) has this title too, and a title names one scrum; give one of them another (dinger scrum edit \(RecordLayout.slug(ofPath: file.path)) --title NEW)",
+            lineOf))
+      }
+      guard let parent = file.parent else { continue }
+      guard let (owner, slug) = index.owner(parent.kind, parent.id, in: files) else {
+        let idText = parent.id.uuidString.lowercased()
+        found.append(
+          file.finding(
+            file.parentPlace, .error,
+            "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files",
+            lineOf))
+        continue
+      }
+      guard !RecordLayout.folder(ofPath: file.path).utf8.elementsEqual(slug.utf8) else {
+        continue
+      }
+      let name = URL(fileURLWithPath: file.path).lastPathComponent
       found.append(
         file.finding(
-          file.idPlace, .error,
-          "id \(id.uuidString.lowercased()) is also used by \(first); each record needs its own id (delete this 'id' line and dinger adds a new one)",
+          file.parentPlace, .warning,
+          "this belongs to \(files[owner].path) but is filed under \(parent.folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(parent.folder)/\(slug)/\(name)",
           lineOf))
     }
-    if let title = file.titleKey, let first = index.firstPathByTitle[title], first < file.path {
-      found.append(
-        file.finding(
-          file.titlePlace, .error,
-          "the scrum \(first) has this title too, and a title names one scrum; give one of them another (dinger scrum edit \(RecordLayout.slug(ofPath: file.path)) --title NEW)",
-          lineOf))
-    }
-    guard let parent = file.parent else { return found }
-    guard let (ownerPath, slug) = index.owner(parent.kind, parent.id) else {
-      let idText = parent.id.uuidString.lowercased()
-      found.append(
-        file.finding(
-          file.parentPlace, .error,
-          "no \(parent.kind.noun) has id \(idText); check the id against the \(parent.kind.noun) files",
-          lineOf))
-      return found
-    }
-    guard !RecordLayout.folder(ofPath: file.path).utf8.elementsEqual(slug.utf8) else {
-      return found
-    }
-    let name = URL(fileURLWithPath: file.path).lastPathComponent
-    found.append(
-      file.finding(
-        file.parentPlace, .warning,
-        "this belongs to \(ownerPath) but is filed under \(parent.folder)/\(RecordLayout.slug(ofPath: file.path))/; move it to \(parent.folder)/\(slug)/\(name)",
-        lineOf))
     return found
   }
 }

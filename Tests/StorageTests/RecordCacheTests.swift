@@ -237,6 +237,62 @@ import Testing
       warm.report.diagnostics.contains { $0.file.hasPrefix("history/other/") && $0.line == 2 })
   }
 
+  /// A big tree is statted on every core, in runs: cut into runs of one file, a warm check
+  /// takes the same files from the cache and reports exactly what one run reports, a file
+  /// changed since it was cached is read (and cached again, not taken stale), and a link in a
+  /// run is refused there.
+  @Test func checkInRunsReportsWhatOneRunReports() throws {
+    let (box, repo) = try repository()
+    for (folder, scrum) in [("design", "0002"), ("other", "00ff")] {
+      for day in 10...19 {
+        try box.write(
+          "history/\(folder)/2026-02-\(day)-00000001.yaml",
+          "scrum: 3f1c2d4e-0000-4000-8000-00000000\(scrum)\ndate: 2026-02-\(day)T09:00:00Z\nlength: 10\nduration: 60\nattendees: [Ana]\n"
+        )
+      }
+    }
+    try box.write("elsewhere.yaml", "scrum: nothing\n")
+    try FileManager.default.createSymbolicLink(
+      atPath: box.data.appendingPathComponent("history/design/2026-03-01-00000001.yaml").path,
+      withDestinationPath: box.data.appendingPathComponent("elsewhere.yaml").path)
+    let later = FileStamp.now() + 10_000_000_000
+    func check(runsFrom: Int) -> (report: CheckReport, fromCache: Int) {
+      DataChecker.check(
+        directory: repo.directory, cache: RecordCache.of(gitDirectory: repo.git.gitDirectory),
+        problems: [], only: nil, now: later, parallelFrom: runsFrom)
+    }
+    let cold = check(runsFrom: 1)
+    let warmInRuns = check(runsFrom: 1)
+    let warmAlone = check(runsFrom: .max)
+    #expect(cold.fromCache == 0)
+    // Every meeting and the library; the scrums are always read.
+    #expect(warmInRuns.fromCache == 23 && warmAlone.fromCache == 23)
+    #expect(warmInRuns.report.diagnostics == warmAlone.report.diagnostics)
+    #expect(warmInRuns.report.diagnostics == cold.report.diagnostics)
+    #expect(warmInRuns.report.files == cold.report.files)
+    #expect(
+      cold.report.diagnostics.contains {
+        $0.file == "history/design/2026-03-01-00000001.yaml" && $0.message.contains("link")
+      }, "\(cold.report.diagnostics)")
+    #expect(cold.report.diagnostics.filter { $0.message.contains("no scrum has id") }.count == 10)
+    // A meeting changed since it was cached, to a scrum that does not exist: read, not taken
+    // from the cache (then cached again), and its finding is there at once and on the next run.
+    try box.write(
+      "history/design/2026-02-15-00000001.yaml",
+      "scrum: 3f1c2d4e-0000-4000-8000-0000000000ee\ndate: 2026-02-15T09:00:00Z\nlength: 10\nduration: 61\nattendees: [Ana]\n"
+    )
+    let changed = check(runsFrom: 1)
+    let again = check(runsFrom: 1)
+    #expect(changed.fromCache == 22 && again.fromCache == 23)
+    for run in [changed, again] {
+      #expect(
+        run.report.diagnostics.contains {
+          $0.file == "history/design/2026-02-15-00000001.yaml"
+            && $0.message.contains("no scrum has id 3f1c2d4e-0000-4000-8000-0000000000ee")
+        })
+    }
+  }
+
   @Test func libraryListingsFromTheCacheAreTheWordsTheFileHas() throws {
     let (box, repo) = try repository()
     try box.write(

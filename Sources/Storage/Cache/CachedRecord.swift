@@ -80,7 +80,7 @@ enum CachedRecord {
 
   /// What `check`'s cross-file pass needs, without decoding the rest: the kind, the id, a
   /// meeting's scrum, and the places.
-  static func slim(_ r: inout CacheReader, path: String) throws(CacheReader.Damaged) -> (
+  static func slim(_ r: inout CacheReader) throws(CacheReader.Damaged) -> (
     kind: UInt8, id: UUID?, parent: UUID?, places: SlimPlaces
   ) {
     let places = try slimPlaces(&r)

@@ -47,13 +47,41 @@ final class RecordCache {
     }
   }
 
-  /// What `check` needs of `path` (see `CachedRecord.slim`), when it was cached with this stamp.
-  func slim(_ path: String, stamp: FileStamp) -> (
-    kind: UInt8, id: UUID?, parent: UUID?, places: CachedRecord.SlimPlaces
-  )? {
-    payload(path, stamp: stamp) { r throws(CacheReader.Damaged) in
-      try CachedRecord.slim(&r, path: path)
+  /// One folder's entries as the cache holds them, for looking them up from other threads
+  /// (`check` stats a big tree on every core). The cache itself is not touched from there: a
+  /// stale entry found through a view is dropped by `drop` on the cache's own thread.
+  struct FolderView: Sendable {
+    let data: [UInt8]
+    let entries: [String: (stamp: FileStamp, payload: Range<Int>)]
+
+    /// What `check` needs of the file `name` (see `CachedRecord.slim`) when it was cached with
+    /// this stamp; `stale` when it was cached with another.
+    func slim(_ name: String, stamp: FileStamp, stale: inout Bool) -> (
+      kind: UInt8, id: UUID?, parent: UUID?, places: CachedRecord.SlimPlaces
+    )? {
+      guard let entry = entries[name] else { return nil }
+      guard entry.stamp == stamp else {
+        stale = true
+        return nil
+      }
+      return data.withUnsafeBytes { raw in
+        var r = CacheReader(raw, from: entry.payload.lowerBound, to: entry.payload.upperBound)
+        return try? CachedRecord.slim(&r)
+      }
     }
+  }
+
+  /// The entries of the data folder `dir` (its cache file read now, if it was not yet).
+  func view(ofFolder dir: String) -> FolderView {
+    let bucket = bucket(dir)
+    return FolderView(data: bucket.data, entries: bucket.entries)
+  }
+
+  /// Forgets the entry of `path`: the file has changed since it was cached.
+  func drop(_ path: String) {
+    let (bucket, name) = bucket(of: path)
+    bucket.dropped.insert(name)
+    bucket.changed = true
   }
 
   /// A cached library as listing rows (see `CachedRecord.libraryListing`).
