@@ -186,3 +186,14 @@ extension StringProtocol {
     return out
   }
 }
+
+extension String {
+  /// The index of the last `byte` (an ASCII byte such as `/`), found in the string's bytes:
+  /// `utf8.lastIndex(of:)` steps back through `index(before:)` a code unit at a time, which was
+  /// a fourteenth of a warm `check` that splits 130,000 paths at their last slash.
+  public func lastIndex(ofASCII byte: UInt8) -> String.Index? {
+    let found = utf8.withContiguousStorageIfAvailable { $0.lastIndex(of: byte) }
+    guard let found else { return utf8.lastIndex(of: byte) }
+    return found.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+  }
+}

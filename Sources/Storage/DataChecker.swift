@@ -119,7 +119,7 @@ public enum DataChecker {
     if let cache {
       var last: Substring?
       for path in paths {
-        let dir = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
+        let dir = path.lastIndex(ofASCII: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
         if let last, last.utf8.elementsEqual(dir.utf8) { continue }
         last = dir
         if views[dir] == nil { views[dir] = cache.view(ofFolder: String(dir)) }
@@ -138,7 +138,7 @@ public enum DataChecker {
         guard !views.isEmpty, let kind = RecordLayout.kind(ofPath: path), kind != .scrum else {
           return false
         }
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let slash = path.lastIndex(ofASCII: UInt8(ascii: "/"))
         let dir = slash.map { path[..<$0] } ?? ""
         // NB: folders compared as bytes (String's == weighs canonical equivalence).
         if last == nil || !last!.dir.utf8.elementsEqual(dir.utf8) { last = (dir, views[dir]) }

@@ -59,6 +59,17 @@ import Testing
       #expect(s.percentEncoded(keeping: "!$&'()*+,=:@").percentDecoded == s)
     }
   }
+
+  /// The last slash found in the bytes is where the standard library's search finds it, past
+  /// names beyond ASCII too.
+  @Test(arguments: ["history/équipe/2026-11-27.yaml", "a/b/", "/", "no-slash", "", "日本/語/x", "é/"])
+  func theLastByteIsWhereTheSlowSearchFindsIt(path: String) {
+    #expect(
+      path.lastIndex(ofASCII: UInt8(ascii: "/")) == path.utf8.lastIndex(of: UInt8(ascii: "/")))
+    if let slash = path.lastIndex(ofASCII: UInt8(ascii: "/")) {
+      #expect(path[path.utf8.index(after: slash)...].utf8.contains(UInt8(ascii: "/")) == false)
+    }
+  }
 }
 
 /// Monitors and threads on pthreads.

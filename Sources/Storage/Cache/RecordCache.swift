@@ -195,7 +195,7 @@ final class RecordCache {
   /// last folder's bucket is kept and its name compared as bytes (a warm check asks this of
   /// every file; a String and a dictionary lookup for the folder each time added up).
   private func bucket(of path: String) -> (Bucket, String) {
-    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    let slash = path.lastIndex(ofASCII: UInt8(ascii: "/"))
     let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
     let dir = slash.map { path[..<$0] } ?? ""
     if let (lastDir, lastBucket) = last, lastDir.utf8.elementsEqual(dir.utf8) {

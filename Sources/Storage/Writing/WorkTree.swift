@@ -190,7 +190,7 @@ public struct WorkTree: Sendable {
         // NB: a path in the folder of the one before is split no further than its last
         // slash, and only its name is checked (its folder's parts were, when it was opened):
         // splitting each of 130,000 paths into Strings was an eighth of a warm `check`.
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let slash = path.lastIndex(ofASCII: UInt8(ascii: "/"))
         let parent = slash.map { path[..<$0] } ?? ""
         let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
         if parent != folder {
