@@ -1,7 +1,5 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 // Shared state has one idiom: it lives inside its lock and is reached only through a closure
 // that holds the lock. `Mutex<State>` (Synchronization) where nobody waits for the state to
@@ -114,16 +112,31 @@ public enum Runs {
     return stride(from: 0, to: max(count, 1), by: size).map { $0..<min($0 + size, count) }
   }
 
-  /// `body` of each run, on as many threads as there are cores, the results in run order.
+  /// `body` of each run, on as many threads as there are cores (this one among them), the
+  /// results in run order. Each thread takes the next run not yet taken.
   public static func map<T: Sendable>(
-    _ runs: [Range<Int>], _ body: @Sendable (Range<Int>) -> T
+    _ runs: [Range<Int>], _ body: @escaping @Sendable (Range<Int>) -> T
   ) -> [T] {
     if runs.count == 1 { return [body(runs[0])] }
-    let slots = Mutex<[T?]>(Array(repeating: nil, count: runs.count))
-    DispatchQueue.concurrentPerform(iterations: runs.count) { i in
-      let result = body(runs[i])
-      slots.withLock { $0[i] = result }
+    let state = Monitor((next: 0, done: 0, results: [T?](repeating: nil, count: runs.count)))
+    let work: @Sendable () -> Void = {
+      while true {
+        let i = state.withLock { s -> Int? in
+          guard s.next < runs.count else { return nil }
+          s.next += 1
+          return s.next - 1
+        }
+        guard let i else { return }
+        let result = body(runs[i])
+        state.change {
+          $0.results[i] = result
+          $0.done += 1
+        }
+      }
     }
-    return slots.withLock { $0.map { $0! } }
+    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    for _ in 1..<min(runs.count, cores) { Threads.start(work) }
+    work()
+    return state.wait(until: { $0.done == runs.count }) { s, _ in s.results.map { $0! } }
   }
 }
