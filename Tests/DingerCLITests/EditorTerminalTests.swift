@@ -105,10 +105,12 @@ import Testing
     let (tmux, exit) = try Tmux.start(box, "scrum", "edit", "standup")
     #expect(tmux.wait(for: "title: Standup"), "\(tmux.screen())")
     tmux.keys(":%s/length: 1/length: 3/", "Enter")
-    tmux.keys("C-c")
-    // NB: vim answers Ctrl-C with a hint and keeps running, in normal mode. The quit waits for
-    // that hint (not a fixed time), and is sent without an Escape first: under load, an Escape
+    // NB: each step waits for what vim shows, not for a fixed time. Under load a Ctrl-C sent
+    // right behind the substitution cancelled it while it was still being typed, and an Escape
     // arriving with the `:` behind it was read as one key and the quit was lost.
+    #expect(tmux.wait(for: "length: 3"), "\(tmux.screen())")
+    tmux.keys("C-c")
+    // vim answers Ctrl-C with a hint and keeps running, in normal mode.
     #expect(tmux.wait(for: "Type  :qa!"), "\(tmux.screen())")
     tmux.keys(":q!", "Enter")
     #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
