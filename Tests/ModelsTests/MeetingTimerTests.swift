@@ -1,7 +1,6 @@
 import Clocks
 import Foundation
 import Models
-import TestSupport
 import Testing
 
 @Suite struct MeetingTimerTests {
@@ -117,40 +116,38 @@ import Testing
   // NB: the clock is stepped a second at a time until the timer reaches each state (with a cap):
   // under a loaded machine the session may not be asleep again when one big step finishes.
   @Test func aSessionOnATestClock() async {
-    await onClockThread {
-      let clock = TestClock()
-      let dings = DingCounter()
-      let session = MeetingSession(MeetingTimer(attendees: ["Ada", "Grace", "Linus"], minutes: 1)) {
-        event, _ in
-        dings.add(event)
-      }
-      let task = Task(executorPreference: ClockThread.shared) { await session.run(clock: clock) }
-      defer { task.cancel() }
-      func step(until done: () async -> Bool) async {
-        var steps = 0
-        while await !done() && steps < 2_000 {
-          await clock.advance(by: .seconds(1))
-          steps += 1
-        }
-      }
-      await step { await session.timer.elapsed >= 20 }
-      #expect(await session.timer.elapsed == 20)
-      #expect(await session.timer.current == 1)
-      #expect(dings.dings == 1)
-      await session.update {
-        $0.togglePause(); return nil
-      }
-      for _ in 0..<30 { await clock.advance(by: .seconds(1)) }
-      #expect(await session.timer.elapsed == 20)
-      await session.update {
-        $0.togglePause(); return nil
-      }
-      await step { await session.timer.isFinished }
-      #expect(await session.timer.phase == .finished(saved: true))
-      #expect(await session.timer.elapsed == 60)
-      #expect(dings.dings == 2)
-      #expect(dings.finished == 1)
+    let clock = TestClock()
+    let dings = DingCounter()
+    let session = MeetingSession(MeetingTimer(attendees: ["Ada", "Grace", "Linus"], minutes: 1)) {
+      event, _ in
+      dings.add(event)
     }
+    let task = Task { await session.run(clock: clock) }
+    defer { task.cancel() }
+    func step(until done: () async -> Bool) async {
+      var steps = 0
+      while await !done() && steps < 2_000 {
+        await clock.advance(by: .seconds(1))
+        steps += 1
+      }
+    }
+    await step { await session.timer.elapsed >= 20 }
+    #expect(await session.timer.elapsed == 20)
+    #expect(await session.timer.current == 1)
+    #expect(dings.dings == 1)
+    await session.update {
+      $0.togglePause(); return nil
+    }
+    for _ in 0..<30 { await clock.advance(by: .seconds(1)) }
+    #expect(await session.timer.elapsed == 20)
+    await session.update {
+      $0.togglePause(); return nil
+    }
+    await step { await session.timer.isFinished }
+    #expect(await session.timer.phase == .finished(saved: true))
+    #expect(await session.timer.elapsed == 60)
+    #expect(dings.dings == 2)
+    #expect(dings.finished == 1)
   }
 }
 

@@ -105,38 +105,36 @@ import Testing
   }
 
   @Test func aSessionCountsDownOnATestClock() async {
-    await onClockThread {
-      let clock = TestClock()
-      let events = EventLog()
-      let questions = [
-        QuizQuestion(word: "hola", choices: ["cat", "hello"], answer: 1),
-        QuizQuestion(word: "gato", choices: ["cat", "dog"], answer: 0),
-      ]
-      let session = QuizSession(QuizState(questions: questions, seconds: 10)) { event, _ in
-        events.add(event)
-      }
-      let task = Task(executorPreference: ClockThread.shared) { await session.run(clock: clock) }
-      defer { task.cancel() }
-      var steps = 0
-      while await session.state.remaining > 6 && steps < 100 {
-        await clock.advance(by: .seconds(1))
-        steps += 1
-      }
-      #expect(await session.state.remaining == 6)
-      #expect(await session.state.current == 0)
-      await session.answer(1)
-      #expect(await session.state.current == 1)
-      // Nobody answers the second question: after its 10 seconds it counts as wrong.
-      steps = 0
-      while await !session.state.isFinished && steps < 100 {
-        await clock.advance(by: .seconds(1))
-        steps += 1
-      }
-      #expect(await session.state.isFinished)
-      #expect((9...10).contains(steps), "\(steps)")
-      #expect(events.all == [.answered(correct: true), .timedOut])
-      #expect(await session.state.score == 1)
+    let clock = TestClock()
+    let events = EventLog()
+    let questions = [
+      QuizQuestion(word: "hola", choices: ["cat", "hello"], answer: 1),
+      QuizQuestion(word: "gato", choices: ["cat", "dog"], answer: 0),
+    ]
+    let session = QuizSession(QuizState(questions: questions, seconds: 10)) { event, _ in
+      events.add(event)
     }
+    let task = Task { await session.run(clock: clock) }
+    defer { task.cancel() }
+    var steps = 0
+    while await session.state.remaining > 6 && steps < 100 {
+      await clock.advance(by: .seconds(1))
+      steps += 1
+    }
+    #expect(await session.state.remaining == 6)
+    #expect(await session.state.current == 0)
+    await session.answer(1)
+    #expect(await session.state.current == 1)
+    // Nobody answers the second question: after its 10 seconds it counts as wrong.
+    steps = 0
+    while await !session.state.isFinished && steps < 100 {
+      await clock.advance(by: .seconds(1))
+      steps += 1
+    }
+    #expect(await session.state.isFinished)
+    #expect((9...10).contains(steps), "\(steps)")
+    #expect(events.all == [.answered(correct: true), .timedOut])
+    #expect(await session.state.score == 1)
   }
 }
 

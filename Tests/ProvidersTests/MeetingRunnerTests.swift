@@ -3,7 +3,6 @@ import Foundation
 import Models
 import Providers
 import Synchronization
-import TestSupport
 import Testing
 
 /// The meeting loop without a terminal: a scripted frontend and a test clock drive
@@ -24,7 +23,7 @@ import Testing
 
     func inputs(stop: @escaping @Sendable () -> Bool) -> AsyncStream<Input> {
       AsyncStream { continuation in
-        let task = Task(executorPreference: ClockThread.shared) {
+        let task = Task {
           while !stop() && !Task.isCancelled {
             let next = self.queue.withLock { q -> Input? in q.isEmpty ? nil : q.removeFirst() }
             if let next {
@@ -92,84 +91,77 @@ import Testing
   }
 
   @Test func aSavedMeetingIsRecordedWithItsSpeakersAndNotes() async throws {
-    try await onClockThread {
-      let clock = TestClock()
-      let script = Script()
-      let started = Date(timeIntervalSince1970: 1_795_000_000)
-      let timer = MeetingTimer(attendees: ["Ada", "Bob"], minutes: 1)
-      let run = Task(executorPreference: ClockThread.shared) {
-        try await runner().run(
-          timer, frontend: script, clock: clock, started: started, dingOnChange: true
-        ) { ended in MeetingRunner.WrapUp(transcript: "ended at \(ended.elapsed) s\n") }
-      }
-      for _ in 0..<12 { await clock.advance(by: .seconds(1)) }
-      script.push(.help)
-      script.push(.next)
-      await eventually { script.dings >= 1 }
-      for _ in 0..<5 { await clock.advance(by: .seconds(1)) }
-      script.push(.end)
-      script.push(.save)
-      let outcome = try await run.value
-      guard case .recorded(let saved, let subject) = outcome else {
-        Issue.record("not recorded: \(outcome)")
-        return
-      }
-      #expect(subject.hasPrefix("Record meeting of Design"))
-      #expect(saved.meeting.date == started)
-      #expect(saved.meeting.speakers.map(\.name) == ["Ada", "Bob"])
-      let ada = saved.meeting.speakers[0].seconds
-      #expect((10...13).contains(ada), "Ada spoke \(ada) s")
-      let duration = try #require(saved.meeting.duration)
-      #expect(duration >= ada + 4)
-      #expect(saved.meeting.transcript == "ended at \(duration) s\n")
-      #expect(store.text(saved.path)?.contains("scrum: 0f6d1a52") == true)
-      #expect(script.helpShown && script.closed)
+    let clock = TestClock()
+    let script = Script()
+    let started = Date(timeIntervalSince1970: 1_795_000_000)
+    let timer = MeetingTimer(attendees: ["Ada", "Bob"], minutes: 1)
+    let run = Task {
+      try await runner().run(
+        timer, frontend: script, clock: clock, started: started, dingOnChange: true
+      ) { ended in MeetingRunner.WrapUp(transcript: "ended at \(ended.elapsed) s\n") }
     }
+    for _ in 0..<12 { await clock.advance(by: .seconds(1)) }
+    script.push(.help)
+    script.push(.next)
+    await eventually { script.dings >= 1 }
+    for _ in 0..<5 { await clock.advance(by: .seconds(1)) }
+    script.push(.end)
+    script.push(.save)
+    let outcome = try await run.value
+    guard case .recorded(let saved, let subject) = outcome else {
+      Issue.record("not recorded: \(outcome)")
+      return
+    }
+    #expect(subject.hasPrefix("Record meeting of Design"))
+    #expect(saved.meeting.date == started)
+    #expect(saved.meeting.speakers.map(\.name) == ["Ada", "Bob"])
+    let ada = saved.meeting.speakers[0].seconds
+    #expect((10...13).contains(ada), "Ada spoke \(ada) s")
+    let duration = try #require(saved.meeting.duration)
+    #expect(duration >= ada + 4)
+    #expect(saved.meeting.transcript == "ended at \(duration) s\n")
+    #expect(store.text(saved.path)?.contains("scrum: 0f6d1a52") == true)
+    #expect(script.helpShown && script.closed)
   }
 
   @Test func aDiscardedMeetingRecordsNothing() async throws {
-    try await onClockThread {
-      let clock = TestClock()
-      let script = Script()
-      let run = Task(executorPreference: ClockThread.shared) {
-        try await runner().run(
-          MeetingTimer(attendees: ["Ada", "Bob"], minutes: 1), frontend: script, clock: clock,
-          started: Date()
-        ) { _ in
-          Issue.record("a discarded meeting was wrapped up")
-          return MeetingRunner.WrapUp()
-        }
+    let clock = TestClock()
+    let script = Script()
+    let run = Task {
+      try await runner().run(
+        MeetingTimer(attendees: ["Ada", "Bob"], minutes: 1), frontend: script, clock: clock,
+        started: Date()
+      ) { _ in
+        Issue.record("a discarded meeting was wrapped up")
+        return MeetingRunner.WrapUp()
       }
-      await clock.advance(by: .seconds(3))
-      script.push(.end)
-      script.push(.discard)
-      let outcome = try await run.value
-      #expect(outcome == .discarded)
-      #expect(store.changes.isEmpty)
-      #expect(script.closed)
     }
+    await clock.advance(by: .seconds(3))
+    script.push(.end)
+    script.push(.discard)
+    #expect(try await run.value == .discarded)
+    #expect(store.changes.isEmpty)
+    #expect(script.closed)
   }
 
   /// Nobody presses anything: the speakers' shares run out on the clock, each with a ding, and
   /// the meeting ends by itself and is saved.
   @Test func theClockEndsAMeetingNobodyTouches() async throws {
-    try await onClockThread {
-      let clock = TestClock()
-      let script = Script()
-      let run = Task(executorPreference: ClockThread.shared) {
-        try await runner().run(
-          MeetingTimer(attendees: ["Ada", "Bob"], minutes: 1), frontend: script, clock: clock,
-          started: Date()
-        ) { _ in MeetingRunner.WrapUp() }
-      }
-      for _ in 0..<70 { await clock.advance(by: .seconds(1)) }
-      guard case .recorded(let saved, _) = try await run.value else {
-        Issue.record("the meeting did not end on its own")
-        return
-      }
-      #expect(saved.meeting.duration == 60)
-      #expect(saved.meeting.speakers.map(\.seconds) == [30, 30])
-      #expect(script.dings >= 2)
+    let clock = TestClock()
+    let script = Script()
+    let run = Task {
+      try await runner().run(
+        MeetingTimer(attendees: ["Ada", "Bob"], minutes: 1), frontend: script, clock: clock,
+        started: Date()
+      ) { _ in MeetingRunner.WrapUp() }
     }
+    for _ in 0..<70 { await clock.advance(by: .seconds(1)) }
+    guard case .recorded(let saved, _) = try await run.value else {
+      Issue.record("the meeting did not end on its own")
+      return
+    }
+    #expect(saved.meeting.duration == 60)
+    #expect(saved.meeting.speakers.map(\.seconds) == [30, 30])
+    #expect(script.dings >= 2)
   }
 }

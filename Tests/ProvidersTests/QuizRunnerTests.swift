@@ -3,7 +3,6 @@ import Foundation
 import Models
 import Providers
 import Synchronization
-import TestSupport
 import Testing
 
 /// The quiz loop without a terminal: scripted answers on a test clock.
@@ -18,7 +17,7 @@ import Testing
 
     func inputs(stop: @escaping @Sendable () -> Bool) -> AsyncStream<QuizControl> {
       AsyncStream { continuation in
-        let task = Task(executorPreference: ClockThread.shared) {
+        let task = Task {
           while !stop() && !Task.isCancelled {
             let next = self.queue.withLock { q -> QuizControl? in q.isEmpty ? nil : q.removeFirst()
             }
@@ -54,47 +53,42 @@ import Testing
   }
 
   @Test func answersAndATimeoutAreRecorded() async throws {
-    try await onClockThread {
-      let provider = LibraryProvider.inMemory(store)
-      let library = try provider.find("spanish")
-      let clock = TestClock()
-      let script = Script()
-      let run = Task(executorPreference: ClockThread.shared) {
-        try await QuizRunner(library: library, libraries: provider).run(
-          QuizState(questions: questions(), seconds: 5), frontend: script, clock: clock,
-          started: Date(timeIntervalSince1970: 1_795_000_000))
-      }
-      script.push(.answer(0))  // agua: right
-      for _ in 0..<12 { await clock.advance(by: .seconds(1)) }  // sol: time runs out
-      guard case .recorded(let final, let path, let subject) = try await run.value else {
-        Issue.record("not recorded")
-        return
-      }
-      #expect(final.score == 1)
-      #expect(subject == "Quiz on Spanish: 1/2")
-      #expect(store.text(path)?.contains("correct: false") == true)
-      #expect(script.feedback.contains(.right(word: "agua")))
-      #expect(final.answers.map(\.correct) == [true, false])
-      #expect(script.bells == 1)
+    let provider = LibraryProvider.inMemory(store)
+    let library = try provider.find("spanish")
+    let clock = TestClock()
+    let script = Script()
+    let run = Task {
+      try await QuizRunner(library: library, libraries: provider).run(
+        QuizState(questions: questions(), seconds: 5), frontend: script, clock: clock,
+        started: Date(timeIntervalSince1970: 1_795_000_000))
     }
+    script.push(.answer(0))  // agua: right
+    for _ in 0..<12 { await clock.advance(by: .seconds(1)) }  // sol: time runs out
+    guard case .recorded(let final, let path, let subject) = try await run.value else {
+      Issue.record("not recorded")
+      return
+    }
+    #expect(final.score == 1)
+    #expect(subject == "Quiz on Spanish: 1/2")
+    #expect(store.text(path)?.contains("correct: false") == true)
+    #expect(script.feedback.contains(.right(word: "agua")))
+    #expect(final.answers.map(\.correct) == [true, false])
+    #expect(script.bells == 1)
   }
 
   @Test func leavingEarlyRecordsNothing() async throws {
-    try await onClockThread {
-      let provider = LibraryProvider.inMemory(store)
-      let script = Script()
-      let run = Task(executorPreference: ClockThread.shared) {
-        try await QuizRunner(library: try provider.find("spanish"), libraries: provider).run(
-          QuizState(questions: questions(), seconds: 5), frontend: script, clock: TestClock(),
-          started: Date())
-      }
-      script.push(.answer(1))
-      script.push(.askToQuit)
-      script.push(.quit)
-      let outcome = try await run.value
-      #expect(outcome == .leftEarly)
-      #expect(store.changes.isEmpty)
-      #expect(script.feedback.contains(.askingToLeave))
+    let provider = LibraryProvider.inMemory(store)
+    let script = Script()
+    let run = Task {
+      try await QuizRunner(library: try provider.find("spanish"), libraries: provider).run(
+        QuizState(questions: questions(), seconds: 5), frontend: script, clock: TestClock(),
+        started: Date())
     }
+    script.push(.answer(1))
+    script.push(.askToQuit)
+    script.push(.quit)
+    #expect(try await run.value == .leftEarly)
+    #expect(store.changes.isEmpty)
+    #expect(script.feedback.contains(.askingToLeave))
   }
 }

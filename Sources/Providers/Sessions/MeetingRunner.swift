@@ -76,36 +76,33 @@ public struct MeetingRunner: Sendable {
       frontend.ding()
       if event == .finished { over.set() }
     }
-    // NB: the ticks and the drawing are child tasks, ended before the view closes (and run on
-    // the caller's preferred executor, if it has one).
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await session.run(clock: clock, second: second) }
-      group.addTask {
-        while !Task.isCancelled {
-          let now = await session.timer
-          frontend.speakerChanged(now)
-          frontend.show(now, help: help.isSet)
-          if now.isFinished { over.set() }
-          do { try await clock.sleep(for: refresh) } catch { return }
-        }
+    let ticking = Task { await session.run(clock: clock, second: second) }
+    let drawing = Task {
+      while !Task.isCancelled {
+        let now = await session.timer
+        frontend.speakerChanged(now)
+        frontend.show(now, help: help.isSet)
+        if now.isFinished { over.set() }
+        do { try await clock.sleep(for: refresh) } catch { return }
       }
-      for await input in frontend.inputs(stop: { over.isSet }) {
-        let before = await session.timer
-        guard let control = frontend.control(input, before) else { continue }
-        switch control {
-        case .toggleHelp: help.toggle()
-        case .timer(let change): await session.update(change)
-        }
-        let after = await session.timer
-        frontend.speakerChanged(after)
-        if after.current != before.current && dingOnChange && !after.isFinished {
-          frontend.ding()
-        }
-        frontend.show(after, help: help.isSet)
-        if after.isFinished { over.set() }
-      }
-      group.cancelAll()
     }
+    for await input in frontend.inputs(stop: { over.isSet }) {
+      let before = await session.timer
+      guard let control = frontend.control(input, before) else { continue }
+      switch control {
+      case .toggleHelp: help.toggle()
+      case .timer(let change): await session.update(change)
+      }
+      let after = await session.timer
+      frontend.speakerChanged(after)
+      if after.current != before.current && dingOnChange && !after.isFinished { frontend.ding() }
+      frontend.show(after, help: help.isSet)
+      if after.isFinished { over.set() }
+    }
+    ticking.cancel()
+    drawing.cancel()
+    _ = await ticking.value
+    _ = await drawing.value
     frontend.close()
     let ended = await session.timer
     guard case .finished(saved: true) = ended.phase else { return .discarded }

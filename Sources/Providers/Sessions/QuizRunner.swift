@@ -58,53 +58,54 @@ public struct QuizRunner: Sendable {
     _ state: QuizState, frontend: F, clock: C, started: Date,
     refresh: Duration = .milliseconds(200)
   ) async throws -> Outcome where C.Duration == Duration {
-    let shared = Shared()
+    let over = Mutex(false)
+    let feedback = Mutex(QuizFeedback.none)
     let session = QuizSession(state) { event, state in
       let asked = state.questions[state.current - 1]
       switch event {
-      case .answered(correct: true): shared.feedback.withLock { $0 = .right(word: asked.word) }
+      case .answered(correct: true): feedback.withLock { $0 = .right(word: asked.word) }
       case .answered(correct: false), .timedOut:
         frontend.bell()
-        shared.feedback.withLock {
+        feedback.withLock {
           $0 = .wrong(
             word: asked.word, meaning: asked.choices[asked.answer], timedOut: event == .timedOut)
         }
       }
-      if state.isFinished { shared.over.withLock { $0 = true } }
+      if state.isFinished { over.withLock { $0 = true } }
+    }
+    let ticking = Task { await session.run(clock: clock) }
+    let drawing = Task {
+      while !Task.isCancelled {
+        let now = await session.state
+        frontend.show(now, feedback: feedback.withLock { $0 })
+        if now.isFinished { over.withLock { $0 = true } }
+        do { try await clock.sleep(for: refresh) } catch { return }
+      }
     }
     var quit = false
-    // NB: the ticks and the drawing are child tasks, ended before the view closes.
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await session.run(clock: clock) }
-      group.addTask {
-        while !Task.isCancelled {
-          let now = await session.state
-          frontend.show(now, feedback: shared.feedback.withLock { $0 })
-          if now.isFinished { shared.over.withLock { $0 = true } }
-          do { try await clock.sleep(for: refresh) } catch { return }
-        }
+    var asking = false
+    for await input in frontend.inputs(stop: { over.withLock { $0 } }) {
+      let answered = await session.state.current
+      guard let control = frontend.control(input, answered: answered, asking: asking) else {
+        continue
       }
-      var asking = false
-      for await input in frontend.inputs(stop: { shared.over.withLock { $0 } }) {
-        let answered = await session.state.current
-        guard let control = frontend.control(input, answered: answered, asking: asking) else {
-          continue
-        }
-        switch control {
-        case .answer(let choice): await session.answer(choice)
-        case .askToQuit:
-          asking = true
-          shared.feedback.withLock { $0 = .askingToLeave }
-        case .quit: quit = true
-        case .stay:
-          asking = false
-          shared.feedback.withLock { $0 = .none }
-        }
-        if quit { break }
-        frontend.show(await session.state, feedback: shared.feedback.withLock { $0 })
+      switch control {
+      case .answer(let choice): await session.answer(choice)
+      case .askToQuit:
+        asking = true
+        feedback.withLock { $0 = .askingToLeave }
+      case .quit: quit = true
+      case .stay:
+        asking = false
+        feedback.withLock { $0 = .none }
       }
-      group.cancelAll()
+      if quit { break }
+      frontend.show(await session.state, feedback: feedback.withLock { $0 })
     }
+    ticking.cancel()
+    drawing.cancel()
+    _ = await ticking.value
+    _ = await drawing.value
     frontend.close()
     let final = await session.state
     guard !quit, final.isFinished else { return .leftEarly }
@@ -113,11 +114,5 @@ public struct QuizRunner: Sendable {
       questions: final.answers)
     let (path, subject) = try libraries.record(result, on: try libraries.find(library.slug))
     return .recorded(final, path: path, subject: subject)
-  }
-
-  /// What the session's callback, the drawing and the input loop share.
-  final class Shared: Sendable {
-    let over = Mutex(false)
-    let feedback = Mutex(QuizFeedback.none)
   }
 }
