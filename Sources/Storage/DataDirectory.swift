@@ -273,9 +273,10 @@ public struct DataDirectory: Sendable {
   }
 
   /// The record files under `relative` and what can't be read there, each folder's files
-  /// sorted and its subfolders taken in order, so that the paths come in path order (the
-  /// caller's sort then only confirms it). With `parallelFrom` subfolders or more (a scrum's history each), they
-  /// are listed on every core: listing 130,000 meetings and sorting them was a tenth of a warm
+  /// sorted and its subfolders taken in order, so that the paths come in path order wherever
+  /// a folder holds files or folders, not both (the history; the caller's sort then only
+  /// confirms it). With `parallelFrom` subfolders or more (a scrum's history each), they are
+  /// listed on every core: listing 130,000 meetings and sorting them was a tenth of a warm
   /// `check`.
   private func walk(_ relative: String, parallelFrom: Int) -> (
     paths: [String], problems: [Diagnostic]

@@ -74,6 +74,25 @@ import Testing
 
 /// Monitors and threads on pthreads.
 @Suite struct ThreadTests {
+  /// Runs cover every item once, in order; below the minimum there is one run; each run's
+  /// result comes back in its place whichever thread did it.
+  @Test func runsCoverEveryItemOnceAndComeBackInOrder() {
+    #expect(Runs.split(0, minimum: 1) == [0..<0])
+    #expect(Runs.split(10, minimum: 100) == [0..<10])
+    for count in [1, 7, 1_000, 1_003] {
+      let runs = Runs.split(count, minimum: 1)
+      #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == count, "\(runs)")
+      #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+      let done = Monitor(0)
+      let sums = Runs.map(runs) { run in
+        done.withLock { $0 += 1 }
+        return run.reduce(0, +)
+      }
+      #expect(sums == runs.map { $0.reduce(0, +) })
+      #expect(done.withLock { $0 } == runs.count)
+    }
+  }
+
   @Test func threadsCountInAMonitorAndAWaiterSeesTheirEnd() {
     struct Counts {
       var value = 0

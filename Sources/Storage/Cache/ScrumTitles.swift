@@ -8,14 +8,16 @@ import Models
 /// changes, so each blob is read and decoded once in a clone's life instead of once per change
 /// (1,000 scrums were 1,000 blobs inflated and scanned for each `scrum new`).
 ///
-/// Kept beside the record cache (`.git/dinger/records-v1/scrum-titles`, never committed, not
+/// Kept beside the record cache (`.git/dinger/records-v1/scrum-titles-vN`, N the cache's version; never committed, not
 /// kept with `DINGER_RECORD_CACHE=off`), with the same guards: no link followed, no file with
 /// holes or past the cache's bound read. A line per blob: its id, a space, then `=` and the
 /// trimmed title `%`-escaped (`%`, line ends), or `-` for a file that does not decode as a
 /// scrum. A line that does not read so is skipped; only the blobs at the newest HEAD asked
 /// about are written back, so it never grows past the scrums there are.
 enum ScrumTitles {
-  static let fileName = "scrum-titles"
+  /// Named with the record cache's version: a blob's title is what this dinger's decoder makes
+  /// of it, and a newer decoder must not take an older one's word for it.
+  static let fileName = "scrum-titles-v\(CachedRecord.version)"
 
   /// The titles a memo file holds, by blob id (hex); nil for a file that did not decode.
   static func parse(_ bytes: [UInt8]) -> [String: String?] {
