@@ -168,8 +168,21 @@ enum TransportBench {
           tool == "dinger"
           ? "\(perf)'\(dinger)' sync >'\(log)' 2>&1"
           : "git pull -q --no-rebase --no-edit >'\(log)' 2>&1 && git push -q >>'\(log)' 2>&1"
-        times[tool, default: []].append(try Shell.time(command, in: clone, env: env))
-        // NB: with DINGER_TRACE set, dinger's timings of each step, from its log.
+        // NB: with DINGER_TRACE set, dinger's timings of each step, from its log, and git's
+        // pull taken apart (fetch, merge, push timed one by one; their sum is the round's).
+        if tool == "git", ProcessInfo.processInfo.environment["DINGER_TRACE"] != nil {
+          var steps: [Double] = []
+          for step in ["fetch -q origin", "merge -q --no-edit origin/main", "push -q"] {
+            steps.append(try Shell.time("git \(step) >>'\(log)' 2>&1", in: clone, env: env))
+          }
+          print(
+            String(
+              format: "git: fetch %.0f ms, merge %.0f ms, push %.0f ms", steps[0] * 1000,
+              steps[1] * 1000, steps[2] * 1000))
+          times[tool, default: []].append(steps.reduce(0, +))
+        } else {
+          times[tool, default: []].append(try Shell.time(command, in: clone, env: env))
+        }
         if tool == "dinger", ProcessInfo.processInfo.environment["DINGER_TRACE"] != nil {
           print((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
         }

@@ -140,9 +140,11 @@ extension Repository {
     from head: ObjectID, hiding hidden: [ObjectID], remoteODB: OpaquePointer?,
     distrustPresent: Bool = false
   ) throws(GitError) -> [ObjectID] {
-    // NB: parents before children. A commit's tree is compared with its first parent's and only
-    // what differs is visited, which is complete only if the parent's tree was visited before
-    // (an undo brings back an older tree: visited newest first, each side trusted the other).
+    // NB: parents before children. A commit's tree is compared with its parents' and only what
+    // differs from every one of them is visited, which is complete only if each parent's tree
+    // was visited before or is the remote's (an undo brings back an older tree: visited newest
+    // first, each side trusted the other). A merge is compared with both sides: against its
+    // first parent alone, a catch-up's merge sent every file the teammates had already pushed.
     let commits = try self.commits(from: [head], hiding: hidden, oldestFirst: true)
     let reader = ObjectReader(self)
     var out: [ObjectID] = []
@@ -170,36 +172,69 @@ extension Repository {
       }
       let info = try commitInfo(commit)
       let tree = try treeID(of: commit)
-      let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
       if distrustPresent {
+        let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
         try collectDistrusting(
           tree, against: parentTree, reader: reader, seen: &seen, present: present, into: &out)
       } else {
-        try collect(tree, against: parentTree, reader: reader, missing: missing, into: &out)
+        let parentTrees = try info.parents.map { p throws(GitError) in try treeID(of: p) }
+        try collect(tree, against: parentTrees, reader: reader, missing: missing, into: &out)
       }
     }
     return out
   }
 
-  /// A tree and what under it differs from the parent's tree at the same place (which is
-  /// already sent, or in the remote). Trees are read raw from the packs (`ObjectReader`: the
-  /// history folders' trees are long delta chains, which libgit2 re-applies on every read) and
-  /// both trees' entries, in git's order, are walked side by side, comparing ids in place.
+  /// A tree and what under it differs from each parent's tree at the same place (`olds`, one
+  /// per parent, nil where a parent has none; each is already sent, or in the remote). Trees
+  /// are read raw from the packs (`ObjectReader`: the history folders' trees are long delta
+  /// chains, which libgit2 re-applies on every read) and entries, in git's order, are walked
+  /// side by side with each parent's, comparing ids in place.
   private func collect(
-    _ tree: ObjectID, against old: ObjectID?, reader: ObjectReader, missing: (ObjectID) -> Bool,
-    into out: inout [ObjectID]
+    _ tree: ObjectID, against olds: [ObjectID?], reader: ObjectReader,
+    missing: (ObjectID) -> Bool, into out: inout [ObjectID]
   ) throws(GitError) {
-    guard tree != old, missing(tree) else { return }
+    guard !olds.contains(tree), missing(tree) else { return }
     out.append(tree)
     let new = try reader.read(tree).bytes
-    let previous = try old.map { (id) throws(GitError) in try reader.read(id).bytes } ?? []
-    for (kind, id, before) in try Self.changedEntries(new, against: previous) {
-      switch kind {
+    var entries = try Self.entries(of: new)
+    // NB: what differs from the first parent, narrowed by each other parent in turn; each
+    // entry keeps the id it had in every parent, for the folders below it.
+    var befores: [[ObjectID?]] = entries.map { _ in [] }
+    for old in olds.isEmpty ? [nil] : olds {
+      let previous = try old.map { (id) throws(GitError) in try reader.read(id).bytes } ?? []
+      let changed = try Self.changedEntries(new, parsed: entries, against: previous)
+      var kept = changed.startIndex
+      var narrowed: [[ObjectID?]] = []
+      for (i, entry) in entries.enumerated() where kept < changed.endIndex {
+        guard changed[kept].3.nameStart == entry.nameStart else { continue }
+        narrowed.append(befores[i] + [changed[kept].2])
+        kept += 1
+      }
+      entries = changed.map(\.3)
+      befores = narrowed
+    }
+    for (entry, before) in zip(entries, befores) {
+      let id = new.withUnsafeBufferPointer { entry.id(in: $0) }
+      switch entry.kind {
       case .tree: try collect(id, against: before, reader: reader, missing: missing, into: &out)
       case .blob: if missing(id) { out.append(id) }
       case .submodule: continue  // not ours to send
       }
     }
+  }
+
+  /// The entries of a raw tree, in order.
+  static func entries(of tree: [UInt8]) throws(GitError) -> [RawTreeEntry] {
+    var entries: [RawTreeEntry] = []
+    try tree.withUnsafeBufferPointer { (n) throws(GitError) in
+      var i = 0
+      while i < n.count {
+        let entry = try RawTreeEntry(n, at: i)
+        entries.append(entry)
+        i = entry.end
+      }
+    }
+    return entries
   }
 
   /// `collect`, looking into trees the remote has too (see `newObjects`).
@@ -227,16 +262,7 @@ extension Repository {
   static func changedEntries(_ new: [UInt8], against old: [UInt8]) throws(GitError)
     -> [(RawTreeEntry.Kind, ObjectID, ObjectID?)]
   {
-    var entries: [RawTreeEntry] = []
-    try new.withUnsafeBufferPointer { (n) throws(GitError) in
-      var i = 0
-      while i < n.count {
-        let entry = try RawTreeEntry(n, at: i)
-        entries.append(entry)
-        i = entry.end
-      }
-    }
-    return try changedEntries(new, parsed: entries, against: old).map { ($0.0, $0.1, $0.2) }
+    try changedEntries(new, parsed: try entries(of: new), against: old).map { ($0.0, $0.1, $0.2) }
   }
 
   /// `changedEntries` of a tree whose entries were parsed already (`parsed`, in order), each

@@ -70,8 +70,20 @@ public struct Syncer {
         throw StorageError("this repository has no commits yet; run 'dinger init' first")
       }
       report.steps = []
-      if let theirs, theirs != ours { try checkIncoming(theirs, ours: ours) }
-      let toPush = try integrate(theirs, ours: ours, dryRun: dryRun, into: &report)
+      // NB: the check runs beside the integration's reading and building (the merge plan, the
+      // uncommitted-edit checks, the commit's objects), on a repository handle of its own, and
+      // is waited for before any file or ref is written.
+      let check = theirs.flatMap { $0 != ours ? IncomingCheck(repository.root, $0, ours) : nil }
+      let toPush: Bool
+      do {
+        toPush = try integrate(
+          theirs, ours: ours, dryRun: dryRun, checked: { try check?.wait() }, into: &report)
+      } catch {
+        // NB: what came in is the first thing wrong, as when the check ran first.
+        try check?.wait()
+        throw error
+      }
+      try check?.wait()
       if !dryRun, let onIntegrated, let now = try repository.head(), now != ours {
         onIntegrated(now)
       }
@@ -153,40 +165,64 @@ public struct Syncer {
     return theirs
   }
 
-  /// Step 2, before anything moves: trees git frowns on, or a submodule, stop the sync here.
-  func checkIncoming(_ theirs: ObjectID, ours: ObjectID) throws {
-    do {
-      try git.checkIncomingTrees(from: theirs, hiding: [ours])
-    } catch let problem as IncomingTreeProblem {
-      throw StorageError(problem.description)
+  /// Step 2, before anything moves: trees git frowns on, or a submodule, stop the sync. It
+  /// runs on a thread and a repository handle of its own (libgit2's handles are one thread's),
+  /// beside step 3's reading; `wait` gives its outcome.
+  final class IncomingCheck: Sendable {
+    private let outcome = Monitor<Result<Void, any Error>?>(nil)
+
+    init(_ root: URL, _ theirs: ObjectID, _ ours: ObjectID) {
+      Threads.start { [outcome] in
+        let result = Result<Void, any Error> {
+          do {
+            try Repository.open(root).checkIncomingTrees(from: theirs, hiding: [ours])
+          } catch let problem as IncomingTreeProblem {
+            throw StorageError(problem.description)
+          }
+          Trace.mark("sync: incoming trees checked")
+        }
+        outcome.change { $0 = result }
+      }
     }
-    Trace.mark("sync: incoming trees checked")
+
+    /// Waits for the check; throws what it found.
+    func wait() throws {
+      try outcome.wait(until: { $0 != nil }) { result, _ in result! }.get()
+    }
   }
 
   /// Step 3: takes in what came (fast-forward, or a record-by-record merge); true when there
-  /// is something to push.
+  /// is something to push. `checked` is called once the new commit is built, before any file
+  /// or ref is written, and throws when step 2 found a problem.
   func integrate(
-    _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool, into report: inout Report
+    _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
+    into report: inout Report
   ) throws -> Bool {
     guard let theirs else { return true }
     if theirs == ours { return false }
     if try git.contains(theirs, ancestor: ours) {
-      return try fastForward(to: theirs, from: ours, dryRun: dryRun, into: &report)
+      return try fastForward(
+        to: theirs, from: ours, dryRun: dryRun, checked: checked, into: &report)
     }
     if try git.contains(ours, ancestor: theirs) { return true }
-    try merge(theirs, into: ours, dryRun: dryRun, report: &report)
+    try merge(theirs, into: ours, dryRun: dryRun, checked: checked, report: &report)
     return true
   }
 
   /// The branch moved to `theirs` with the working tree; true when a record arriving in two
   /// files had to be folded into one (a commit of ours to push back).
   func fastForward(
-    to theirs: ObjectID, from ours: ObjectID, dryRun: Bool, into report: inout Report
+    to theirs: ObjectID, from ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
+    into report: inout Report
   ) throws -> Bool {
     let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
     // NB: a dry run refuses where the real one would (uncommitted edits in the way).
-    if dryRun { try repository.ensureWritable(files.map(\.path)) }
-    if !dryRun { try repository.fastForward(to: theirs, from: ours, files: files) }
+    if dryRun {
+      try repository.ensureWritable(files.map(\.path))
+      try checked()
+    } else {
+      try repository.fastForward(to: theirs, from: ours, files: files, beforeWriting: checked)
+    }
     report.steps.append(.fastForwarded(files: files.count))
     // NB: a plain-git teammate's merge can bring one record in two files; that is folded here
     // and pushed back, as a merge would.
@@ -199,7 +235,8 @@ public struct Syncer {
 
   /// Both sides have commits: merged record by record and committed.
   func merge(
-    _ theirs: ObjectID, into ours: ObjectID, dryRun: Bool, report: inout Report
+    _ theirs: ObjectID, into ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
+    report: inout Report
   ) throws {
     let base = try git.mergeBase(ours, theirs)
     // NB: as git: two histories with no commit in common are two teams' data, or a remote
@@ -213,8 +250,12 @@ public struct Syncer {
       base: base, ours: ours, theirs: theirs,
       subject: "Merge \(report.remote)/\(report.branch)")
     Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
-    if dryRun { try repository.ensureWritable(plan.change.paths) }
-    if !dryRun { try repository.commit(plan.change) }
+    if dryRun {
+      try repository.ensureWritable(plan.change.paths)
+      try checked()
+    } else {
+      try repository.commit(plan.change, beforeWriting: checked)
+    }
     report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
     // NB: added up: a round whose push lost a race has already committed its conflicts.
     report.conflicts += plan.conflicts

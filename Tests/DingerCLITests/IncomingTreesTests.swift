@@ -105,6 +105,31 @@ import Testing
     #expect(r.stderr.contains("'vendor/lib'"), "\(r.stderr)")
   }
 
+  /// With commits on both sides the check runs beside the merge plan: whatever the plan makes
+  /// of the tree, the check's finding is what the user hears and nothing is committed.
+  @Test(arguments: ["order", "submodule"])
+  func aBadTreeIsRefusedWhenBothSidesHaveCommits(_ kind: String) throws {
+    let team = try team()
+    #expect(try team.run("ada", "scrum", "attendee", "add", "design-review", "Yuki").status == 0)
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    if kind == "order" {
+      _ = try pushRawTree(team, entries: try rootEntries(team).reversed())
+    } else {
+      let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      try team.git("linus", "update-index", "--add", "--cacheinfo", "160000,\(target),scrums/lib")
+      try team.git("linus", "commit", "-qm", "add a submodule")
+      try team.git("linus", "push", "-q", "origin", "main")
+    }
+    let r = try team.run("ada", "sync")
+    try expectUntouched(
+      team, head: head, r,
+      saying: kind == "order" ? "not in git's order (treeNotSorted)" : "a submodule (a gitlink to ")
+    // NB: one error, the check's: not a plan's complaint about the same tree beside it.
+    #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    #expect(r.stderr.hasPrefix("error: commit "), "\(r.stderr)")
+  }
+
   @Test func aFetchKilledAtAnyInstantNeverLeavesAnIncompleteCommit() throws {
     let team = try team()
     // Linus's commits reach the remote as loose objects (plain git pushes a few loosely).

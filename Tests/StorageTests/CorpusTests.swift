@@ -1,8 +1,9 @@
 import Foundation
 import Models
-import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// The malformed-file corpus: each folder of `Corpus/` is a small data directory with an
 /// `expected.txt` holding the exact diagnostics, one `file:line:col: severity: message` a line.
@@ -53,6 +54,11 @@ import Testing
     ).split(separator: "\n").map(String.init)
     let report = DataChecker.check(files: try Self.files(of: name))
     #expect(Self.lines(report) == expected)
+    // Decoded ahead on every core, one file per run: the same findings, in the same order.
+    let inRuns = DataChecker.check(
+      files: try Self.files(of: name), problems: [], only: nil, parallelFrom: 1)
+    #expect(Self.lines(inRuns) == expected)
+    #expect(inRuns.diagnostics == report.diagnostics)
     // Every located diagnostic shows its source line for the caret display.
     for d in report.diagnostics where d.line != nil { #expect(d.sourceLine != nil) }
   }
