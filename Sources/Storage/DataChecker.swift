@@ -245,7 +245,11 @@ public enum DataChecker {
   /// 20,000 files a catch-up brought ran beside the push and outlasted it); `judge` still takes
   /// them one by one, in path order. A window bounds what is held decoded at once.
   struct DecodeAhead {
+    /// A window's bounds: files, and bytes of them (a teammate's big libraries decode to
+    /// several times their size; the window ends after the file that reaches this, so one file
+    /// bigger than it still makes a window of one).
     static let window = 8_192
+    static let windowBytes = 32 << 20
     let parallel: Bool
     var start = 0
     var files: [DecodedFile?] = []
@@ -257,16 +261,22 @@ public enum DataChecker {
     mutating func prepare(_ i: Int, _ inputs: [(path: String, input: Input)]) {
       guard parallel, i >= start + files.count || i < start else { return }
       start = i
-      let work: [(path: String, kind: RecordKind, bytes: [UInt8])?] =
-        inputs[i..<min(i + Self.window, inputs.count)].map { item in
-          guard let kind = RecordLayout.kind(ofPath: item.path) else { return nil }
-          switch item.input {
-          case .bytes(let bytes), .stamped(let bytes, _): return (item.path, kind, bytes)
-          case .slim: return nil
-          }
+      var work: [(path: String, kind: RecordKind, bytes: [UInt8])?] = []
+      var size = 0
+      for item in inputs[i..<min(i + Self.window, inputs.count)] where size < Self.windowBytes {
+        guard let kind = RecordLayout.kind(ofPath: item.path) else {
+          work.append(nil)
+          continue
         }
+        switch item.input {
+        case .bytes(let bytes), .stamped(let bytes, _):
+          work.append((item.path, kind, bytes))
+          size += bytes.count
+        case .slim: work.append(nil)
+        }
+      }
       let runs = Runs.split(work.count, minimum: 0)
-      files = Runs.map(runs) { run in
+      files = Runs.map(runs) { [work] run in
         run.map { j in work[j].map { RecordCodec.decode($0.bytes, path: $0.path, kind: $0.kind) } }
       }.flatMap { $0 }
     }

@@ -193,7 +193,8 @@ public struct Syncer {
 
   /// Step 3: takes in what came (fast-forward, or a record-by-record merge); true when there
   /// is something to push. `checked` is called once the new commit is built, before any file
-  /// or ref is written, and throws when step 2 found a problem.
+  /// or ref is written, and throws when step 2 found a problem (a dry run writes nothing, and
+  /// `sync` waits for the check after this step anyway).
   func integrate(
     _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
     into report: inout Report
@@ -219,7 +220,6 @@ public struct Syncer {
     // NB: a dry run refuses where the real one would (uncommitted edits in the way).
     if dryRun {
       try repository.ensureWritable(files.map(\.path))
-      try checked()
     } else {
       try repository.fastForward(to: theirs, from: ours, files: files, beforeWriting: checked)
     }
@@ -252,7 +252,6 @@ public struct Syncer {
     Trace.mark("sync: merge planned (\(plan.taken + plan.merged) files)")
     if dryRun {
       try repository.ensureWritable(plan.change.paths)
-      try checked()
     } else {
       try repository.commit(plan.change, beforeWriting: checked)
     }

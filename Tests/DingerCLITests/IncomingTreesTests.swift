@@ -46,6 +46,15 @@ import Testing
     }
   }
 
+  /// Linus commits a submodule (a gitlink to his HEAD) at `path` and pushes it with plain git.
+  func pushSubmodule(_ team: Team, at path: String) throws {
+    let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    try team.git("linus", "update-index", "--add", "--cacheinfo", "160000,\(target),\(path)")
+    try team.git("linus", "commit", "-qm", "add a submodule")
+    try team.git("linus", "push", "-q", "origin", "main")
+  }
+
   func expectUntouched(_ team: Team, head: String, _ r: ProcessResult, saying: String) throws {
     #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains(saying), "\(r.stderr)")
@@ -95,11 +104,7 @@ import Testing
   @Test func aSubmoduleFromATeammateIsRefusedAndNothingBricks() throws {
     let team = try team()
     let head = try team.git("ada", "rev-parse", "HEAD")
-    let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
-      in: .whitespacesAndNewlines)
-    try team.git("linus", "update-index", "--add", "--cacheinfo", "160000,\(target),vendor/lib")
-    try team.git("linus", "commit", "-qm", "add a submodule")
-    try team.git("linus", "push", "-q", "origin", "main")
+    try pushSubmodule(team, at: "vendor/lib")
     let r = try team.run("ada", "sync")
     try expectUntouched(team, head: head, r, saying: "a submodule (a gitlink to ")
     #expect(r.stderr.contains("'vendor/lib'"), "\(r.stderr)")
@@ -115,11 +120,7 @@ import Testing
     if kind == "order" {
       _ = try pushRawTree(team, entries: try rootEntries(team).reversed())
     } else {
-      let target = try team.git("linus", "rev-parse", "HEAD").trimmingCharacters(
-        in: .whitespacesAndNewlines)
-      try team.git("linus", "update-index", "--add", "--cacheinfo", "160000,\(target),scrums/lib")
-      try team.git("linus", "commit", "-qm", "add a submodule")
-      try team.git("linus", "push", "-q", "origin", "main")
+      try pushSubmodule(team, at: "scrums/lib")
     }
     let r = try team.run("ada", "sync")
     try expectUntouched(

@@ -78,6 +78,24 @@ import Testing
       ])
   }
 
+  /// Decoded ahead, a window ends after the file that reaches its bytes: the files after a big
+  /// library go in the next window, and the findings are those of one thread.
+  @Test func aWindowEndsAtItsBytesWithTheSameFindings() {
+    let big =
+      Array("name: Big\n".utf8)
+      + [UInt8](repeating: UInt8(ascii: "#"), count: DataChecker.DecodeAhead.windowBytes)
+    let files: [(path: String, bytes: [UInt8])] = [
+      ("libraries/big.yaml", big),
+      ("scrums/a.yaml", Array("title: Design\n".utf8)),
+      ("scrums/b.yaml", Array("title: design\nlength: ten\n".utf8)),
+    ]
+    let alone = DataChecker.check(files: files, problems: [], only: nil, parallelFrom: .max)
+    let inRuns = DataChecker.check(files: files, problems: [], only: nil, parallelFrom: 1)
+    #expect(alone.diagnostics.count >= 2, "\(alone.diagnostics)")
+    #expect(inRuns.diagnostics == alone.diagnostics)
+    #expect(inRuns.files == 3)
+  }
+
   @Test func crlfFilesPointAtTheRightLines() throws {
     let files = try Self.files(of: "crlf-error-lines")
     let report = DataChecker.check(files: files)

@@ -426,6 +426,15 @@ final class TeamSimulation {
     if r.status != 0 && !conflicted && !refused {
       fail("dinger sync in \(member)'s clone: status \(r.status): \(r.stderr.suffix(400))")
     }
+    // NB: what a push sends is complete: the remote reaches every object from its branch (a
+    // merge is sent against each of its parents, so a walk that skips too much shows here).
+    let fsck = try ProcessRunner.run(
+      ProcessRunner.which("git") ?? "/usr/bin/git",
+      ["fsck", "--connectivity-only", "--no-progress"],
+      in: team.remote, environment: team.box.environment, timeout: 60)
+    if fsck.status != 0 {
+      fail("git fsck in the remote after \(member)'s sync: \(fsck.stderr.prefix(300))")
+    }
   }
 
   /// What README tells a plain-git teammate to do when `git pull` stops: dinger's merge driver
