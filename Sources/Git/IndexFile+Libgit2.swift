@@ -36,7 +36,7 @@ extension IndexFile {
         continue
       }
       var st = stat()
-      guard let file = update.file, lstat(file.path, &st) == 0 else {
+      guard let file = update.file, lstat(file, &st) == 0 else {
         throw GitError.system("stat \(update.path)")
       }
       var entry = git_index_entry()

@@ -17,8 +17,8 @@ enum IndexFile {
     var path: String
     /// The blob id, or nil to remove the entry.
     var blob: ObjectID?
-    /// The working-tree file, for its stat data.
-    var file: URL?
+    /// The working-tree file's path, for its stat data.
+    var file: String?
   }
 
   /// How `apply` went.
@@ -53,25 +53,29 @@ enum IndexFile {
     guard case .editable(let bytes, var entries, let extensions) = loaded else {
       return .unsupported
     }
-    for update in updates.sorted(by: { $0.path < $1.path }) {
-      let key = Array(update.path.utf8)
-      var low = 0
-      var high = entries.count
-      while low < high {
-        let mid = (low + high) / 2
-        if pathLess(entries[mid].path(in: bytes), key[...]) { low = mid + 1 } else { high = mid }
+    // NB: one merge of two sorted lists (an insert each was quadratic in a big catch-up); of
+    // two updates of one path, the later wins.
+    let keyed = updates.enumerated().map { (key: Array($0.element.path.utf8), at: $0.offset) }
+      .sorted { pathLess($0.key[...], $1.key[...]) || ($0.key == $1.key && $0.at < $1.at) }
+    var merged: [Entry] = []
+    merged.reserveCapacity(entries.count + keyed.count)
+    var next = 0
+    for (n, (key, at)) in keyed.enumerated() where n + 1 == keyed.count || keyed[n + 1].key != key {
+      while next < entries.count && pathLess(entries[next].path(in: bytes), key[...]) {
+        merged.append(entries[next])
+        next += 1
       }
-      let existing = low < entries.count && entries[low].path(in: bytes).elementsEqual(key)
-      if existing && entries[low].stage(in: bytes) != 0 { return .unsupported }
-      guard let blob = update.blob else {
-        if existing { entries.remove(at: low) }
-        continue
+      if next < entries.count && entries[next].path(in: bytes).elementsEqual(key) {
+        if entries[next].stage(in: bytes) != 0 { return .unsupported }
+        next += 1
       }
-      guard let file = update.file, let entry = makeEntry(path: key, blob: blob, file: file) else {
-        return .unsupported
-      }
-      if existing { entries[low] = .fresh(entry) } else { entries.insert(.fresh(entry), at: low) }
+      guard let blob = updates[at].blob else { continue }
+      guard let file = updates[at].file, let entry = makeEntry(path: key, blob: blob, file: file)
+      else { return .unsupported }
+      merged.append(.fresh(entry))
     }
+    merged += entries[next...]
+    entries = merged
     // The new file as pieces: spans of the old file (runs of untouched entries are contiguous
     // there) and new bytes. They are hashed and written in place, never copied into one buffer.
     enum Piece {
@@ -272,9 +276,9 @@ enum IndexFile {
     return st.st_mode & 0o111 != 0 ? 0o100755 : 0o100644
   }
 
-  static func makeEntry(path: [UInt8], blob: ObjectID, file: URL) -> [UInt8]? {
+  static func makeEntry(path: [UInt8], blob: ObjectID, file: String) -> [UInt8]? {
     var st = stat()
-    guard lstat(file.path, &st) == 0 else { return nil }
+    guard lstat(file, &st) == 0 else { return nil }
     return entry(path: path, blob: blob, stat: st, mode: gitMode(st))
   }
 

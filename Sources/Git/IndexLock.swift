@@ -70,11 +70,10 @@ public final class IndexLock {
     guard fd >= 0 else { throw GitError.system("write index (lock released)") }
     // NB: a published index is this lock's inode: it goes back before the lock is rewritten.
     try unpublish()
+    // NB: joined as strings: a URL each was half of this write in a 20,000-file catch-up.
+    let folder = workdir.path.hasSuffix("/") ? workdir.path : workdir.path + "/"
     let updates =
-      changed.map {
-        IndexFile.Update(
-          path: $0.path, blob: $0.blob, file: workdir.appendingPathComponent($0.path))
-      }
+      changed.map { IndexFile.Update(path: $0.path, blob: $0.blob, file: folder + $0.path) }
       + removed.map { IndexFile.Update(path: $0, blob: nil, file: nil) }
     if ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0 {
       throw GitError.system("write \(path)")
