@@ -194,7 +194,9 @@ public enum Trace {
     guard enabled else { return }
     let now = DispatchTime.now().uptimeNanoseconds
     let previous = last.exchange(now, ordering: .acquiringAndReleasing)
-    StandardError.write(
-      String(cFormat: "dinger: %7.1f ms ", Double(now &- previous) / 1e6) + what + "\n")
+    // NB: the first mark starts the clock (`last` is made on first use, after `now`).
+    let since =
+      now > previous ? String(cFormat: "%7.1f ms", Double(now - previous) / 1e6) : "  start   "
+    StandardError.write("dinger: \(since) \(what)\n")
   }
 }
