@@ -62,7 +62,10 @@ public struct SyncProvider: Sendable {
         // NB: what came in is checked on a thread of its own while the push goes out (it
         // reads only the working tree); a later round's merge starts it again.
         let arrivals = ArrivalCheck(repository, since: before)
-        if !dryRun { syncer.onIntegrated = { arrivals.start(at: $0) } }
+        if !dryRun {
+          syncer.onBuilt = { arrivals.start(at: $0.commit, planned: $0) }
+          syncer.onIntegrated = { arrivals.start(at: $0) }
+        }
         let report = try syncer.sync(
           remote: remote, dryRun: dryRun,
           onProgress: progress.map { show in { show(Self.progress($0)) } })
@@ -115,8 +118,12 @@ public struct SyncProvider: Sendable {
   }
 
   /// `brokenArrivals` of the files at `paths`: the working tree alone is read (no git), so it
-  /// may run beside a push.
-  static func brokenArrivals(_ repository: DataRepository, paths: Set<String>) -> [String] {
+  /// may run beside a push. With `planned`, the write of a sync that is under way: its files
+  /// are taken as its bytes and its removals as gone, and only files it leaves alone are read
+  /// (so it may run while that write goes on).
+  static func brokenArrivals(
+    _ repository: DataRepository, paths: Set<String>, planned: PlannedWrite? = nil
+  ) -> [String] {
     guard !paths.isEmpty else { return [] }
     // NB: only the files that came in are read, with the scrums (and, for a quiz result, the
     // libraries) they refer to, not the whole repository: a sync costs what it brought. The
@@ -126,7 +133,11 @@ public struct SyncProvider: Sendable {
     if paths.contains(where: { RecordLayout.kind(ofPath: $0) == .quiz }) {
       references += (try? repository.directory.recordPaths(of: .library)) ?? []
     }
-    let read = repository.read(paths.union(references).sorted())
+    let wanted = paths.union(references)
+    let known = (planned?.files ?? []).filter { wanted.contains($0.path) }
+    let settled = Set(known.map(\.path)).union(planned?.removals ?? [])
+    let unread = wanted.filter { !settled.contains($0) }
+    let read = (known + repository.read(unread.sorted())).sorted { $0.path < $1.path }
     let changedScrums = paths.filter { RecordLayout.kind(ofPath: $0) == .scrum }
     let report = DataChecker.check(files: read, only: paths.union(references))
     let errors = report.diagnostics.filter { d in
@@ -167,12 +178,14 @@ public struct SyncProvider: Sendable {
       (self.repository, self.before) = (repository, before)
     }
 
-    /// Starts judging what differs from `before` at `after` (the branch's new commit).
-    func start(at after: ObjectID) {
+    /// Starts judging what differs from `before` at `after` (the branch's new commit, or the
+    /// one `planned` is writing); nothing new when already judging that one.
+    func start(at after: ObjectID, planned: PlannedWrite? = nil) {
+      guard state.withLock({ $0?.at != after }) else { return }
       let paths = SyncProvider.arrivedPaths(repository, from: before, to: after)
       state.withLock { $0 = Started(at: after) }
       Threads.start { [repository, state] in
-        let lines = SyncProvider.brokenArrivals(repository, paths: paths)
+        let lines = SyncProvider.brokenArrivals(repository, paths: paths, planned: planned)
         state.change { started in
           if started?.at == after { started?.lines = lines }
         }

@@ -17,6 +17,10 @@ public struct Syncer {
   /// Called on the syncing thread each time the branch took in what came (a fast-forward or a
   /// merge), with the branch's new commit, before the push goes out.
   public var onIntegrated: ((ObjectID) -> Void)?
+  /// Called on the syncing thread earlier, once a fast-forward's or merge's commit is built,
+  /// with what it writes, before the files are written and the branch moves (which may yet
+  /// fail: a caller that keeps what it started checks the branch later).
+  public var onBuilt: ((PlannedWrite) -> Void)?
   var git: Repository { repository.gitRepository }
 
   /// What a sync did (or, with a dry run, would do).
@@ -70,14 +74,18 @@ public struct Syncer {
         throw StorageError("this repository has no commits yet; run 'dinger init' first")
       }
       report.steps = []
-      // NB: the check runs beside the integration's reading and building (the merge plan, the
-      // uncommitted-edit checks, the commit's objects), on a repository handle of its own, and
-      // is waited for before any file or ref is written.
+      // NB: the check runs beside the integration's reading, building and writing (the merge
+      // plan, the uncommitted-edit checks, the commit's objects, the working files), on a
+      // repository handle of its own, and is waited for before the index or the branch moves
+      // (a refusal puts the files back).
       let check = theirs.flatMap { $0 != ours ? IncomingCheck(repository.root, $0, ours) : nil }
       let toPush: Bool
       do {
         toPush = try integrate(
-          theirs, ours: ours, dryRun: dryRun, checked: { try check?.wait() }, into: &report)
+          theirs, ours: ours, dryRun: dryRun,
+          hooks: WriteHooks(
+            built: { onBuilt?($0) }, beforePublishing: { try check?.wait() }),
+          into: &report)
       } catch {
         // NB: what came in is the first thing wrong, as when the check ran first.
         try check?.wait()
@@ -192,36 +200,41 @@ public struct Syncer {
   }
 
   /// Step 3: takes in what came (fast-forward, or a record-by-record merge); true when there
-  /// is something to push. `checked` is called once the new commit is built, before any file
-  /// or ref is written, and throws when step 2 found a problem (a dry run writes nothing, and
-  /// `sync` waits for the check after this step anyway).
+  /// is something to push. `hooks.built` hears the new commit before its files are written;
+  /// `hooks.beforePublishing` runs once they are, before the index or the branch moves, and
+  /// throws when step 2 found a problem (a dry run writes nothing, and `sync` waits for the
+  /// check after this step anyway).
   func integrate(
-    _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
-    into report: inout Report
+    _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool,
+    hooks: WriteHooks, into report: inout Report
   ) throws -> Bool {
     guard let theirs else { return true }
     if theirs == ours { return false }
-    if try git.contains(theirs, ancestor: ours) {
+    // NB: one walk answers all three questions (ours behind, ahead, or both moved): two
+    // ancestry checks and a merge base walked a 20,000-commit catch-up three times.
+    let base = try git.mergeBase(ours, theirs)
+    if base == ours {
       return try fastForward(
-        to: theirs, from: ours, dryRun: dryRun, checked: checked, into: &report)
+        to: theirs, from: ours, dryRun: dryRun, hooks: hooks, into: &report)
     }
-    if try git.contains(ours, ancestor: theirs) { return true }
-    try merge(theirs, into: ours, dryRun: dryRun, checked: checked, report: &report)
+    if base == theirs { return true }
+    try merge(theirs, into: ours, base: base, dryRun: dryRun, hooks: hooks, report: &report)
     return true
   }
 
   /// The branch moved to `theirs` with the working tree; true when a record arriving in two
   /// files had to be folded into one (a commit of ours to push back).
   func fastForward(
-    to theirs: ObjectID, from ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
-    into report: inout Report
+    to theirs: ObjectID, from ours: ObjectID, dryRun: Bool,
+    hooks: WriteHooks, into report: inout Report
   ) throws -> Bool {
     let files = try git.filesToMerge(base: ours, ours: ours, theirs: theirs)
     // NB: a dry run refuses where the real one would (uncommitted edits in the way).
     if dryRun {
       try repository.ensureWritable(files.map(\.path))
     } else {
-      try repository.fastForward(to: theirs, from: ours, files: files, beforeWriting: checked)
+      try repository.fastForward(
+        to: theirs, from: ours, files: files, hooks: hooks)
     }
     report.steps.append(.fastForwarded(files: files.count))
     // NB: a plain-git teammate's merge can bring one record in two files; that is folded here
@@ -233,12 +246,12 @@ public struct Syncer {
     return true
   }
 
-  /// Both sides have commits: merged record by record and committed.
+  /// Both sides have commits since `base` (nil: none in common): merged record by record and
+  /// committed.
   func merge(
-    _ theirs: ObjectID, into ours: ObjectID, dryRun: Bool, checked: () throws -> Void,
-    report: inout Report
+    _ theirs: ObjectID, into ours: ObjectID, base: ObjectID?, dryRun: Bool,
+    hooks: WriteHooks, report: inout Report
   ) throws {
-    let base = try git.mergeBase(ours, theirs)
     // NB: as git: two histories with no commit in common are two teams' data, or a remote
     // pointed at the wrong repository; merging them is the user's call.
     if base == nil && !allowUnrelatedHistories {
@@ -253,7 +266,7 @@ public struct Syncer {
     if dryRun {
       try repository.ensureWritable(plan.change.paths)
     } else {
-      try repository.commit(plan.change, beforeWriting: checked)
+      try repository.commit(plan.change, hooks: hooks)
     }
     report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
     // NB: added up: a round whose push lost a race has already committed its conflicts.

@@ -74,6 +74,49 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
   }
 
+  /// A sync's work beside a write: `built` hears the commit and the bytes before any file is
+  /// written; the check of what came in may finish while the files are being written, and
+  /// what it throws then puts them back with nothing published.
+  @Test func aRefusalBeforePublishingPutsTheFilesBackAndPublishesNothing() throws {
+    let (box, repo) = try repository()
+    let head = try box.git("rev-parse", "HEAD")
+    let index = try Data(contentsOf: box.data.appendingPathComponent(".git/index"))
+    struct Refused: Error {}
+    let planned = Mutex<(PlannedWrite, onDisk: Bool)?>(nil)
+    let published = Mutex<(onDisk: Bool, head: String)?>(nil)
+    var change = Change(subject: "Add a file", trailers: [("Dinger-Action", "test")])
+    change.write("scrums/x.yaml", "title: X\nlength: 5\nattendees: [A]\n")
+    change.write("README.md", "replaced\n")
+    change.remove(".gitattributes")
+    let x = box.data.path + "/scrums/x.yaml"
+    let hooks = WriteHooks(
+      built: { write in
+        planned.withLock { $0 = (write, FileManager.default.fileExists(atPath: x)) }
+      },
+      beforePublishing: {
+        let now = try box.git("rev-parse", "HEAD")
+        published.withLock { $0 = (FileManager.default.fileExists(atPath: x), now) }
+        throw Refused()
+      })
+    #expect(throws: Refused.self) { try repo.commit(change, hooks: hooks) }
+    let (write, existedWhenBuilt) = try #require(planned.withLock { $0 })
+    #expect(!existedWhenBuilt)
+    #expect(
+      write.files.map(\.path).sorted() == ["README.md", "scrums/x.yaml"]
+        && write.files.allSatisfy { change.writes[$0.path] == $0.bytes })
+    #expect(write.removals == [".gitattributes"])
+    #expect(try box.git("cat-file", "-t", write.commit.hex) == "commit\n")
+    let (existedBeforePublishing, headThen) = try #require(published.withLock { $0 })
+    #expect(existedBeforePublishing && headThen == head)
+    #expect(try box.git("rev-parse", "HEAD") == head)
+    #expect(try Data(contentsOf: box.data.appendingPathComponent(".git/index")) == index)
+    #expect(try box.git("status", "--porcelain") == "")
+    #expect(!FileManager.default.fileExists(atPath: box.data.path + "/.git/index.lock"))
+    // The next write goes through as usual.
+    try repo.commit(change)
+    #expect(try box.git("show", "HEAD:README.md") == "replaced\n")
+  }
+
   @Test func locateFollowsOptionEnvironmentEnclosingThenDefault() throws {
     let (box, repo) = try repository()
     let elsewhere = box.home.url.appendingPathComponent("elsewhere")

@@ -26,6 +26,40 @@ public struct Snapshot: Sendable {
   }
 }
 
+/// What a write tells its caller on the way, for work that runs beside it (a sync's checks of
+/// what came in).
+public struct WriteHooks {
+  /// The commit is built and its files are about to be written (it may run again, for another
+  /// commit, when the branch moves meanwhile).
+  public var built: (PlannedWrite) -> Void
+  /// The files are written and the index and the branch are about to move: what this throws
+  /// ends the write with the files put back (objects built meanwhile are unreferenced, as a
+  /// killed write's).
+  public var beforePublishing: () throws -> Void
+
+  public init(
+    built: @escaping (PlannedWrite) -> Void = { _ in },
+    beforePublishing: @escaping () throws -> Void = {}
+  ) {
+    (self.built, self.beforePublishing) = (built, beforePublishing)
+  }
+}
+
+/// A write's commit and what it changes in the working tree.
+public struct PlannedWrite: Sendable {
+  public var commit: ObjectID
+  /// The regular files it writes, with their bytes.
+  public var files: [(path: String, bytes: [UInt8])]
+  /// The paths it removes.
+  public var removals: [String]
+
+  public init(
+    commit: ObjectID, files: [(path: String, bytes: [UInt8])], removals: [String]
+  ) {
+    (self.commit, self.files, self.removals) = (commit, files, removals)
+  }
+}
+
 extension DataRepository {
   /// Records a change as exactly one commit on the current branch. `build` is an *operation*:
   /// it runs under the writer lock against what is committed at that moment, so two dinger
@@ -42,16 +76,15 @@ extension DataRepository {
     try commit(on: { head in try build(self.snapshot(at: head)) })
   }
 
-  /// `commit`, for builders that read the history from the HEAD they are given;
-  /// `beforeWriting` as `transact`'s.
+  /// `commit`, for builders that read the history from the HEAD they are given.
   @discardableResult
   func commit(
-    on build: (ObjectID?) throws -> Change?, beforeWriting: () throws -> Void = {}
+    on build: (ObjectID?) throws -> Change?, hooks: WriteHooks = WriteHooks()
   ) throws -> ObjectID? {
     guard let (author, committer) = try git.identities() else {
       throw StorageError.missingIdentity()
     }
-    return try transact(beforeWriting: beforeWriting) { head throws -> Plan? in
+    return try transact(hooks: hooks) { head throws -> Plan? in
       guard let change = try build(head) else { return nil }
       if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }
       try self.ensureUnchanged(change.paths, since: head)
@@ -83,33 +116,34 @@ extension DataRepository {
   }
 
   /// Records a finished change (one that does not depend on what it replaces: a new file, a
-  /// merge whose `merging.onto` pins the commit it was built on). `beforeWriting` runs once the
-  /// commit's objects are built, before any file or ref is written; what it throws ends the
-  /// write with nothing changed (a sync's check of what came in, run beside the build).
+  /// merge whose `merging.onto` pins the commit it was built on), telling `hooks` on the way.
   @discardableResult
-  public func commit(_ change: Change, beforeWriting: () throws -> Void = {}) throws -> ObjectID {
-    try commit(on: { _ in change }, beforeWriting: beforeWriting)!
+  public func commit(_ change: Change, hooks: WriteHooks = WriteHooks()) throws -> ObjectID {
+    try commit(on: { _ in change }, hooks: hooks)!
   }
 
   /// Moves the branch from `onto` forward to `commit` (which must contain it) and brings the
   /// working tree and index up to date for `files`, the paths that differ. Refuses, changing
-  /// nothing, when one of those files has uncommitted edits. `beforeWriting` as `commit`'s.
+  /// nothing, when one of those files has uncommitted edits; `hooks` as `commit`'s.
   public func fastForward(
     to commit: ObjectID, from onto: ObjectID?, files: [ThreeWayFile],
-    beforeWriting: () throws -> Void = {}
+    hooks: WriteHooks = WriteHooks()
   ) throws {
-    _ = try transact(beforeWriting: beforeWriting) { head throws -> Plan? in
+    _ = try transact(hooks: hooks) { head throws -> Plan? in
       guard head == onto else { throw StorageError.branchMoved() }
       try self.ensureUnchanged(files.map(\.path), since: head)
       try self.ensureCheckoutPossible(
         writes: files.filter { $0.theirs != nil }.map(\.path),
         removals: Set(files.filter { $0.theirs == nil }.map(\.path)))
+      // NB: the bytes are read now, so that `hooks.built` has them (a sync judges what came
+      // while the files are written); the writing would read each anyway.
       return Plan(
         commit: commit,
-        files: files.map {
+        files: try files.map { file in
           Plan.File(
-            path: $0.path, blob: $0.theirs, mode: $0.theirs == nil ? regularFileMode : $0.theirsMode
-          )
+            path: file.path, blob: file.theirs,
+            bytes: try file.theirs.map { blob throws(GitError) in try git.blob(blob) },
+            mode: file.theirs == nil ? regularFileMode : file.theirsMode)
         },
         reflog: "dinger sync: fast-forward", subject: "fast-forward to \(commit.short)",
         rebuildWhenMoved: false)
@@ -134,14 +168,24 @@ extension DataRepository {
     /// Whether a branch moved by someone else means "build again on it" (a change) or
     /// "give up" (a merge or fast-forward planned against one commit).
     var rebuildWhenMoved: Bool
+
+    /// What `WriteHooks.built` hears: the regular files whose bytes are at hand.
+    var planned: PlannedWrite {
+      PlannedWrite(
+        commit: commit,
+        files: files.filter { $0.blob != nil && $0.mode & 0o170000 == 0o100000 }
+          .compactMap { file in file.bytes.map { (file.path, $0) } },
+        removals: files.filter { $0.blob == nil }.map(\.path))
+    }
   }
 
   /// The write protocol. `plan` runs with the locks held, as often as the branch moves under
-  /// it (eight times at most); nil from it ends the write with nothing done. `beforeWriting`
-  /// runs after each plan, before its files are written: what it throws ends the write with
-  /// nothing done (objects built meanwhile are unreferenced, as a killed write's).
+  /// it (eight times at most); nil from it ends the write with nothing done. `hooks.built`
+  /// hears each plan before its files are written; `hooks.beforePublishing` runs once they are,
+  /// before the index and the branch move: what it throws ends the write with the files put
+  /// back (a kill meanwhile is undone by the next command, as any other).
   func transact(
-    beforeWriting: () throws -> Void = {}, _ plan: (ObjectID?) throws -> Plan?
+    hooks: WriteHooks = WriteHooks(), _ plan: (ObjectID?) throws -> Plan?
   ) throws -> ObjectID? {
     Trace.mark("commit: start")
     // NB: an operation reads files at HEAD one by one (`scrum new` reads every scrum to keep
@@ -178,11 +222,11 @@ extension DataRepository {
         return nil
       }
       StopPoint.reached("objects")
-      try beforeWriting()
+      hooks.built(plan.planned)
       var journal = WriteJournal(step: .moving, indexLock: index.identity)
       (journal.branch, journal.head, journal.commit) = (branch, head, plan.commit)
       writer.record(journal)
-      try publish(plan, over: head, index: index)
+      try publish(plan, over: head, index: index, beforePublishing: hooks.beforePublishing)
       guard try moveBranch(branch, to: plan, from: head, attempt: attempt, index: index) else {
         writer.record(WriteJournal(step: .locked, indexLock: index.identity))
         continue
@@ -235,10 +279,15 @@ extension DataRepository {
   /// then the index, then takes index.lock, so one that read the moved HEAD and the index
   /// before our rename committed the old index on top of this change and reverted it (1 in
   /// about 500 writes beside a `git commit -a` loop). Now whoever reads the new HEAD reads the
-  /// new index; whoever read the old HEAD fails its compare-and-swap.
-  private func publish(_ plan: Plan, over head: ObjectID?, index: IndexLock) throws {
+  /// new index; whoever read the old HEAD fails its compare-and-swap. `beforePublishing` runs
+  /// between the files and the index.
+  private func publish(
+    _ plan: Plan, over head: ObjectID?, index: IndexLock,
+    beforePublishing: () throws -> Void
+  ) throws {
     do {
       try prepareCheckOut(plan.files, index: index)
+      try beforePublishing()
       try index.publish()
       StopPoint.reached("index-published")
     } catch {
@@ -443,32 +492,38 @@ extension DataRepository {
     // NB: paths joined as strings: a URL per lstat was half of a 20,000-file merge's check.
     let top = root.path + "/"
     // NB: a folder on the way is looked at once, not once per file in it (20,000 meetings in
-    // 50 folders were 60,000 lstats).
-    var folders = Set<String>()
+    // 50 folders were 60,000 lstats); each is a prefix of the path, not a join of its parts (a
+    // split and a join per level were most of this check's time in a 20,000-file merge).
+    var folders = Set<Substring>()
     for path in writes {
-      let parts = path.split(separator: "/").map(String.init)
-      for depth in 1...parts.count {
-        let prefix = parts[0..<depth].joined(separator: "/")
-        if depth < parts.count && folders.contains(prefix) { continue }
+      var next = path.utf8.startIndex
+      while next < path.utf8.endIndex {
+        let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/"))
+        let whole = slash == nil
+        let prefix = path[..<(slash ?? path.endIndex)]
+        next = slash.map { path.utf8.index(after: $0) } ?? path.utf8.endIndex
+        if !whole && folders.contains(prefix) { continue }
         var st = stat()
         guard lstat(top + prefix, &st) == 0 else { break }
         switch st.st_mode & S_IFMT {
-        case S_IFLNK: throw StorageError.unsafe(.link(prefix))
-        case S_IFDIR where depth == parts.count:
+        case S_IFLNK: throw StorageError.unsafe(.link(String(prefix)))
+        case S_IFDIR where whole:
           let inside = try? fm.subpathsOfDirectory(atPath: top + prefix)
           for item in inside ?? [] {
-            let full = prefix + "/" + item
+            let full = String(prefix) + "/" + item
             var inner = stat()
             guard lstat(top + full, &inner) == 0 else { continue }
             if inner.st_mode & S_IFMT == S_IFDIR { continue }
-            guard removals.contains(full) else { throw StorageError.unsafe(.isAFolder(prefix)) }
+            guard removals.contains(full) else {
+              throw StorageError.unsafe(.isAFolder(String(prefix)))
+            }
           }
         case S_IFDIR:
           folders.insert(prefix)
           continue
         default:
-          if depth < parts.count && !removals.contains(prefix) {
-            throw StorageError.unsafe(.notAFolder(prefix))
+          if !whole && !removals.contains(String(prefix)) {
+            throw StorageError.unsafe(.notAFolder(String(prefix)))
           }
         }
       }
