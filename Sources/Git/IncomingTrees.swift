@@ -69,10 +69,28 @@ extension Repository {
         }
       }
     }
+    // NB: each commit is read raw once for its tree and first parent (libgit2's full parse of
+    // every commit, and of each parent again for its tree, was a fifth of this check).
+    var trees: [ObjectID: ObjectID] = [:]
+    func treeAndParent(_ commit: ObjectID) throws -> (tree: ObjectID, parent: ObjectID?) {
+      let object = try reader.read(commit)
+      let bytes = object.bytes
+      guard object.kind == .commit, bytes.count >= 46, bytes[0..<5].elementsEqual("tree ".utf8),
+        let tree = ObjectID(hex: String(decoding: bytes[5..<45], as: UTF8.self))
+      else { throw GitError.damaged("\(commit.short) is not a commit git can read") }
+      guard bytes.count >= 94, bytes[46..<53].elementsEqual("parent ".utf8) else {
+        return (tree, nil)
+      }
+      guard let parent = ObjectID(hex: String(decoding: bytes[53..<93], as: UTF8.self)) else {
+        throw GitError.damaged("commit \(commit.short) names a parent that is not an id")
+      }
+      return (tree, parent)
+    }
     for commit in commits {
-      let info = try commitInfo(commit)
-      let parentTree = try info.parents.first.map { p throws(GitError) in try treeID(of: p) }
-      try walk(try treeID(of: commit), against: parentTree, path: "", commit: commit)
+      let (tree, parent) = try treeAndParent(commit)
+      trees[commit] = tree
+      let parentTree = try parent.map { p in try trees[p] ?? treeAndParent(p).tree }
+      try walk(tree, against: parentTree, path: "", commit: commit)
     }
   }
 
