@@ -50,13 +50,32 @@ extension Repository {
     let reader = ObjectReader(self)
     var seen = Set<ObjectID>()
     var scratch: [RawTreeEntry] = []
+    // NB: the last version checked at each folder: the next is checked against it where it
+    // differs (`checkChanged`); a version whose predecessor was not checked here (ours, or
+    // met before under another name) is checked whole.
+    var latest: [String: CheckedTree] = [:]
     func walk(_ tree: ObjectID, against old: ObjectID?, path: String, commit: ObjectID) throws {
       guard tree != old, seen.insert(tree).inserted else { return }
       let bytes = try reader.read(tree).bytes
-      try Self.checkOrder(bytes, path: path, commit: commit, scratch: &scratch)
       let previous = try old.map { try reader.read($0).bytes } ?? []
-      // NB: the entries `checkOrder` parsed are diffed, not parsed again.
-      let changed = try Self.changedEntries(bytes, parsed: scratch, against: previous)
+      let changed: [ChangedEntry]
+      if let checked = latest[path], checked.id == old {
+        let (starts, found) = try Self.checkChanged(
+          bytes, against: previous, oldStarts: checked.starts, path: path, commit: commit)
+        (changed, latest[path]) = (found, CheckedTree(id: tree, starts: starts))
+      } else {
+        try Self.checkOrder(bytes, path: path, commit: commit, scratch: &scratch)
+        // NB: the entries `checkOrder` parsed are diffed, not parsed again.
+        changed = try Self.changedEntries(bytes, parsed: scratch, against: previous)
+        var starts: [Int] = []
+        starts.reserveCapacity(scratch.count)
+        var at = 0
+        for entry in scratch {
+          starts.append(at)
+          at = entry.end
+        }
+        latest[path] = CheckedTree(id: tree, starts: starts)
+      }
       for (kind, id, before, entry) in changed {
         let name = bytes.withUnsafeBufferPointer { entry.name(in: $0) }
         let child = path.isEmpty ? name : path + "/" + name

@@ -101,6 +101,31 @@ import Testing
       team, head: head, r, saying: "two entries named 'scrums' (duplicateEntries)")
   }
 
+  /// A bad version of a folder right after a good one in the same push is checked against the
+  /// good one, where it differs (`checkChanged`): refused all the same.
+  @Test(arguments: ["order", "twice", "a file named like a folder"])
+  func aBadVersionAfterAGoodOneIsRefused(_ kind: String) throws {
+    let team = try team()
+    let head = try team.git("ada", "rev-parse", "HEAD")
+    try team.write("linus", "notes.md", "notes\n")
+    try team.git("linus", "add", ".")
+    try team.git("linus", "commit", "-qm", "notes")
+    var entries = try rootEntries(team)
+    switch kind {
+    case "order": entries.swapAt(1, 2)
+    case "twice": entries.insert(entries[2], at: 2)
+    default:
+      let scrums = try #require(entries.firstIndex { $0.name == "scrums" })
+      let blob = try #require(entries.first { $0.mode.hasPrefix("100") })
+      entries.insert(("100644", "scrums", blob.id), at: scrums)
+    }
+    _ = try pushRawTree(team, entries: entries)
+    let r = try team.run("ada", "sync")
+    try expectUntouched(
+      team, head: head, r,
+      saying: kind == "order" ? "not in git's order (treeNotSorted)" : "(duplicateEntries)")
+  }
+
   @Test func aSubmoduleFromATeammateIsRefusedAndNothingBricks() throws {
     let team = try team()
     let head = try team.git("ada", "rev-parse", "HEAD")
