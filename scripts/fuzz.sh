@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
-harnesses=${FUZZ_HARNESSES:-"yaml merge index pack json speech cache tzif interchange"}
+harnesses=${FUZZ_HARNESSES:-"yaml merge index pack json speech cache tzif interchange trees"}
 bin=.build-fuzz/debug/DingerFuzz
 mkdir -p .build-fuzz/crashes
 summary=.build-fuzz/summary.txt

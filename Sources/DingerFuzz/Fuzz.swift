@@ -1,6 +1,6 @@
 // `make fuzz`: libFuzzer harnesses for every parser of untrusted bytes. One executable; the
 // harness is chosen by DINGER_TEST_FUZZ (yaml, merge, index, pack, json, speech, cache, tzif,
-// interchange). Built only with
+// interchange, trees). Built only with
 // `swift build --sanitize fuzzer` and -DFUZZING (libFuzzer provides `main` then); a plain build
 // gets a `main` that says so.
 
@@ -34,15 +34,53 @@
     case "cache": Harness.cache(bytes)
     case "tzif": Harness.tzif(bytes)
     case "interchange": Harness.interchange(bytes)
+    case "trees": Harness.trees(bytes)
     default:
       fatalError(
-        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, json, speech, cache, tzif or interchange"
+        "DINGER_TEST_FUZZ must be yaml, merge, index, pack, json, speech, cache, tzif, interchange or trees"
       )
     }
     return 0
   }
 
   enum Harness {
+    /// Two versions of a teammate's folder (a 2-byte big-endian length, the old raw tree, the
+    /// new): when the old passes the whole check, the new is judged against it exactly as the
+    /// whole check judges it (the same verdict, starts and changed entries), and never crashes.
+    static func trees(_ bytes: [UInt8]) {
+      guard bytes.count >= 2 else { return }
+      let length = Int(bytes[0]) << 8 | Int(bytes[1])
+      guard length <= bytes.count - 2 else { return }
+      let old = Array(bytes[2..<(2 + length)])
+      let new = Array(bytes[(2 + length)...])
+      let commit = ObjectID(bytes: [UInt8](repeating: 1, count: 20))
+      var scratch: [RawTreeEntry] = []
+      guard (try? Repository.checkOrder(old, path: "", commit: commit, scratch: &scratch)) != nil
+      else { return }
+      var starts: [Int] = []
+      var at = 0
+      for entry in scratch {
+        starts.append(at)
+        at = entry.end
+      }
+      var parsed: [RawTreeEntry] = []
+      let whole = try? { () throws -> [Repository.ChangedEntry] in
+        try Repository.checkOrder(new, path: "", commit: commit, scratch: &parsed)
+        return try Repository.changedEntries(new, parsed: parsed, against: old)
+      }()
+      let changed = try? Repository.checkChanged(
+        new, against: old, oldStarts: starts, path: "", commit: commit)
+      guard (whole == nil) == (changed == nil) else {
+        fatalError("the whole check and the changed one disagree: \(whole == nil) \(changed == nil)")
+      }
+      if let whole, let changed,
+        whole.map({ "\($0.0)\($0.1)\(String(describing: $0.2))\($0.3.nameStart)" })
+          != changed.changed.map({ "\($0.0)\($0.1)\(String(describing: $0.2))\($0.3.nameStart)" })
+      {
+        fatalError("the whole check and the changed one found different changes")
+      }
+    }
+
     /// The files a team brings over (`dinger import`, `library import --csv`): the apps' JSON,
     /// Geekbot's reports and CSV. Never a crash; a CSV that reads gives rows within the bounds.
     static func interchange(_ bytes: [UInt8]) {

@@ -93,6 +93,11 @@ extension Repository {
     _ middle: [RawTreeEntry], between before: RawTreeEntry?, and after: RawTreeEntry?,
     in n: UnsafeBufferPointer<UInt8>, starts: [Int]
   ) -> String? {
+    for entry in middle {
+      if let bad = badName(UnsafeBufferPointer(rebasing: n[entry.nameStart..<entry.nameEnd])) {
+        return bad
+      }
+    }
     let chain = (before.map { [$0] } ?? []) + middle + (after.map { [$0] } ?? [])
     for (u, v) in zip(chain, chain.dropFirst()) {
       let order = RawTreeEntry.order(u, in: n, v, in: n)
@@ -100,7 +105,8 @@ extension Repository {
       if order == 0 { return twice(v, in: n) }
     }
     // NB: the same name twice is next to itself in git's order, except a file and a folder
-    // (which sorts as `name/`): each middle entry's other kind is looked up in the tree.
+    // (which sorts as `name/`): each middle entry's other kind is looked up in the tree (no
+    // name holds a '/', so git's order is a total one and the search finds it).
     for entry in middle {
       var other = entry
       other.kind = entry.kind == .tree ? .blob : .tree

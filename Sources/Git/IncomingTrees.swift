@@ -159,6 +159,10 @@ extension Repository {
       while i < tree.count {
         let entry = try RawTreeEntry(tree, at: i)
         let name = UnsafeBufferPointer(rebasing: tree[entry.nameStart..<entry.nameEnd])
+        if let bad = Self.badName(name) {
+          problem = bad
+          return
+        }
         var twice = false
         if let previous = entries.last {
           let order = RawTreeEntry.order(previous, in: tree, entry, in: tree)
@@ -185,9 +189,10 @@ extension Repository {
           return
         }
         // NB: dinger's own folders must be folders: a link in their place (`.dinger` pointing
-        // elsewhere) would make the clone no data repository, or send writes elsewhere.
-        let mode = UnsafeBufferPointer(rebasing: tree[i..<(entry.nameStart - 1)])
-        if mode.elementsEqual("120000".utf8) {
+        // elsewhere) would make the clone no data repository, or send writes elsewhere. The
+        // mode as git reads it: a zero-padded "0120000" is a link too (`make fuzz` found it
+        // passing when the mode's text was compared).
+        if entry.isLink {
           let full = (path.isEmpty ? "" : path + "/") + String(decoding: name, as: UTF8.self)
           if Self.dingersFolders.contains(full) || full.hasPrefix(".dinger/") {
             problem = "a symbolic link where dinger keeps its own folder ('\(full)')"
@@ -199,6 +204,21 @@ extension Repository {
       }
     }
     if let problem { throw IncomingTreeProblem(commit: commit, path: path, problem: problem) }
+  }
+
+  /// What is wrong with an entry's name that no folder can hold, in git fsck's words: one
+  /// with a '/' (`a/b` beside folder `a` is two names for one file, and breaks git's order),
+  /// empty, `.` or `..`.
+  static func badName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+    let shown = String(decoding: name, as: UTF8.self)
+    if name.contains(UInt8(ascii: "/")) {
+      return "an entry named '\(shown)', with a '/' no folder can hold (fullPathname)"
+    }
+    if name.isEmpty { return "an entry with an empty name (emptyName)" }
+    if name.count <= 2 && name.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+      return "an entry named '\(shown)' (\(name.count == 1 ? "hasDot" : "hasDotdot"))"
+    }
+    return nil
   }
 
   /// The folders of a data repository that must be folders, never links.
