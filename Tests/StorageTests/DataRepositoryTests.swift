@@ -222,6 +222,31 @@ import Testing
     #expect(throws: WorkTree.Refusal.badName(path)) { _ = try tree.read(path) }
   }
 
+  /// A writer of many files checks each name even in the folder it has open, and a folder in a
+  /// file's place is refused by name (the rename says so), leaving no temporary file.
+  @Test func aWriterChecksEachNameAndRefusesAFolderInAFilesPlace() throws {
+    let box = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: box.url.appendingPathComponent("scrums/b.yaml/inner"), withIntermediateDirectories: true)
+    let writer = WorkTree.Writer(WorkTree(root: box.url))
+    defer { writer.close() }
+    try writer.write("scrums/a.yaml", Array("a\n".utf8))
+    #expect(throws: WorkTree.Refusal.badName("scrums/..")) {
+      try writer.write("scrums/..", Array("x\n".utf8))
+    }
+    #expect(throws: WorkTree.Refusal.badName("scrums/.GIT")) {
+      try writer.write("scrums/.GIT", Array("x\n".utf8))
+    }
+    #expect(throws: WorkTree.Refusal.isAFolder("scrums/b.yaml")) {
+      try writer.write("scrums/b.yaml", Array("b\n".utf8))
+    }
+    try writer.write("scrums/c.yaml", Array("c\n".utf8))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: box.path("scrums")).sorted()
+        == ["a.yaml", "b.yaml", "c.yaml"])
+    #expect(try box.read("scrums/c.yaml") == "c\n")
+  }
+
   @Test func writesReplaceALinkInsteadOfFollowingIt() throws {
     let box = try TemporaryDirectory()
     try box.write("outside.txt", "keep\n")
