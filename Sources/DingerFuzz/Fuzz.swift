@@ -71,7 +71,7 @@
       let changed = try? Repository.checkChanged(
         new, against: old, oldStarts: starts, path: "", commit: commit)
       guard (whole == nil) == (changed == nil) else {
-        fatalError("the whole check and the changed one disagree: \(whole == nil) \(changed == nil)")
+        fatalError("the whole check and the changed one disagree (whole passed: \(whole != nil))")
       }
       if let whole, let changed,
         whole.map({ "\($0.0)\($0.1)\(String(describing: $0.2))\($0.3.nameStart)" })
