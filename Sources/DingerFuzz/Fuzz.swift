@@ -57,12 +57,7 @@
       var scratch: [RawTreeEntry] = []
       guard (try? Repository.checkOrder(old, path: "", commit: commit, scratch: &scratch)) != nil
       else { return }
-      var starts: [Int] = []
-      var at = 0
-      for entry in scratch {
-        starts.append(at)
-        at = entry.end
-      }
+      let starts = Repository.starts(of: scratch)
       var parsed: [RawTreeEntry] = []
       let whole = try? { () throws -> [Repository.ChangedEntry] in
         try Repository.checkOrder(new, path: "", commit: commit, scratch: &parsed)

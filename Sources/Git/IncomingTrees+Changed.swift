@@ -19,6 +19,18 @@ extension Repository {
 
   typealias ChangedEntry = (RawTreeEntry.Kind, ObjectID, ObjectID?, RawTreeEntry)
 
+  /// Where each of a tree's entries starts, from its entries parsed in order.
+  static func starts(of entries: [RawTreeEntry]) -> [Int] {
+    var starts: [Int] = []
+    starts.reserveCapacity(entries.count)
+    var at = 0
+    for entry in entries {
+      starts.append(at)
+      at = entry.end
+    }
+    return starts
+  }
+
   /// `checkOrder` and `changedEntries` of the tree `new` against `old`, a tree checked before
   /// whose entries start at `oldStarts`: throws what `checkOrder` would, and returns where
   /// `new`'s entries start and the entries that differ from `old`'s.

@@ -67,14 +67,7 @@ extension Repository {
         try Self.checkOrder(bytes, path: path, commit: commit, scratch: &scratch)
         // NB: the entries `checkOrder` parsed are diffed, not parsed again.
         changed = try Self.changedEntries(bytes, parsed: scratch, against: previous)
-        var starts: [Int] = []
-        starts.reserveCapacity(scratch.count)
-        var at = 0
-        for entry in scratch {
-          starts.append(at)
-          at = entry.end
-        }
-        latest[path] = CheckedTree(id: tree, starts: starts)
+        latest[path] = CheckedTree(id: tree, starts: Self.starts(of: scratch))
       }
       for (kind, id, before, entry) in changed {
         let name = bytes.withUnsafeBufferPointer { entry.name(in: $0) }

@@ -137,12 +137,7 @@ import Testing
       // The old version must pass the whole check to count as checked.
       guard (try? Repository.checkOrder(old, path: path, commit: commit, scratch: &scratch)) != nil
       else { continue }
-      var starts: [Int] = []
-      var at = 0
-      for entry in scratch {
-        starts.append(at)
-        at = entry.end
-      }
+      let starts = Repository.starts(of: scratch)
       let new = Self.raw(Self.change(oldEntries, &rng))
       var wholeScratch: [RawTreeEntry] = []
       let whole = Result {
@@ -160,13 +155,7 @@ import Testing
           a.map { "\($0.0) \($0.1) \(String(describing: $0.2)) \($0.3.nameStart)" }
             == b.changed.map { "\($0.0) \($0.1) \(String(describing: $0.2)) \($0.3.nameStart)" },
           "\(context)")
-        var wholeStarts: [Int] = []
-        var next = 0
-        for entry in wholeScratch {
-          wholeStarts.append(next)
-          next = entry.end
-        }
-        #expect(wholeStarts == b.starts, "\(context)")
+        #expect(Repository.starts(of: wholeScratch) == b.starts, "\(context)")
       case (.failure(let a), .failure(let b)):
         broken += 1
         #expect(a is IncomingTreeProblem && b is IncomingTreeProblem, "\(a) \(b) \(context)")
