@@ -111,7 +111,7 @@ let package = Package(
       dependencies: ["Storage", "Models", "Providers", "Git", "Sync", "YAML", "TestSupport"],
       exclude: ["Corpus"], swiftSettings: strict),
     .testTarget(
-      name: "SyncTests", dependencies: ["Sync", "Storage", "YAML", "TestSupport"],
+      name: "SyncTests", dependencies: ["Sync", "Storage", "Git", "YAML", "TestSupport"],
       swiftSettings: strict),
     .testTarget(name: "SpeechTests", dependencies: ["Speech"], swiftSettings: strict),
     .testTarget(

@@ -24,6 +24,11 @@ public struct Change: Sendable, Equatable {
   /// For a merge: the commit merged in (the second parent), and the commit the branch must
   /// still be at. A merge is never rebuilt on a branch that moved; `commit` throws instead.
   public var merging: (commit: ObjectID, onto: ObjectID)?
+  /// For a merge: every path at which the result may differ from the commit merged in (each
+  /// written or removed path there is as this change says; any other is as ours has it), sorted.
+  /// With it the merge's tree is built from theirs at these few paths instead of from ours at
+  /// every written one; nil: from ours.
+  public var differsFromMerged: [String]?
 
   /// Creates a change.
   public init(subject: String, body: String? = nil, trailers: [(key: String, value: String)] = []) {

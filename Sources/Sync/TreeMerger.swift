@@ -31,9 +31,9 @@ public struct TreeMerger {
     -> Plan
   {
     // NB: records are matched by id, not path: a file one side moved is merged where it went.
+    let considered = try git.filesToMerge(base: base, ours: ours, theirs: theirs)
     let moves = try MoveReconciliation(
-      git, files: try git.filesToMerge(base: base, ours: ours, theirs: theirs), base: base,
-      ours: ours, theirs: theirs)
+      git, files: considered, base: base, ours: ours, theirs: theirs)
     let files = moves.files.values.sorted { $0.path < $1.path }
     var change = Change(subject: subject, trailers: [("Dinger-Action", "sync.merge")])
     change.merging = (theirs, ours)
@@ -64,7 +64,37 @@ public struct TreeMerger {
       change.body =
         "Kept one value for each of \(conflicts.count) field(s) both sides changed; the others are in \(ConflictRecord.folder)/ (see 'dinger conflicts')."
     }
+    change.differsFromMerged = try differences(
+      of: change, theirs: considered, moved: files, base: base, ours: ours)
     return Plan(change: change, taken: taken, merged: merged, conflicts: conflicts)
+  }
+
+  /// The paths at which the merge `change` makes of ours may differ from theirs, sorted; nil
+  /// without an ancestor. `considered`: the files theirs changed, as its tree holds them;
+  /// `moved`: the same where moves took them. Any other path is as the ancestor has it on both
+  /// sides, or as theirs and ours both have it, or ours changed it alone; of the files the
+  /// change writes, those written exactly as theirs' tree holds them are left out.
+  // NB: a catch-up takes 20,000 files as they came: ours and 20,000 updates built the tree
+  // (0.08 s), theirs and the one file ours changed builds the same.
+  private func differences(
+    of change: Change, theirs considered: [ThreeWayFile], moved: [ThreeWayFile], base: ObjectID?,
+    ours: ObjectID
+  ) throws -> [String]? {
+    guard let base else { return nil }
+    var paths = Set(change.writes.keys).union(change.removals)
+    for file in considered + moved { paths.insert(file.path) }
+    for file in try git.filesChanged(from: base, to: ours) { paths.insert(file.path) }
+    // NB: only `filesToMerge`'s own entries say what theirs' tree holds; a moved record's
+    // entry carries a blob from another path.
+    for file in considered {
+      let asTheirs =
+        file.theirs == nil
+        ? change.removals.contains(file.path) && change.writes[file.path] == nil
+        : change.knownBlobs[file.path] == file.theirs && change.writes[file.path] != nil
+          && change.modes[file.path] == file.theirsMode
+      if asTheirs { paths.remove(file.path) }
+    }
+    return paths.sorted()
   }
 
   /// A file only theirs changed: taken as theirs (a mode only ours changed stays ours).

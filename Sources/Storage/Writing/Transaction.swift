@@ -100,11 +100,7 @@ extension DataRepository {
         files.append(Plan.File(path: path, blob: blob, bytes: bytes, mode: mode))
       }
       for path in change.removals.sorted() { files.append(Plan.File(path: path, blob: nil)) }
-      let tree = try git.tree(
-        from: head, changing: files.map { ($0.path, $0.blob) },
-        modes: Dictionary(
-          files.filter { $0.blob != nil && $0.mode != regularFileMode }.map { ($0.path, $0.mode) },
-          uniquingKeysWith: { a, _ in a }))
+      let tree = try self.tree(of: change, files: files, head: head)
       let commit = try git.commit(
         tree: tree, parents: (head.map { [$0] } ?? []) + (change.merging.map { [$0.commit] } ?? []),
         author: author, committer: committer, message: change.message)
@@ -113,6 +109,62 @@ extension DataRepository {
         commit: commit, files: files, reflog: "dinger: \(change.subject)",
         subject: change.subject, rebuildWhenMoved: change.merging == nil)
     }
+  }
+
+  /// The tree of `change` committed on `head`, whose `files` are its writes (sorted by path,
+  /// with their blobs and modes) then its removals: `head`'s tree with them, or for a merge
+  /// that says where it differs from the commit merged in, that commit's tree there.
+  private func tree(of change: Change, files: [Plan.File], head: ObjectID?) throws -> ObjectID {
+    func updates(_ files: [Plan.File]) -> [String: UInt32] {
+      Dictionary(
+        files.filter { $0.blob != nil && $0.mode != regularFileMode }.map { ($0.path, $0.mode) },
+        uniquingKeysWith: { a, _ in a })
+    }
+    func fromHead() throws -> ObjectID {
+      try git.tree(from: head, changing: files.map { ($0.path, $0.blob) }, modes: updates(files))
+    }
+    #if DEBUG
+      // NB: a test build takes this way for every merge, so that each is checked below.
+      let worthIt = true
+    #else
+      let worthIt = (change.differsFromMerged?.count ?? .max) < files.count
+    #endif
+    guard let theirs = change.merging?.commit, let head, let paths = change.differsFromMerged,
+      worthIt
+    else { return try fromHead() }
+    let written = files.prefix(change.writes.count)
+    var differing: [Plan.File] = []
+    for path in paths {
+      var (at, end) = (written.startIndex, written.endIndex)
+      while at < end {
+        let middle = (at + end) / 2
+        if written[middle].path < path { at = middle + 1 } else { end = middle }
+      }
+      if at < written.endIndex, written[at].path == path {
+        differing.append(written[at])
+      } else if !change.removals.contains(path), let blob = try git.blobID(at: path, in: head) {
+        differing.append(
+          Plan.File(path: path, blob: blob, mode: try git.fileMode(at: path, in: head)!))
+      } else if try git.blobID(at: path, in: theirs) != nil {
+        // NB: libgit2 refuses to remove what a tree does not hold.
+        differing.append(Plan.File(path: path, blob: nil))
+      }
+    }
+    // NB: a tree libgit2 cannot update (a teammate's, malformed) is left to the way from ours,
+    // and to the sync's check of what came in.
+    guard
+      let tree = try? git.tree(
+        from: theirs, changing: differing.map { ($0.path, $0.blob) }, modes: updates(differing))
+    else { return try fromHead() }
+    #if DEBUG
+      // NB: both ways must agree; every merge the tests make checks it. A teammate's tree out
+      // of git's order builds differently; the sync's check refuses it before publishing.
+      let expected = try fromHead()
+      let wellFormed = (try? git.checkIncomingTrees(from: theirs, hiding: [head])) != nil
+      precondition(
+        tree == expected || !wellFormed, "a merge's tree built from theirs differs from ours'")
+    #endif
+    return tree
   }
 
   /// Records a finished change (one that does not depend on what it replaces: a new file, a
