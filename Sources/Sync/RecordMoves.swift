@@ -285,7 +285,9 @@ struct MoveReconciliation {
   private mutating func followMovedFolders(
     _ git: Repository, mine: RecordMoves, yours: RecordMoves, theirs: ObjectID
   ) throws {
-    for (path, _) in yours.added.sorted(by: { $0.key < $1.key }) {
+    // NB: a side that moved no folder relocates nothing (a catch-up's 20,000 added meetings
+    // were sorted and split for it).
+    for (path, _) in mine.folders.isEmpty ? [] : yours.added.sorted(by: { $0.key < $1.key }) {
       guard let target = mine.relocated(path), yours.relocated(path) == nil,
         let entry = files[path], entry.ours == nil, files[target] == nil
       else { continue }
@@ -294,7 +296,7 @@ struct MoveReconciliation {
       moved.path = target
       files[target] = moved
     }
-    for (path, blob) in mine.added.sorted(by: { $0.key < $1.key }) {
+    for (path, blob) in yours.folders.isEmpty ? [] : mine.added.sorted(by: { $0.key < $1.key }) {
       guard let target = yours.relocated(path), mine.relocated(path) == nil,
         try git.blobID(at: target, in: theirs) == nil
       else { continue }
@@ -309,7 +311,10 @@ struct MoveReconciliation {
   private mutating func separateTwins(
     _ git: Repository, ours: ObjectID, theirs: ObjectID, yours: RecordMoves
   ) throws {
-    for file in files.values.sorted(by: { $0.path < $1.path }) {
+    // NB: only files both sides added can be twins (a catch-up's 20,000 files taken as they
+    // came were sorted and their kinds found for it).
+    let added = files.values.filter { $0.base == nil && $0.ours != nil && $0.theirs != nil }
+    for file in added.sorted(by: { $0.path < $1.path }) {
       let kind = RecordLayout.kind(ofPath: file.path)
       guard kind == .scrum || kind == .library, file.base == nil, let o = file.ours,
         let t = file.theirs, let oursID = RecordMoves.id(try git.blob(o)),
