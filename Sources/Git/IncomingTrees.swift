@@ -45,10 +45,17 @@ extension Repository {
   /// brought): each tree that differs from its first parent's, read raw, must list its entries
   /// in git's order, each name once, and hold no submodule. Throws the first problem found.
   public func checkIncomingTrees(from head: ObjectID, hiding hidden: [ObjectID]) throws {
-    let commits = try self.commits(from: [head], hiding: hidden, oldestFirst: true)
+    try checkIncomingTrees(try self.commits(from: [head], hiding: hidden, oldestFirst: true))
+  }
+
+  /// `checkIncomingTrees(from:hiding:)` of commits already listed, oldest first (a caller
+  /// that has just walked the same history on another handle hands its list over).
+  public func checkIncomingTrees(_ commits: [ObjectID]) throws {
     guard !commits.isEmpty else { return }
     let reader = ObjectReader(self)
-    var seen = Set<ObjectID>()
+    // NB: room made up front for a root, a folder and a subfolder per commit (growing the set
+    // was a tenth of a 20,000-commit check).
+    var seen = Set<ObjectID>(minimumCapacity: commits.count * 3)
     var scratch: [RawTreeEntry] = []
     // NB: the last version checked at each folder: the next is checked against it where it
     // differs (`checkChanged`); a version whose predecessor was not checked here (ours, or
@@ -83,7 +90,7 @@ extension Repository {
     }
     // NB: each commit is read raw once for its tree and first parent (libgit2's full parse of
     // every commit, and of each parent again for its tree, was a fifth of this check).
-    var trees: [ObjectID: ObjectID] = [:]
+    var trees = [ObjectID: ObjectID](minimumCapacity: commits.count)
     func treeAndParent(_ commit: ObjectID) throws -> (tree: ObjectID, parent: ObjectID?) {
       let object = try reader.read(commit)
       let bytes = object.bytes

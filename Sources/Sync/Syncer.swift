@@ -77,12 +77,20 @@ public struct Syncer {
       // NB: the check runs beside the integration's reading, building and writing (the merge
       // plan, the uncommitted-edit checks, the commit's objects, the working files), on a
       // repository handle of its own, and is waited for before the index or the branch moves
-      // (a refusal puts the files back).
-      let check = theirs.flatMap { $0 != ours ? IncomingCheck(repository.root, $0, ours) : nil }
+      // (a refusal puts the files back). The merge base and the list of what came are found
+      // first, here: the two walks share this handle's reads (the check's own walk read the
+      // 20,000 commits of a catch-up again, on the other core, while the merge base did).
+      let base = try theirs.flatMap { $0 != ours ? try git.mergeBase(ours, $0) : nil }
+      let check = try theirs.flatMap {
+        $0 != ours
+          ? IncomingCheck(
+            repository.root, try git.commits(from: [$0], hiding: [ours], oldestFirst: true))
+          : nil
+      }
       let toPush: Bool
       do {
         toPush = try integrate(
-          theirs, ours: ours, dryRun: dryRun,
+          theirs, ours: ours, base: base, dryRun: dryRun,
           hooks: WriteHooks(
             built: { onBuilt?($0) }, beforePublishing: { try check?.wait() }),
           into: &report)
@@ -179,11 +187,12 @@ public struct Syncer {
   final class IncomingCheck: Sendable {
     private let outcome = Monitor<Result<Void, any Error>?>(nil)
 
-    init(_ root: URL, _ theirs: ObjectID, _ ours: ObjectID) {
+    /// Starts the check of `commits` (what came, oldest first).
+    init(_ root: URL, _ commits: [ObjectID]) {
       Threads.start { [outcome] in
         let result = Result<Void, any Error> {
           do {
-            try Repository.open(root).checkIncomingTrees(from: theirs, hiding: [ours])
+            try Repository.open(root).checkIncomingTrees(commits)
           } catch let problem as IncomingTreeProblem {
             throw StorageError(problem.description)
           }
@@ -199,20 +208,19 @@ public struct Syncer {
     }
   }
 
-  /// Step 3: takes in what came (fast-forward, or a record-by-record merge); true when there
-  /// is something to push. `hooks.built` hears the new commit before its files are written;
+  /// Step 3: takes in what came (fast-forward, or a record-by-record merge; `base` is the
+  /// merge base of `ours` and `theirs`); true when there is something to push. `hooks.built` hears the new commit before its files are written;
   /// `hooks.beforePublishing` runs once they are, before the index or the branch moves, and
   /// throws when step 2 found a problem (a dry run writes nothing, and `sync` waits for the
   /// check after this step anyway).
   func integrate(
-    _ theirs: ObjectID?, ours: ObjectID, dryRun: Bool,
+    _ theirs: ObjectID?, ours: ObjectID, base: ObjectID?, dryRun: Bool,
     hooks: WriteHooks, into report: inout Report
   ) throws -> Bool {
     guard let theirs else { return true }
     if theirs == ours { return false }
-    // NB: one walk answers all three questions (ours behind, ahead, or both moved): two
-    // ancestry checks and a merge base walked a 20,000-commit catch-up three times.
-    let base = try git.mergeBase(ours, theirs)
+    // NB: one walk (the merge base) answers all three questions (ours behind, ahead, or both
+    // moved): two ancestry checks and a merge base walked a 20,000-commit catch-up three times.
     if base == ours {
       return try fastForward(
         to: theirs, from: ours, dryRun: dryRun, hooks: hooks, into: &report)
