@@ -43,8 +43,11 @@ func sharedScrumRepository() throws -> Sandbox {
   @Test(arguments: [
     // NB: the files and the index are written before the branch moves (as git commit leaves
     // only the index rename after it), so a kill there commits nothing.
-    ("index-announced", false), ("index-locked", false), ("objects", false), ("files", false),
-    ("index-written", false), ("index-published", false), ("ref", true),
+    // NB: "file-half" stops halfway through the first file: a temporary file beside a file
+    // being replaced, or the start of a new one, made in place.
+    ("index-announced", false), ("index-locked", false), ("objects", false),
+    ("file-half", false), ("files", false), ("index-written", false),
+    ("index-published", false), ("ref", true),
   ])
   func killedBetweenSteps(point: String, committed: Bool) throws {
     let box = try initialized()

@@ -143,7 +143,7 @@ extension DataRepository {
       let working = try? tree.read(file.path)
       let old = try file.base.map { b throws(GitError) in try git.blob(b) }
       let new = try file.theirs.map { b throws(GitError) in try git.blob(b) }
-      if working == old || working == new {
+      if working == old || working == new || Self.isStart(working, ofNew: new, over: old) {
         files.append(
           Plan.File(
             path: file.path, blob: file.theirs, bytes: new,
@@ -177,8 +177,9 @@ extension DataRepository {
     for file in try git.filesChanged(from: head, to: commit) {
       let working = try? tree.read(file.path)
       let new = try file.theirs.map { b throws(GitError) in try git.blob(b) }
-      guard working == new, new != nil || working == nil else { continue }
       let old = try file.base.map { b throws(GitError) in try git.blob(b) }
+      let ours = working == new || Self.isStart(working, ofNew: new, over: old)
+      guard ours, new != nil || working == nil else { continue }
       if working == old { continue }
       do {
         if let old {
@@ -205,6 +206,13 @@ extension DataRepository {
         "dinger's interrupted change '\(subject ?? commit.short)' was not committed; its files are back as committed"
       )
     }
+  }
+
+  /// Whether `working` is what a killed write left of a file it made where there was none
+  /// (`old` nil): a start of `new` (`WorkTree` writes such a file in place, as git does).
+  static func isStart(_ working: [UInt8]?, ofNew new: [UInt8]?, over old: [UInt8]?) -> Bool {
+    guard old == nil, let working, let new, working.count < new.count else { return false }
+    return new.starts(with: working)
   }
 
   /// A file's first bytes (at most 128), nil when it does not exist.

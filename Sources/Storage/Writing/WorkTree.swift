@@ -305,8 +305,9 @@ public struct WorkTree: Sendable {
     }
   }
 
-  /// Replaces (or creates) a file: a fresh temporary file beside it, then a rename, so a
-  /// reader never sees half a file and a link in its place is replaced, not followed.
+  /// Replaces a file through a fresh temporary file beside it, then a rename, so a reader never
+  /// sees half of it and a link in its place is replaced, not followed; creates one where there
+  /// was none in place (`O_EXCL`, as git checks a new file out: a reader may see its start).
   public func write(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o100644) throws(Refusal) {
     let writer = Writer(self)
     defer { writer.close() }
@@ -391,27 +392,30 @@ public struct WorkTree: Sendable {
       unlinkat(dir, temp, 0)
       throw .system(path, failure)
     }
+    // NB: an executable as git makes one: 0777 less the umask (0666 for a plain file).
+    let permissions: mode_t = mode == 0o100755 ? 0o777 : 0o666
+    let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+    // NB: a file where there was none is made in place, as git does (the rename was a third of
+    // writing a catch-up's 20,000 new files): nothing of anyone's is in the way to keep whole,
+    // and a kill midway leaves a start of the new bytes, which `Recovery` knows for ours. Any
+    // name in the way (a file, a link, a folder) is replaced through a temporary file instead.
+    let fresh = openat(dir, name, flags, permissions)
+    if fresh >= 0 {
+      let failure = Self.writeAll(fresh, bytes)
+      close(fresh)
+      guard failure != 0 else { return }
+      unlinkat(dir, name, 0)
+      throw .system(path, failure)
+    }
+    guard errno == EEXIST else { throw .system(path, errno) }
     var fd: Int32 = -1
     for _ in 0..<8 {
       temp = temporary(name)
-      // NB: an executable as git makes one: 0777 less the umask (0666 for a plain file).
-      fd = openat(
-        dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-        mode == 0o100755 ? 0o777 : 0o666)
+      fd = openat(dir, temp, flags, permissions)
       if fd >= 0 || errno != EEXIST { break }
     }
     guard fd >= 0 else { throw .system(path, errno) }
-    var done = 0
-    var failure: Int32 = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else {
-        failure = errno
-        break
-      }
-      done += n
-    }
+    var failure = Self.writeAll(fd, bytes)
     close(fd)
     if failure == 0 {
       // NB: a folder in the file's place is refused by the rename itself (EISDIR), not looked
@@ -422,6 +426,22 @@ public struct WorkTree: Sendable {
     unlinkat(dir, temp, 0)
     if failure == EISDIR { throw .isAFolder(path) }
     throw .system(path, failure)
+  }
+
+  /// Writes all of `bytes` to `fd`: 0, or the error that stopped it. A test may stop the
+  /// process halfway (`DINGER_TEST_STOP_AT=file-half`).
+  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
+    var done = 0
+    let half = StopPoint.wants("file-half") && bytes.count > 1 ? bytes.count / 2 : nil
+    while done < bytes.count {
+      let size = done == 0 ? half ?? bytes.count : bytes.count - done
+      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, size) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return errno }
+      done += n
+      if half != nil { StopPoint.reached("file-half") }
+    }
+    return 0
   }
 
   /// The temporary files a killed `write` of `path` may have left beside it (their names, in

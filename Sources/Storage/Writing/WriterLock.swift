@@ -202,6 +202,9 @@ enum LockWait {
 public enum StopPoint {
   private static let wanted: String? = getenv("DINGER_TEST_STOP_AT").map { String(cString: $0) }
 
+  /// Whether a test asked to stop at `name` (for a step that is only a step when it does).
+  public static func wants(_ name: String) -> Bool { wanted == name }
+
   public static func reached(_ name: String) {
     guard let wanted, wanted == name else { return }
     kill(getpid(), SIGKILL)
