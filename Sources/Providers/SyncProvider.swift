@@ -182,7 +182,13 @@ public struct SyncProvider: Sendable {
     /// one `planned` is writing); nothing new when already judging that one.
     func start(at after: ObjectID, planned: PlannedWrite? = nil) {
       guard state.withLock({ $0?.at != after }) else { return }
-      let paths = SyncProvider.arrivedPaths(repository, from: before, to: after)
+      // NB: a write on the commit the sync started from says what arrives without a walk of
+      // both trees (20,000 files, on the write's thread).
+      let paths =
+        planned.flatMap { planned in
+          planned.onto == before
+            ? Set(planned.written.filter { RecordLayout.kind(ofPath: $0) != nil }) : nil
+        } ?? SyncProvider.arrivedPaths(repository, from: before, to: after)
       state.withLock { $0 = Started(at: after) }
       Threads.start { [repository, state] in
         let lines = SyncProvider.brokenArrivals(repository, paths: paths, planned: planned)

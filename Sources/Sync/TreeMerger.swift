@@ -37,6 +37,10 @@ public struct TreeMerger {
     let files = moves.files.values.sorted { $0.path < $1.path }
     var change = Change(subject: subject, trailers: [("Dinger-Action", "sync.merge")])
     change.merging = (theirs, ours)
+    // NB: room for every file up front (a catch-up's 20,000 grew each table a dozen times).
+    change.writes.reserveCapacity(files.count)
+    change.knownBlobs.reserveCapacity(files.count)
+    change.modes.reserveCapacity(files.count)
     var taken = 0
     var merged = 0
     var pending: [Pending] = moves.conflicts

@@ -52,6 +52,10 @@ public struct PlannedWrite: Sendable {
   public var files: [(path: String, bytes: [UInt8])]
   /// The paths it removes.
   public var removals: [String]
+  /// The commit it is built on (nil: none), and every path it writes, whatever the file's kind:
+  /// what differs from `onto` and is there at `commit`.
+  public var onto: ObjectID?
+  public var written: [String] = []
 
   public init(
     commit: ObjectID, files: [(path: String, bytes: [UInt8])], removals: [String]
@@ -222,12 +226,14 @@ extension DataRepository {
     var rebuildWhenMoved: Bool
 
     /// What `WriteHooks.built` hears: the regular files whose bytes are at hand.
-    var planned: PlannedWrite {
-      PlannedWrite(
+    func planned(onto head: ObjectID?) -> PlannedWrite {
+      var planned = PlannedWrite(
         commit: commit,
         files: files.filter { $0.blob != nil && $0.mode & 0o170000 == 0o100000 }
           .compactMap { file in file.bytes.map { (file.path, $0) } },
         removals: files.filter { $0.blob == nil }.map(\.path))
+      (planned.onto, planned.written) = (head, files.filter { $0.blob != nil }.map(\.path))
+      return planned
     }
   }
 
@@ -274,7 +280,7 @@ extension DataRepository {
         return nil
       }
       StopPoint.reached("objects")
-      hooks.built(plan.planned)
+      hooks.built(plan.planned(onto: head))
       var journal = WriteJournal(step: .moving, indexLock: index.identity)
       (journal.branch, journal.head, journal.commit) = (branch, head, plan.commit)
       writer.record(journal)
