@@ -91,8 +91,9 @@ extension DataRepository {
     return try transact(hooks: hooks) { head throws -> Plan? in
       guard let change = try build(head) else { return nil }
       if let merging = change.merging, head != merging.onto { throw StorageError.branchMoved() }
-      try self.ensureUnchanged(change.paths, since: head)
-      try self.ensureCheckoutPossible(writes: Array(change.writes.keys), removals: change.removals)
+      let absent = try self.ensureUnchanged(change.paths, since: head)
+      try self.ensureCheckoutPossible(
+        writes: change.writes.keys.filter { !absent.contains($0) }, removals: change.removals)
       Trace.mark("commit: working files checked")
       var files: [Plan.File] = []
       for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
@@ -187,9 +188,9 @@ extension DataRepository {
   ) throws {
     _ = try transact(hooks: hooks) { head throws -> Plan? in
       guard head == onto else { throw StorageError.branchMoved() }
-      try self.ensureUnchanged(files.map(\.path), since: head)
+      let absent = try self.ensureUnchanged(files.map(\.path), since: head)
       try self.ensureCheckoutPossible(
-        writes: files.filter { $0.theirs != nil }.map(\.path),
+        writes: files.filter { $0.theirs != nil && !absent.contains($0.path) }.map(\.path),
         removals: Set(files.filter { $0.theirs == nil }.map(\.path)))
       // NB: the bytes are read now, so that `hooks.built` has them (a sync judges what came
       // while the files are written); the writing would read each anyway.
@@ -486,12 +487,17 @@ extension DataRepository {
   /// `ensureUnchanged` for many paths: the working files read in path order, each folder on
   /// the way opened once for the files in it, one file's bytes held at a time; the first path
   /// in that order that differs is refused. A file in neither the working tree nor the commit
-  /// is no edit (the commit is asked only whether it has the path).
-  func ensureUnchanged(_ paths: [String], since head: ObjectID?) throws {
+  /// is no edit (the commit is asked only whether it has the path). Returns the paths found
+  /// absent, every folder on their way a real one or absent too: nothing is in the way of
+  /// writing them (`ensureCheckoutPossible` need not look again).
+  @discardableResult
+  func ensureUnchanged(_ paths: [String], since head: ObjectID?) throws -> Set<String> {
     var failure: (any Error)?
+    var absent = Set<String>(minimumCapacity: paths.count)
     WorkTree(root: root).read(paths.sorted(), unless: { _, _ in false }) { path, read in
       do {
         try ensureUnchanged(path, read, since: head)
+        if case .success(.missing) = read { absent.insert(path) }
         return true
       } catch {
         failure = error
@@ -499,6 +505,7 @@ extension DataRepository {
       }
     }
     if let failure { throw failure }
+    return absent
   }
 
   /// One path's working read (see `ensureUnchanged(_:since:)`) against the commit.
