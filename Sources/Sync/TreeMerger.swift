@@ -24,7 +24,14 @@ public struct TreeMerger {
     public var conflicts: [ConflictRecord]
   }
 
-  public init(_ git: Repository) { self.git = git }
+  /// Reads the files taken as they came: a pack read of its own, without libgit2's object
+  /// machinery, for a catch-up's 20,000 (28 -> 17 ms).
+  private let reader: ObjectReader
+
+  public init(_ git: Repository) {
+    self.git = git
+    reader = ObjectReader(git)
+  }
 
   /// The merge of `theirs` into `ours` (their common ancestor `base`), not yet committed.
   public func plan(base: ObjectID?, ours: ObjectID, theirs: ObjectID, subject: String) throws
@@ -107,7 +114,7 @@ public struct TreeMerger {
       change.remove(file.path)
       return
     }
-    change.writes[file.path] = try git.blob(blob)
+    change.writes[file.path] = try reader.blob(blob)
     change.knownBlobs[file.path] = blob
     change.modes[file.path] =
       file.theirsMode == file.baseMode && file.oursMode != 0 ? file.oursMode : file.theirsMode

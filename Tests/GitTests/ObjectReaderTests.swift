@@ -104,6 +104,16 @@ import Testing
       let read = try reader.read(object.id)
       #expect(read.kind == object.kind && read.bytes == object.bytes, "\(object.id)")
     }
+    // A file's bytes are only a blob's: any other object read as one is refused.
+    let files = ObjectReader(try Repository.open(box.data))
+    for object in objects {
+      let blob = Result { () throws(GitError) in try files.blob(object.id) }
+      if object.kind == .blob {
+        #expect((try? blob.get()) == object.bytes, "\(object.id)")
+      } else {
+        #expect((try? blob.get()) == nil, "\(object.id) is a \(object.kind), read as a file")
+      }
+    }
     let types = entryTypes(box, objects.map(\.id))
     switch storage {
     case .loose:

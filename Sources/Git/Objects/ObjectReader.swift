@@ -80,6 +80,14 @@ public final class ObjectReader {
     return try readThroughLibgit2(id)
   }
 
+  /// The bytes of the file (blob) `id`; throws when `id` is some other kind of object (a
+  /// teammate's tree may name a folder or a commit where it says a file is).
+  public func blob(_ id: ObjectID) throws(GitError) -> [UInt8] {
+    let object = try read(id)
+    guard object.kind == .blob else { throw GitError.damaged("\(id.short) is not a file's bytes") }
+    return object.bytes
+  }
+
   /// The object at `offset` of pack `n`, applying deltas down from the nearest base known.
   private func resolve(_ offset: Int, in n: Int) -> Object? {
     let pack = packs[n]
