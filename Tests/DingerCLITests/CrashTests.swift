@@ -94,6 +94,28 @@ func sharedScrumRepository() throws -> Sandbox {
     #expect(scrum.contains("- One\n") && !scrum.contains("- Two\n"))
   }
 
+  /// A repair killed halfway through a new file it was putting back (the file a kill past the
+  /// branch move had left, removed meanwhile) leaves a start of it; the next repair takes that
+  /// start for its own and finishes the file.
+  @Test func aNewFileLeftHalfByARepairIsFinishedNext() throws {
+    let box = try initialized()
+    #expect(
+      try box.dinger(
+        ["scrum", "new", "Fresh", "--attendee", "A"], env: ["DINGER_TEST_STOP_AT": "ref"]
+      ).status == 137)
+    let path = box.data.path + "/scrums/fresh.yaml"
+    try FileManager.default.removeItem(atPath: path)
+    #expect(
+      try box.dinger(["scrum", "list"], env: ["DINGER_TEST_STOP_AT": "file-half"]).status == 137)
+    let committed = try box.git("show", "HEAD:scrums/fresh.yaml")
+    let half = try box.read("scrums/fresh.yaml")
+    #expect(!half.isEmpty && half.count < committed.count && committed.hasPrefix(half))
+    let next = try box.dinger("scrum", "list")
+    #expect(next.status == 0 && next.stderr.contains("finished dinger's interrupted change"))
+    #expect(try box.read("scrums/fresh.yaml") == committed)
+    try expectSound(box, "new file left half by a repair")
+  }
+
   /// A read command repairs too: `scrum show` after a kill past the branch move shows the new
   /// value, as `log` does.
   @Test func aReadAfterAKillShowsWhatWasCommitted() throws {
