@@ -209,10 +209,10 @@ public struct Syncer {
   }
 
   /// Step 3: takes in what came (fast-forward, or a record-by-record merge; `base` is the
-  /// merge base of `ours` and `theirs`); true when there is something to push. `hooks.built` hears the new commit before its files are written;
-  /// `hooks.beforePublishing` runs once they are, before the index or the branch moves, and
-  /// throws when step 2 found a problem (a dry run writes nothing, and `sync` waits for the
-  /// check after this step anyway).
+  /// merge base of `ours` and `theirs`); true when there is something to push. `hooks.built`
+  /// hears the new commit before its files are written; `hooks.beforePublishing` runs once
+  /// they are, before the index or the branch moves, and throws when step 2 found a problem (a
+  /// dry run writes nothing, and `sync` waits for the check after this step anyway).
   func integrate(
     _ theirs: ObjectID?, ours: ObjectID, base: ObjectID?, dryRun: Bool,
     hooks: WriteHooks, into report: inout Report
