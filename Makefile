@@ -12,23 +12,32 @@ DEMO_DIR ?= /tmp/dinger-demo
 # Swift runtime on the machine. The binary is larger (about 85 MB, mostly ICU's data).
 RELEASE_FLAGS ?= -Xswiftc -static-stdlib -Xlinker -no-pie
 
-.PHONY: all deps build release deb test torture fuzz demo bench bench-quick install install-files format lint package-check clean
+.PHONY: all deps build-deps build release deb test torture fuzz demo bench bench-quick install install-files format lint package-check clean
 
 all: build
 
-## deps: install libgit2-dev, libyaml-dev, zlib1g-dev, libcurl4-openssl-dev (http(s) remotes; dinger
-## loads libcurl only when it talks to one) and pkg-config when pkg-config cannot find them,
-## tmux, vim and nano (the terminal tests: the meeting timer, real editors), openssl (the https look-up test's certificate),
-## libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (dinger-transcribe, the transcription
-## helper) and pulseaudio pulseaudio-utils flite (its tests and the demo's recording)
-## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
-## schedule tests' independent calendar readers), chromium (the report tests' browser) and PyYAML (the independent parser the tests
-## compare against), check-jsonschema (the CI-file tests), matrix-synapse (the Matrix tests) and anki (the Anki export test), from pip, when missing.
-deps:
+## build-deps: what building needs, and no more (`make install` asks for these only):
+## libgit2-dev, libyaml-dev, zlib1g-dev, libcurl4-openssl-dev (http(s) remotes; dinger loads
+## libcurl only when it talks to one) and pkg-config; libpocketsphinx-dev and libpulse-dev for
+## dinger-transcribe, the transcription helper (its headers and libraries, no sound server).
+build-deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgit2 yaml-0.1 zlib libcurl; then \
 	  echo "installing libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libgit2-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev pkg-config; \
 	fi
+	@if ! pkg-config --exists pocketsphinx libpulse-simple; then \
+	  echo "installing libpocketsphinx-dev libpulse-dev (to build the transcription helper, dinger-transcribe)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libpocketsphinx-dev libpulse-dev; \
+	fi
+
+## deps: what building needs (build-deps), then what the tests and the demo run against:
+## tmux, vim and nano (the terminal tests: the meeting timer, real editors), openssl (the https look-up test's certificate),
+## pocketsphinx-en-us (the speech model) and pulseaudio pulseaudio-utils flite (the transcription
+## tests and the demo's recording),
+## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
+## schedule tests' independent calendar readers), chromium (the report tests' browser) and PyYAML (the independent parser the tests
+## compare against), check-jsonschema (the CI-file tests), matrix-synapse (the Matrix tests) and anki (the Anki export test), from pip, when missing.
+deps: build-deps
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1 \
 	  || ! command -v vim >/dev/null 2>&1 || ! command -v nano >/dev/null 2>&1 || ! command -v less >/dev/null 2>&1; then \
 	  echo "installing tmux vim nano less openssl (the terminal tests drive real editors; the https look-up test makes a certificate)"; \
@@ -39,9 +48,9 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client apache2; \
 	  $(SUDO) service apache2 stop >/dev/null 2>&1 || true; \
 	fi
-	@if ! pkg-config --exists pocketsphinx libpulse-simple || [ ! -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ]; then \
-	  echo "installing libpocketsphinx-dev pocketsphinx-en-us libpulse-dev (the transcription helper, dinger-transcribe)"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpocketsphinx-dev pocketsphinx-en-us libpulse-dev; \
+	@if [ ! -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ]; then \
+	  echo "installing pocketsphinx-en-us (the transcription helper's speech model, for its tests)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pocketsphinx-en-us; \
 	fi
 	@if ! command -v pulseaudio >/dev/null 2>&1 || ! command -v paplay >/dev/null 2>&1 || ! command -v flite >/dev/null 2>&1; then \
 	  echo "installing pulseaudio pulseaudio-utils flite (the transcription tests play voices into a private sound server; the demo makes its recording)"; \
@@ -89,7 +98,7 @@ deps:
 build: deps
 	$(SWIFT) build
 
-release: deps
+release: build-deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dinger-transcribe
 
@@ -151,7 +160,7 @@ bench-quick: deps
 ## own folder, so that it and package-check's release build do not undo each other.
 DEB_BUILD = .build-deb/build
 DEB = .build-deb/dinger.deb
-deb: deps
+deb: build-deps
 	@command -v dpkg-shlibdeps >/dev/null 2>&1 && command -v lintian >/dev/null 2>&1 || { \
 	  echo "installing dpkg-dev lintian (make deb builds and checks the package)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev lintian; }
@@ -176,7 +185,9 @@ install-files:
 	@# NB: stripped (-s): the symbols are for debugging builds, not for users' disks.
 	install -m 755 -s "$(BIN_DIR)/dinger" "$(DESTDIR)$(PREFIX)/bin/dinger"
 	@# dinger finds its transcription helper beside itself.
-	@if [ -x "$(BIN_DIR)/dinger-transcribe" ]; then install -m 755 -s "$(BIN_DIR)/dinger-transcribe" "$(DESTDIR)$(PREFIX)/bin/dinger-transcribe"; fi
+	@if [ -x "$(BIN_DIR)/dinger-transcribe" ]; then \
+	  install -m 755 -s "$(BIN_DIR)/dinger-transcribe" "$(DESTDIR)$(PREFIX)/bin/dinger-transcribe" && \
+	  install -m 644 "$(CURDIR)/packaging/man/dinger-transcribe.1" "$(DESTDIR)$(PREFIX)/share/man/man1/dinger-transcribe.1"; fi
 	@tmp="$$(mktemp -d)"; "$(BIN_DIR)/generate-manual" "$(BIN_DIR)/dinger" -o "$$tmp" && \
 	  install -m 644 "$$tmp/dinger.1" "$(DESTDIR)$(PREFIX)/share/man/man1/dinger.1"; rc=$$?; rm -rf "$$tmp"; exit $$rc
 	"$(BIN_DIR)/dinger" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dinger"

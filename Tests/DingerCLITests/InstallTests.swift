@@ -24,6 +24,26 @@ struct InstallTests {
   static let root = InstallSetup.root
   static var binDir: URL { InstallSetup.binDir }
 
+  /// `make install` asks only for what building needs: every command it would run (make's dry
+  /// run, through the targets it depends on) names none of the test servers and tools.
+  @Test func installAsksOnlyForWhatBuildingNeeds() throws {
+    let r = try ProcessRunner.run(
+      ProcessRunner.which("make")!,
+      ["-n", "-B", "-C", Self.root.path, "install", "PREFIX=/nonexistent/prefix"], timeout: 300)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("libgit2-dev") && r.stdout.contains("swift build -c release"))
+    for tool in [
+      "apache2", "openssh-server", "pulseaudio", "chromium", "flite", "khal", "matrix-synapse",
+      "tmux", "anki", "pocketsphinx-en-us",
+    ] {
+      #expect(!r.stdout.contains(tool), "make install would install \(tool)")
+    }
+    // The test target still does.
+    let test = try ProcessRunner.run(
+      ProcessRunner.which("make")!, ["-n", "-B", "-C", Self.root.path, "deps"], timeout: 300)
+    #expect(test.stdout.contains("apache2") && test.stdout.contains("chromium"))
+  }
+
   @Test func installPutsEverythingInPlaceAndBashCompletesNames() throws {
     let box = try Sandbox()
     let prefix = box.home.url.appendingPathComponent("prefix")

@@ -30,7 +30,7 @@ public enum TranscriberHelper {
     guard access(beside, X_OK) == 0 else {
       throw Missing(
         description:
-          "the transcriber (dinger-transcribe) is not installed beside dinger (\(beside)); 'make install' installs both"
+          "the transcriber (dinger-transcribe) is not installed beside dinger (\(beside)): install the dinger-transcribe package (sudo apt install ./dinger-transcribe_VERSION_ARCH.deb, from the same release as dinger's; it brings PocketSphinx and PulseAudio's library), or 'make install' from dinger's source, which installs both"
       )
     }
     return beside
