@@ -56,3 +56,7 @@ int dinger_git_verify_object_hashes(int enabled) {
 int dinger_git_cache_trees_up_to(size_t bytes) {
   return options()(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);
 }
+
+int dinger_git_validate_owner(int enabled) {
+  return options()(GIT_OPT_SET_OWNER_VALIDATION, enabled);
+}

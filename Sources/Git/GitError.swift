@@ -33,6 +33,8 @@ enum Check {
   static let initialized: Void = {
     _ = git_libgit2_init()
     _ = dinger_git_verify_object_hashes(0)
+    // NB: every open checks ownership first (Repository.checkOwnership), as git reads it.
+    _ = dinger_git_validate_owner(0)
     _ = SSHTransport.registered
     _ = HTTPTransport.registered
   }()

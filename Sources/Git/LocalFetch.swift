@@ -81,6 +81,9 @@ extension Repository {
     do {
       repository = try Repository.open(path)
     } catch {
+      if error.isDubiousOwnership {
+        throw GitError(code: error.code, operation: operation, message: error.message)
+      }
       let what =
         FileManager.default.fileExists(atPath: path.path)
         ? "is not a git repository" : "does not exist (moved, deleted, or a drive not mounted?)"

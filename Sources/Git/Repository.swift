@@ -87,22 +87,10 @@ public final class Repository: Sendable {
     guard stat(gitDirectory.appendingPathComponent("HEAD").path, &head) == 0 else {
       return try open(url)  // libgit2 says what is wrong
     }
-    // NB: as git: a repository someone else owns is opened by libgit2 at once, which refuses
-    // it unless safe.directory names it (its config could name programs to run); and a config
-    // that is there but can't be read stops here, as git stops ("unable to access").
-    var top = stat()
-    if stat(gitDirectory.path, &top) == 0, top.st_uid != geteuid() {
-      do {
-        return try open(url)
-      } catch {
-        // NB: libgit2 1.5 reports its refusal as the failed look-up of `safe.directory`.
-        guard error.message.containsText("safe.directory") || error.message.containsText("owned")
-        else { throw error }
-        throw GitError(
-          code: error.code, operation: error.operation,
-          message: "repository path '\(url.path)' is not owned by current user")
-      }
-    }
+    // NB: as git: a repository someone else owns is refused unless safe.directory names it (its
+    // config could name programs to run); and a config that is there but can't be read stops
+    // here, as git stops ("unable to access").
+    try checkOwnership(worktree: url, gitDirectory: gitDirectory)
     let config = gitDirectory.appendingPathComponent("config").path
     if access(config, F_OK) == 0, access(config, R_OK) != 0 {
       throw GitError(
@@ -115,6 +103,7 @@ public final class Repository: Sendable {
   /// Opens the repository whose working tree (or `.git`) is exactly `url`.
   public static func open(_ url: URL) throws(GitError) -> Repository {
     _ = Check.initialized
+    try checkOwnership(at: url)
     var out: OpaquePointer?
     try Check.rc(
       git_repository_open_ext(&out, url.path, UInt32(GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue), nil),
@@ -127,7 +116,11 @@ public final class Repository: Sendable {
     _ = Check.initialized
     var out: OpaquePointer?
     guard git_repository_open_ext(&out, url.path, 0, nil) == 0, let out else { return nil }
-    return Repository(out)
+    let found = Repository(out)
+    let workdir = git_repository_workdir(out).map { URL(fileURLWithPath: String(cString: $0)) }
+    let gitdir = URL(fileURLWithPath: String(cString: git_repository_path(out)))
+    guard (try? checkOwnership(worktree: workdir, gitDirectory: gitdir)) != nil else { return nil }
+    return found
   }
 
   /// Creates a new repository with a working tree at `url`, its first branch named `branch`.

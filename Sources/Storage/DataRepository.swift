@@ -77,12 +77,7 @@ public final class DataRepository: Sendable {
       git = try Repository.openLater(root)
     } catch {
       if error.message.hasPrefix("unable to access") { throw StorageError(error.message) }
-      if error.message.containsText("not owned by current user") {
-        // NB: git's words and fix for it.
-        throw StorageError(
-          "detected dubious ownership in repository at '\(root.path)': it belongs to another user, and git (and dinger) do not use a repository someone else controls; if you trust it, add an exception: git config --global --add safe.directory '\(root.path)'"
-        )
-      }
+      if error.isDubiousOwnership { throw StorageError(error.message) }
       throw StorageError(
         "'\(root.path)' has .dinger/ but is not the top of a git repository; run 'git init' there, or 'dinger init' to set it up"
       )

@@ -16,6 +16,11 @@ int dinger_git_verify_object_hashes(int enabled);
    folder of a thousand meetings was inflated and parsed again for every commit that touched it). */
 int dinger_git_cache_trees_up_to(size_t bytes);
 
+/* Whether libgit2 itself refuses a repository another user owns. dinger checks ownership itself,
+   as git does (Repository.checkOwnership: safe.directory with `*`, and git's message), and turns
+   libgit2's own check off (1.5 ignores `*` and reports its refusal as a missing config value). */
+int dinger_git_validate_owner(int enabled);
+
 /* Whether libgit2 has been loaded in this process (tests: commands that don't need it don't
    load it). */
 int dinger_git2_loaded(void);

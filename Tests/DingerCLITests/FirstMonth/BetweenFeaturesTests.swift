@@ -313,6 +313,61 @@ import Testing
     #expect(try box.dinger("log").status == 0)
   }
 
+  /// safe.directory as git 2.39 reads it: `*` trusts every directory, an empty value forgets
+  /// the values before it; plain git agrees with dinger each time.
+  @Test func aStarTrustsEveryDirectoryAndAnEmptyValueForgetsIt() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try OrdinaryUser.prepare(box)
+    guard OrdinaryUser.isRoot else { return }
+    try box.git(["config", "--global", "--add", "safe.directory", "*"], in: box.home.url)
+    let trusted = try box.dinger("scrum", "list")
+    #expect(trusted.status == 0 && trusted.stdout.contains("Design"), "\(trusted.stderr)")
+    #expect(try box.dinger("scrum", "new", "Retro", "--attendee", "Ada").status == 0)
+    let gitTrusts = try ProcessRunner.run(
+      "/usr/bin/git", ["status", "--porcelain"], in: box.data, environment: box.environment)
+    #expect(gitTrusts.status == 0 && gitTrusts.stdout.isEmpty, "\(gitTrusts.stderr)")
+    try box.git(["config", "--global", "--add", "safe.directory", ""], in: box.home.url)
+    let refused = try box.dinger("scrum", "list")
+    #expect(refused.status == 1 && refused.stderr.contains("detected dubious ownership"))
+    let gitRefuses = try ProcessRunner.run(
+      "/usr/bin/git", ["status"], in: box.data, environment: box.environment)
+    #expect(gitRefuses.stderr.contains("dubious ownership"), "\(gitRefuses.stderr)")
+  }
+
+  /// A bare repository on a shared disk that another user owns: sync refuses it with git's
+  /// message and fix (not libgit2's "config value 'safe.directory' was not found"), as
+  /// `git fetch` does, and syncs once `safe.directory` names it, or `*`.
+  @Test(arguments: ["exact", "*"])
+  func aSharedRemoteOfAnotherUserNeedsASafeDirectory(entry: String) throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    guard OrdinaryUser.isRoot else { return }
+    let shared = box.home.url.appendingPathComponent("shared.git")
+    _ = try box.git(["clone", "-q", "--bare", box.data.path, shared.path], in: box.home.url)
+    try OrdinaryUser.prepare(box)
+    // Only the shared repository is the other user's: the data repository is ours again.
+    _ = try ProcessRunner.run("/bin/chown", ["-R", "root:root", box.data.path])
+    #expect(try box.dinger("remote", "add", "origin", shared.path).status == 0)
+    let refused = try box.dinger("sync")
+    #expect(refused.status == 1, "\(refused.stdout)")
+    #expect(
+      refused.stderr.contains("detected dubious ownership in repository at '\(shared.path)'")
+        && refused.stderr.contains("git config --global --add safe.directory '\(shared.path)'"),
+      "\(refused.stderr)")
+    #expect(!refused.stderr.contains("was not found"), "\(refused.stderr)")
+    let git = try ProcessRunner.run(
+      "/usr/bin/git", ["fetch", shared.path], in: box.data, environment: box.environment)
+    #expect(git.status != 0 && git.stderr.contains("dubious ownership"), "\(git.stderr)")
+    try box.git(
+      ["config", "--global", "--add", "safe.directory", entry == "*" ? "*" : shared.path],
+      in: box.home.url)
+    let synced = try box.dinger("sync")
+    #expect(synced.status == 0, "\(synced.stderr)")
+  }
+
   @Test func anUnreadableGitConfigStopsEveryCommand() throws {
     let box = try Sandbox()
     #expect(try box.dinger("init").status == 0)
