@@ -10,8 +10,10 @@ import Synchronization
 /// starts (a push's pack is prepared before the connection is used, so a server that closes idle
 /// connections never sees one sit idle).
 ///
-/// A server that sends nothing for the low-speed time, or cannot be reached within it, ends the
-/// exchange with an error instead of a wait that never ends.
+/// A server that cannot be reached within the low-speed time, that stays silent before its
+/// answer for longer than `HTTPSettings.preparingTime`, or whose answer slows below the
+/// low-speed limit once it flows, ends the exchange with an error instead of a wait that never
+/// ends. While it is silent, `onWait` hears how long it has been, every few seconds.
 public final class HTTPExchange: @unchecked Sendable {
   // NB: @unchecked, with each field's owner: `shared` is a Monitor; `errorBody`, `sent`, the
   // `last…` fields, `handle` and `writeFD` belong to the transfer thread (`perform` and curl's
@@ -48,10 +50,19 @@ public final class HTTPExchange: @unchecked Sendable {
   private var errorBody: [UInt8] = []
   private var sent: (Int, Int) = (0, 0)
   private let onUpload: ((Int, Int) -> Void)?
+  private let onWait: ((Int) -> Void)?
   private let request: HTTPRequest
+  /// The transfer thread's watch on how fast the answer comes (`Pace`).
+  private var pace: Pace
+  /// Why the transfer thread stopped the transfer, when it was too slow.
+  private var stalled: HTTPFailure?
 
   /// Starts `request`: its answer comes from `answered()`, its body from `read(into:size:)`.
-  public init(_ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil) throws(HTTPFailure) {
+  /// `onUpload` hears the request's bytes sent so far (of how many), `onWait` the seconds the
+  /// server has been silent while preparing its answer.
+  public init(
+    _ request: HTTPRequest, onUpload: ((Int, Int) -> Void)? = nil, onWait: ((Int) -> Void)? = nil
+  ) throws(HTTPFailure) {
     guard let api = HTTPExchange.api else {
       // NB: dlerror() is NULL when nothing failed in dlopen itself (a missing symbol, say).
       throw HTTPFailure.noCurl(
@@ -60,6 +71,8 @@ public final class HTTPExchange: @unchecked Sendable {
     self.api = api
     self.request = request
     self.onUpload = onUpload
+    self.onWait = onWait
+    self.pace = Pace(settings: request.settings, now: Pace.now())
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { throw HTTPFailure.local(String(cString: strerror(errno))) }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -204,6 +217,8 @@ public final class HTTPExchange: @unchecked Sendable {
       return .timedOut(detail, seconds: request.settings.lowSpeedTime)
     case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
       return .unreachable(detail)
+    case CURLE_ABORTED_BY_CALLBACK where stalled != nil:
+      return stalled
     case CURLE_WRITE_ERROR, CURLE_ABORTED_BY_CALLBACK:
       return .cancelled
     default:
@@ -250,8 +265,8 @@ public final class HTTPExchange: @unchecked Sendable {
     } else {
       options.number(CURLOPT_CONNECTTIMEOUT, settings.lowSpeedTime)
     }
-    options.number(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
-    options.number(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+    // NB: no CURLOPT_LOW_SPEED_*: curl's limit counts from the start, and a server preparing a
+    // big pack is silent for longer than it (git waits); `Pace` applies it once the answer flows.
     options.text(CURLOPT_ACCEPT_ENCODING, "")
     options.text(CURLOPT_PROTOCOLS_STR, "http,https")
     if let proxy = settings.proxy { options.text(CURLOPT_PROXY, proxy) }
@@ -357,14 +372,21 @@ public final class HTTPExchange: @unchecked Sendable {
     )
   }
 
-  private static let progressed: curl_xferinfo_callback = { me, _, _, ultotal, ulnow in
+  private static let progressed: curl_xferinfo_callback = { me, _, dlnow, ultotal, ulnow in
     guard let me else { return 1 }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(me).takeUnretainedValue()
-    return exchange.progress(sent: Int(ulnow), of: Int(ultotal))
+    return exchange.progress(sent: Int(ulnow), of: Int(ultotal), received: Int(dlnow))
   }
 
-  private func progress(sent now: Int, of total: Int) -> Int32 {
+  private func progress(sent now: Int, of total: Int, received: Int) -> Int32 {
     if shared.withLock({ $0.cancelled }) { return 1 }
+    switch pace.observe(sent: now, of: total, received: received, at: Pace.now()) {
+    case .fine: break
+    case .waiting(let seconds): onWait?(seconds)
+    case .stalled(let failure):
+      stalled = failure
+      return 1
+    }
     if total > 0, now != sent.0 {
       sent = (now, total)
       onUpload?(now, total)

@@ -5,13 +5,19 @@ import Glibc
 /// git's settings for http and https remotes, read as git reads them: TLS (`TLSSettings`), the
 /// proxy (`http.proxy`; curl reads `http_proxy`, `https_proxy` and `no_proxy` itself), and the
 /// low-speed limit (`GIT_HTTP_LOW_SPEED_LIMIT` / `http.lowSpeedLimit` bytes a second over
-/// `GIT_HTTP_LOW_SPEED_TIME` / `http.lowSpeedTime` seconds). git waits forever by default;
-/// dinger gives up on a server that has sent less than a byte a second for 60 seconds.
+/// `GIT_HTTP_LOW_SPEED_TIME` / `http.lowSpeedTime` seconds). git waits forever by default.
+/// dinger, by default, waits for a server that is preparing its answer (nothing received yet:
+/// a big fetch's pack being counted and compressed, a push's pack being checked) for up to
+/// `preparingTime` (10 minutes), and gives up on an answer that has started to flow once less
+/// than a byte a second comes for 60 seconds. A limit the user sets applies from the start, as
+/// git applies it.
 public struct HTTPSettings: Equatable, Sendable {
   public var tls = TLSSettings()
   public var proxy: String?
   public var lowSpeedLimit = 1
   public var lowSpeedTime = 60
+  /// How long a server may stay silent before the first byte of its answer, in seconds.
+  public var preparingTime = 600
   /// `http.extraHeader`: a header sent with every request (how CI systems pass a token).
   public var extraHeaders: [String] = []
   /// A deadline for the whole request, in seconds (a look-up's); nil: none, only the
@@ -69,6 +75,8 @@ public struct HTTPSettings: Equatable, Sendable {
     }
     if let time = positive("GIT_HTTP_LOW_SPEED_TIME", "http.lowSpeedTime") {
       settings.lowSpeedTime = time
+      // NB: as git (curl's low-speed limit), a time the user sets counts from the start.
+      settings.preparingTime = time
     }
     return settings
   }
@@ -142,6 +150,8 @@ public enum HTTPFailure: Error, Equatable, Sendable {
   case network(String)
   case certificate(String)
   case timedOut(String, seconds: Int)
+  /// Nothing came for `seconds` before the answer started (`HTTPSettings.preparingTime`).
+  case preparing(seconds: Int)
   case cancelled
 
   public var message: String {
@@ -156,6 +166,9 @@ public enum HTTPFailure: Error, Equatable, Sendable {
     case .timedOut(let why, let seconds):
       return
         "the server stopped answering (\(why)); dinger gives up after \(seconds) s with less than a byte a second (git config http.lowSpeedTime SECONDS changes it)"
+    case .preparing(let seconds):
+      return
+        "the server stopped answering: it sent nothing for \(seconds) s while preparing its answer, and dinger gives up then (git config http.lowSpeedTime SECONDS sets a limit of your own; git itself waits forever)"
     case .cancelled: return "the transfer was stopped"
     }
   }

@@ -7,6 +7,8 @@ public struct SyncProgress: Sendable, Equatable {
     case writing = "Writing objects"
     /// An http push's request going out (bytes of bytes).
     case sending = "Sending pack"
+    /// The server preparing its answer, silent so far (seconds waited, in `received`/`done`).
+    case waiting = "Waiting for the server"
   }
 
   public var stage: Stage

@@ -222,6 +222,7 @@ public struct SyncProvider: Sendable {
       case .compressing: .compressing
       case .writing: .writing
       case .sending: .sending
+      case .waiting: .waiting
       }
     return SyncProgress(stage: stage, done: p.received, total: p.total, bytes: p.bytes)
   }

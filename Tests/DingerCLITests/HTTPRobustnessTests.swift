@@ -275,7 +275,28 @@ import Testing
   }
 
   /// Commits `count` meetings of the sandbox's Design scrum on top of main (git fast-import).
-  static func addMeetings(_ count: Int, to box: Sandbox) throws {
+  /// A 20,000-commit catch-up from apache whose git-http-backend is silent for 90 s before it
+  /// answers the pack request (longer than the 60 s low-speed time): with default settings the
+  /// sync waits, says so, and catches up, as `git pull` does; a server that truly stalls is
+  /// still given up on (aServerThatStopsAnsweringFailsInTime, PaceTests).
+  @Test(.enabled(if: GitHTTPSServer.apacheAvailable, "needs apache2 with git-http-backend"))
+  func aServerPreparingABigPackIsWaitedFor() throws {
+    let (box, server) = try team { try GitHTTPSServer(root: $0, slowPack: 90) }
+    defer { withExtendedLifetime(server) {} }
+    #expect(try box.dinger(["sync"], env: env).status == 0)
+    // A teammate's 20,000 meetings reach the remote.
+    try Self.addMeetings(20_000, to: box, gitDirectory: box.home.path("remote.git"))
+    server.share()
+    let r = try box.dinger(["sync"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("waiting for the server to prepare"), "\(r.stderr)")
+    #expect(
+      try box.git("--git-dir", box.home.path("remote.git"), "rev-parse", "main", in: box.home.url)
+        == box.git("rev-parse", "main"))
+    #expect(try box.git("rev-list", "--count", "main").hasPrefix("2000"))
+  }
+
+  static func addMeetings(_ count: Int, to box: Sandbox, gitDirectory: String? = nil) throws {
     let scrum = try box.read("scrums/design.yaml")
     let id = scrum.split(separator: "\n").first { $0.hasPrefix("id: ") }!.dropFirst(4)
     var stream = ""
@@ -294,10 +315,11 @@ import Testing
       stream += "M 100644 inline \(path)\ndata \(text.utf8.count)\n\(text)\n"
     }
     let r = try ProcessRunner.run(
-      "/usr/bin/git", ["fast-import", "--quiet", "--force"], in: box.data,
-      environment: box.environment, input: stream)
+      "/usr/bin/git",
+      (gitDirectory.map { ["--git-dir", $0] } ?? []) + ["fast-import", "--quiet", "--force"],
+      in: box.data, environment: box.environment, input: stream)
     #expect(r.status == 0, "\(r.stderr)")
-    try box.git("reset", "-q", "--hard", "main")
+    if gitDirectory == nil { try box.git("reset", "-q", "--hard", "main") }
   }
 }
 

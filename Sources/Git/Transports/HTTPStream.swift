@@ -20,6 +20,8 @@ final class HTTPSession {
   let certificateAccepted: (_ host: String, _ detail: String) throws(TransportFailure) -> Bool
   /// Bytes of a request sent so far, of how many.
   let uploaded: (Int, Int) -> Void
+  /// Seconds the server has been silent preparing its answer (said every few seconds).
+  var waited: (Int) -> Void = { _ in }
 
   init(
     settings: HTTPSettings,
@@ -58,6 +60,18 @@ final class HTTPSession {
             TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
         }
       })
+    waited = { seconds in
+      var options = git_remote_connect_options()
+      guard git_transport_remote_connect_options(&options, owner) == 0 else { return }
+      defer { git_remote_connect_options_dispose(&options) }
+      if let payload = options.callbacks.payload,
+        options.callbacks.transfer_progress != nil
+          || options.callbacks.push_transfer_progress != nil
+      {
+        Unmanaged<TransferSession>.fromOpaque(payload).takeUnretainedValue().onProgress?(
+          TransferProgress(received: seconds, total: 0, bytes: 0, stage: .waiting))
+      }
+    }
   }
 
   /// The user name and password of a credential callback's answer (`rc`, `credential`).
@@ -200,7 +214,8 @@ final class HTTPStream {
     }
     do {
       return try HTTPExchange(
-        request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) })
+        request, onUpload: listing ? nil : { [session] in session.uploaded($0, $1) },
+        onWait: { [session] in session.waited($0) })
     } catch {
       throw TransportFailure(message(for: error))
     }

@@ -151,6 +151,10 @@ enum ReceivePackChannel {
           session.onProgress?(
             TransferProgress(received: sent, total: total, bytes: sent, stage: .sending))
         })
+      http.waited = { seconds in
+        session.onProgress?(
+          TransferProgress(received: seconds, total: 0, bytes: 0, stage: .waiting))
+      }
       return .http(http, url: url)
     }
     do {

@@ -81,7 +81,7 @@ public final class GitHTTPSServer: @unchecked Sendable {
   /// `host`. A connection idle for `idle` seconds is closed.
   public init(
     root: URL, auth: String = "dan:danpw", tls: Bool = true, host: String = "localhost",
-    names: String = "DNS:localhost", idle: Double? = nil
+    names: String = "DNS:localhost", idle: Double? = nil, slowPack: Int? = nil
   ) throws {
     self.tls = tls
     self.host = host
@@ -98,7 +98,7 @@ public final class GitHTTPSServer: @unchecked Sendable {
     self.root = root
     if Self.apacheAvailable {
       (port, pid) = try Self.startApache(
-        folder: folder, root: root, auth: auth, tls: tls, idle: idle)
+        folder: folder, root: root, auth: auth, tls: tls, idle: idle, slowPack: slowPack)
       usesApache = true
       share()
       return
@@ -135,8 +135,29 @@ public final class GitHTTPSServer: @unchecked Sendable {
   /// apache 2.4 with mod_ssl and git-http-backend as CGI, as git's documentation sets it up:
   /// anonymous reads, basic auth (an htpasswd file) for anything that pushes.
   static func startApache(
-    folder: TemporaryDirectory, root: URL, auth: String, tls: Bool, idle: Double?
+    folder: TemporaryDirectory, root: URL, auth: String, tls: Bool, idle: Double?,
+    slowPack: Int? = nil
   ) throws -> (Int, pid_t) {
+    // With `slowPack`, a fetch's pack request is answered only after that many seconds of
+    // silence, as a big repository's host prepares its pack (git-http-backend behind a wrapper
+    // that sleeps first).
+    var backend = "/usr/lib/git-core/git-http-backend"
+    if let slowPack {
+      try folder.write(
+        "slow-backend",
+        """
+        #!/bin/sh
+        case "$REQUEST_METHOD $PATH_INFO" in
+          "POST "*/git-upload-pack) sleep \(slowPack) ;;
+        esac
+        exec /usr/lib/git-core/git-http-backend
+
+        """)
+      _ = try ProcessRunner.run("/bin/chmod", ["755", folder.path("slow-backend")])
+      backend = folder.path("slow-backend")
+    }
+    // NB: apache's Timeout (60 s) would end a CGI silent that long with a 504.
+    let timeout = slowPack.map { "Timeout \($0 * 2 + 60)" } ?? ""
     let parts = auth.split(separator: ":", maxSplits: 1).map(String.init)
     let hashed = try ProcessRunner.run("/usr/bin/openssl", ["passwd", "-apr1", parts[1]])
     try folder.write("htpasswd", "\(parts[0]):\(hashed.stdout)")
@@ -157,6 +178,7 @@ public final class GitHTTPSServer: @unchecked Sendable {
         User nobody
         Group nogroup
         \(keepAlive)
+        \(timeout)
 
         """
       for module in [
@@ -188,8 +210,8 @@ public final class GitHTTPSServer: @unchecked Sendable {
         SetEnv GIT_CONFIG_VALUE_0 *
         # A repository that moved: /moved/NAME answers with a permanent redirect to /NAME.
         RedirectMatch 301 ^/moved/(.*)$ /$1
-        ScriptAlias / /usr/lib/git-core/git-http-backend/
-        <Directory "/usr/lib/git-core">
+        ScriptAlias / \(backend)/
+        <Directory "\(URL(fileURLWithPath: backend).deletingLastPathComponent().path)">
           Require all granted
           # /status/CODE/...: with the password (asked for below), answers CODE, as a server
           # that is down, misconfigured or moved does (per-folder rules run after

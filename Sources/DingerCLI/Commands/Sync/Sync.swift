@@ -74,6 +74,7 @@ final class ProgressLine: Sendable {
   private let state = Mutex(State())
 
   func show(_ p: SyncProgress) {
+    if p.stage == .waiting { return waiting(seconds: p.done) }
     guard enabled, p.total > 0 || p.stage == .counting else { return }
     state.withLock { state in
       if let stage = state.stage, stage != p.stage, state.shown { Terminal.status("\n") }
@@ -93,6 +94,23 @@ final class ProgressLine: Sendable {
       if p.bytes > 0, p.stage != .sending { text += ", \(p.bytes / 1024) KiB" }
       state.shown = true
       Terminal.status(text)
+    }
+  }
+
+  /// A server silent while it prepares its answer (a big fetch's pack): said in place on a
+  /// terminal, and elsewhere (a CI log) as a line at 10 s and each minute, so a long wait is
+  /// never mistaken for a hang.
+  private func waiting(seconds: Int) {
+    let text = "waiting for the server to prepare what is new (\(seconds) s so far)"
+    state.withLock { state in
+      if enabled {
+        if let stage = state.stage, stage != .waiting, state.shown { Terminal.status("\n") }
+        state.stage = .waiting
+        state.shown = true
+        Terminal.status("\r" + text)
+      } else if seconds == 10 || (seconds > 0 && seconds % 60 == 0) {
+        Terminal.status(text + "\n")
+      }
     }
   }
 
