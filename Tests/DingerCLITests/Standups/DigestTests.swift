@@ -84,6 +84,7 @@ import Testing
             if self.path.startswith('/limited/') and n < 2: status, answer = 429, b'{"retry_after": 0.05}'
             if self.path.startswith('/broken/'): status, answer = 500, b'down for good'
             if self.path.startswith('/bad/'): status, answer = 400, b'invalid_blocks'
+            if self.path.startswith('/slow/'): time.sleep(3)
             later = self.path.startswith('/later/') and n < 2
             if later: status, answer = 429, b'rate_limited'
             self.send_response(status)
@@ -331,5 +332,84 @@ struct RemindNotifyTests {
         == true, "\(shown)")
     let both = try box.dinger(["remind", "--notify", "--post", "https://example.org/x"], env: env)
     #expect(both.status != 0 && both.stderr.contains("different places"))
+  }
+}
+
+extension DigestPostTests {
+  /// `--post env:NAME`: the address comes from the environment, so while a slow post runs no
+  /// process's arguments (`/proc/PID/cmdline`, what `ps` shows) hold it; the same post with the
+  /// address as an argument is seen there (the scan can find it). An unset variable is named.
+  @Test func anAddressFromTheEnvironmentIsInNoProcessList() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada Lovelace"))
+    expectOK(try box.dinger(["standup", "--today", "Release"]))
+    try box.home.write("receiver.py", Self.receiver)
+    let ready = box.home.path("port")
+    let started = try ProcessRunner.start(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3", [box.home.path("receiver.py"), ready])
+    defer { ProcessRunner.stop(started) }
+    var line = ""
+    for _ in 0..<200 where line.isEmpty {
+      line = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
+      usleep(25_000)
+    }
+    let parts = line.split(separator: " ")
+    let port = try #require(parts.first.flatMap { Int($0) })
+    defer { kill(pid_t(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGKILL) }
+    let secret = "T000/B000/SECRET\(UUID().uuidString.prefix(8))"
+    let address = "http://127.0.0.1:\(port)/slow/\(secret)"
+
+    /// Runs the post and, while it runs, reads every process's arguments: whether any held
+    /// the secret, and the post's status and output.
+    func post(_ target: String, environment extra: [String: String]) throws -> (Bool, Int32, String)
+    {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: dingerBinary)
+      process.arguments = ["digest", "--format", "slack", "--post", target]
+      process.currentDirectoryURL = box.data
+      process.environment = box.environment.merging(extra) { $1 }
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardError = out
+      try process.run()
+      var seen = false
+      var scans = 0
+      while process.isRunning {
+        scans += 1
+        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        where pid.allSatisfy(\.isNumber) {
+          if let args = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+            String(decoding: args, as: UTF8.self).contains(secret)
+          {
+            seen = true
+          }
+        }
+        usleep(50_000)
+      }
+      process.waitUntilExit()
+      #expect(scans > 10, "the post did not last long enough to be watched")
+      let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      return (seen, process.terminationStatus, text)
+    }
+    let (hidden, status, output) = try post(
+      "env:STANDUP_HOOK", environment: ["STANDUP_HOOK": address])
+    #expect(status == 0, "\(output)")
+    #expect(!hidden, "a process list showed the webhook's address")
+    #expect(!output.contains("SECRET"), "\(output)")
+    let (shown, plain, _) = try post(address, environment: [:])
+    #expect(plain == 0 && shown, "the scan did not see an address given as an argument")
+    let posts = try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n")
+    #expect(posts.count == 2 && posts.allSatisfy { $0.contains("Release") })
+
+    let unset = try box.dinger(["digest", "--format", "slack", "--post", "env:NO_SUCH_HOOK"])
+    #expect(unset.status == 1)
+    #expect(
+      unset.stderr.contains("the environment variable NO_SUCH_HOOK is not set"), "\(unset.stderr)")
+    let badName = try box.dinger(["remind", "--format", "slack", "--post", "env:not a name"])
+    #expect(badName.status == 1 && badName.stderr.contains("env:NAME"), "\(badName.stderr)")
+    #expect(
+      try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n").count
+        == 2)
   }
 }

@@ -63,7 +63,7 @@ struct DigestCommand: ParsableCommand {
         dinger digest
         dinger digest platform --since yesterday --format markdown
         dinger digest --since "7 days ago" --format slack
-        dinger digest --format discord --post "$DISCORD_WEBHOOK"
+        dinger digest --format discord --post env:DISCORD_WEBHOOK
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -75,7 +75,7 @@ struct DigestCommand: ParsableCommand {
   var format: String = "text"
   @Option(
     help:
-      "Send it to a chat service's incoming webhook (an https address; keep it secret), or a Matrix room (matrix://HOST/#alias:server; the token from MATRIX_ACCESS_TOKEN)."
+      "Send it to a chat service's incoming webhook: env:NAME reads its secret address from the environment variable NAME (an https address here is visible in the process list). Or a Matrix room (matrix://HOST/#alias:server; the token from MATRIX_ACCESS_TOKEN)."
   )
   var post: String?
   @Flag(help: "With --post: print what would be sent, send nothing.") var dryRun = false
@@ -100,6 +100,7 @@ struct DigestCommand: ParsableCommand {
       let end = min(userDateEnd(to.description) ?? currentDate(), currentDate())
       let digest = try insights.digest(only: only, from: from, to: to, start: start, end: end)
       let messages = try DigestViews.messages(digest, format: format, zone: userZone)
+      let post = try PostTarget.resolve(self.post)
       if let post, !dryRun, post.lowercased().hasPrefix("matrix") {
         Terminal.output(try postToMatrix(messages, post, format: format))
         return

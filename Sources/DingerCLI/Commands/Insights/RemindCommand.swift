@@ -19,9 +19,9 @@ struct RemindCommand: ParsableCommand {
 
       Examples:
         dinger remind
-        dinger remind --before 15m --format slack --post "$SLACK_WEBHOOK"
+        dinger remind --before 15m --format slack --post env:SLACK_WEBHOOK
         dinger remind --notify             (a desktop notification)
-        */5 * * * * cd ~/standups && dinger sync -q; dinger remind --post ...
+        */5 * * * * cd ~/standups && dinger sync -q; dinger remind --post env:HOOK ...
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -29,7 +29,11 @@ struct RemindCommand: ParsableCommand {
   var before: MinutesArgument = MinutesArgument(argument: "10m")!
   @Option(help: "text, markdown, json, slack, mattermost, rocketchat, teams, discord or matrix.")
   var format: String = "text"
-  @Option(help: "Send each reminder to a chat service's incoming webhook.") var post: String?
+  @Option(
+    help:
+      "Send each reminder to a chat service's incoming webhook: env:NAME reads its secret address from the environment variable NAME. Or a Matrix room (matrix://HOST/#alias:server)."
+  )
+  var post: String?
   @Flag(help: "Show each reminder on this desktop (notify-send).") var notify = false
   @Flag(help: "Print what would be sent; remember nothing.") var dryRun = false
 
@@ -40,6 +44,7 @@ struct RemindCommand: ParsableCommand {
       if notify, post != nil {
         throw CLIError("--notify and --post send to different places; run remind once for each")
       }
+      let post = try PostTarget.resolve(self.post)
       let target = notify ? "notify-send" : post ?? "stdout"
       let due = try reminders.due(
         before: before.minutes * 60, viewer: ViewerClock(now: currentDate()), target: target)
@@ -68,7 +73,8 @@ struct RemindCommand: ParsableCommand {
           reminders.remember([reminder])
         }
         Terminal.output(
-          "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") in \(post)\n")
+          "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") in \(MatrixPoster.target(post).map { "\($0.room) on \($0.host)" } ?? "the Matrix room")\n"
+        )
         return
       }
       if let post, !dryRun {
