@@ -124,6 +124,9 @@ extension Repository {
   }
 
   /// A value of the user's and the system's config (no repository), or nil.
+  public static func globalConfig(_ key: String) -> String? { userConfig(key) }
+
+  /// A value of the user's and the system's config (no repository), or nil.
   static func userConfig(_ key: String) -> String? {
     _ = Check.initialized
     var live: OpaquePointer?

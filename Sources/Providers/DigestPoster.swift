@@ -1,17 +1,64 @@
 import Base
 import FoundationEssentials
+import Git
 import Glibc
+import HTTP
 import Models
 import Processes
 import Storage
 
+/// What a target has acknowledged, per period: a message whose exact text was taken by the
+/// target for the period is not sent again, so a digest that failed midway, run again, sends
+/// only the rest. Kept in `.git/dinger/posted-v1.tsv` (never committed, the last 10,000 lines).
+public struct PostMemory: Sendable {
+  let folder: URL?
+  let key: String
+
+  /// The memory of `target` (an address: only its fingerprint is kept) for `period`.
+  public init(folder: URL?, target: String, period: String) {
+    self.folder = folder
+    var h = FNV1a()
+    h.add(target.utf8)
+    key = String(h.value, radix: 16) + "\t" + period
+  }
+
+  static func fingerprint(_ message: String) -> String {
+    var h = FNV1a()
+    h.add(message.utf8)
+    return String(h.value, radix: 16) + ":" + String(message.utf8.count)
+  }
+
+  var path: String? { folder?.appendingPathComponent("posted-v1.tsv").path }
+
+  func lines() -> [Substring] {
+    guard let path, let bytes = RegularFile.read(path) else { return [] }
+    return String(decoding: bytes.prefix(4 << 20), as: UTF8.self).split(separator: "\n")
+  }
+
+  /// Whether `message` was acknowledged already.
+  public func sent(_ message: String) -> Bool {
+    let line = key + "\t" + Self.fingerprint(message)
+    return lines().contains { $0 == line }
+  }
+
+  /// Remembers that `message` was acknowledged.
+  public func remember(_ message: String) {
+    guard let path else { return }
+    let keep = (lines().map(String.init) + [key + "\t" + Self.fingerprint(message)]).suffix(10_000)
+    // NB: cache-like: no fsync (a lost line means one message sent twice, no data lost).
+    try? AtomicFile.write(
+      Array((keep.joined(separator: "\n") + "\n").utf8), to: path, durability: .cache)
+  }
+}
+
 /// Sends a digest's messages to a chat service's incoming webhook (Slack, Mattermost,
 /// Rocket.Chat, Teams, Discord), each message one POST, with a bounded number of retries.
-/// A webhook's address is a secret (its path holds the token): messages name only its host.
+/// A webhook's address is a secret (its path holds the token): messages name only its host,
+/// and a server's answer is quoted only without the address's path, query and credentials.
 public enum DigestPoster {
   /// Attempts per message: a network failure, a 5xx or a 429 is tried again, up to this many
   /// times in all, waiting 1 s, then 2 s, or what the service says (`Retry-After:`, Discord's
-  /// `retry_after`), at most 30 s.
+  /// `retry_after`), at most 30 s. A certificate that is not trusted is not tried again.
   public static let attempts = 3
 
   /// The host a webhook address names (what messages show of it).
@@ -19,57 +66,93 @@ public enum DigestPoster {
     (url.host ?? "?") + (url.port.map { ":\($0)" } ?? "")
   }
 
-  /// Posts each message; returns how many were sent. `wait` sleeps (tests pass a short one).
+  /// What a server said, to quote: its first 300 bytes on one line, without the address's
+  /// secrets.
+  static func quoted(_ body: [UInt8], of url: URL) -> String {
+    let said = String(decoding: body.prefix(300), as: UTF8.self).trimmed
+    return said.isEmpty
+      ? "" : OneLineText.excerpt(SecretRedaction.withoutSecrets(of: url, in: said))
+  }
+
+  /// Why a certificate failed, with the setting that fixes it.
+  static func certificateAdvice(_ url: URL, _ why: String) -> String {
+    "the certificate of \(shown(url)) is not trusted (\(SecretRedaction.withoutSecrets(of: url, in: why))); if it is your company's, give git its CA: git config --global http.sslCAInfo /path/to/ca.pem (dinger posts with git's http settings)"
+  }
+
+  /// Posts each message not yet acknowledged (`memory`); returns how many were sent now and
+  /// how many had been before. `pause` seconds pass between two messages (a service's rate);
+  /// `wait` sleeps (tests pass a short one).
   public static func post(
-    _ messages: [String], to url: URL, timeout: Double = 30,
+    _ messages: [String], to url: URL, timeout: Double = 30, repository: Workspace? = nil,
+    memory: PostMemory? = nil, pause: Double = 0,
     wait: (Double) -> Void = { usleep(UInt32($0 * 1_000_000)) }
-  ) throws -> Int {
+  ) throws -> (sent: Int, before: Int) {
+    let settings = httpSettings(for: url, repository: repository)
     guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
       throw StorageError(
         "--post takes a webhook's http(s) address (a chat service's incoming webhook)")
     }
-    var sent = 0
+    var (sent, before) = (0, 0)
     for (i, message) in messages.enumerated() {
+      if let memory, memory.sent(message) {
+        before += 1
+        continue
+      }
+      if sent > 0 && pause > 0 { wait(pause) }
       var attempt = 0
       while true {
         attempt += 1
         var problem = ""
-        var pause = Double(1 << (attempt - 1))
+        var delay = Double(1 << (attempt - 1))
         do {
-          let r = try HTTPClient.post(url, json: Array(message.utf8), timeout: timeout)
+          let r = try HTTPClient.post(
+            url, json: Array(message.utf8), timeout: timeout, settings: settings,
+            bodyOf2xx: false)
           if (200..<300).contains(r.status) { break }
-          let said = String(decoding: r.body.prefix(300), as: UTF8.self).trimmed
-          problem = "HTTP \(r.status)" + (said.isEmpty ? "" : ": " + OneLineText.excerpt(said))
+          let said = quoted(r.body, of: url)
+          problem = "HTTP \(r.status)" + (said.isEmpty ? "" : ": " + said)
           guard r.status == 429 || r.status >= 500 else {
             throw StorageError(
-              "\(shown(url)) refused message \(i + 1) of \(messages.count) (\(problem)); \(sent) sent. Check the webhook's address and the message format (--format)"
+              "\(shown(url)) refused message \(i + 1) of \(messages.count) (\(problem)); \(sent + before) sent. Check the webhook's address and the message format (--format)"
             )
           }
           // NB: `Retry-After:` (Slack, Teams); Discord says it in its body too.
           if let retry = r.retryAfter ?? (r.status == 429 ? retryAfter(r.body) : nil) {
-            pause = min(30, retry)
+            delay = min(30, retry)
           }
         } catch let failure as HTTPClient.Failure {
-          problem = failure.description
+          if case .certificate(let why) = failure {
+            throw StorageError(
+              "could not post message \(i + 1) of \(messages.count): \(certificateAdvice(url, why))"
+            )
+          }
+          problem = SecretRedaction.withoutSecrets(of: url, in: failure.description)
         }
         guard attempt < attempts else {
           throw StorageError(
-            "could not post message \(i + 1) of \(messages.count) to \(shown(url)) after \(attempts) attempts (\(problem)); \(sent) sent, run it again later"
+            "could not post message \(i + 1) of \(messages.count) to \(shown(url)) after \(attempts) attempts (\(problem)); \(sent + before) sent, run it again later: what was sent is not sent twice"
           )
         }
-        wait(pause)
+        wait(delay)
       }
+      memory?.remember(message)
       sent += 1
     }
-    return sent
+    return (sent, before)
+  }
+
+  /// git's TLS and proxy settings for `url`, from the repository's configuration (its own,
+  /// the user's, the system's) and git's environment, as `sync` reads them.
+  static func httpSettings(for url: URL, repository: Workspace?) -> HTTPSettings {
+    HTTPClient.settings(
+      for: url,
+      config: { key in repository.flatMap { $0.gitConfig(key) } ?? Repository.globalConfig(key) })
   }
 
   /// `retry_after` (seconds) from a JSON body, as Discord sends it with a 429.
   static func retryAfter(_ body: [UInt8]) -> Double? {
-    let text = String(decoding: body.prefix(4096), as: UTF8.self)
-    guard let r = text.firstRange(ofText: "\"retry_after\"") else { return nil }
-    let rest = text[r.upperBound...].drop { $0 == " " || $0 == ":" }
-    return Double(rest.prefix { $0.isNumber || $0 == "." })
+    struct Answer: Decodable { var retry_after: Double? }
+    return (try? JSONDecoder().decode(Answer.self, from: Data(body.prefix(65536))))?.retry_after
   }
 }
 
@@ -122,19 +205,31 @@ public enum MatrixPoster {
     return nil
   }
 
-  /// Posts each `m.room.message` body; returns how many were sent.
+  /// Matrix's error answer: its code, and how long to wait before trying again.
+  struct MatrixError: Decodable {
+    var errcode: String?
+    var retry_after_ms: Double?
+  }
+
+  /// Posts each `m.room.message` content not yet acknowledged (`memory`); returns how many
+  /// were sent now and before. A 429 (`M_LIMIT_EXCEEDED`) or a 5xx is tried again, waiting
+  /// what the homeserver says (`retry_after_ms`, at most 30 s), as webhooks are; each message's
+  /// transaction id comes from its room, period and text, so a message sent again is the same
+  /// event to the homeserver, never a second one.
   public static func post(
-    _ messages: [String], to target: Target, token: String, timeout: Double = 30
-  ) throws -> Int {
+    _ messages: [String], to target: Target, token: String, timeout: Double = 30,
+    repository: Workspace? = nil, memory: PostMemory? = nil, period: String = "",
+    wait: (Double) -> Void = { usleep(UInt32($0 * 1_000_000)) }
+  ) throws -> (sent: Int, before: Int) {
     let auth = ["Authorization: Bearer \(token)"]
     let where_ = "\(target.room) on \(target.host)"
+    let settings = DigestPoster.httpSettings(for: target.base, repository: repository)
     func url(_ path: String) -> URL {
       URL(string: target.base.absoluteString + "/_matrix/client/v3/" + path)!
     }
     func failure(_ doing: String, _ r: HTTPClient.Response) -> StorageError {
-      let said = String(decoding: r.body.prefix(300), as: UTF8.self)
-      let code = said.components(separatedBy: "\"errcode\":").dropFirst().first?
-        .split(separator: "\"").first.map(String.init)
+      let code = (try? JSONDecoder().decode(MatrixError.self, from: Data(r.body.prefix(65536))))?
+        .errcode
       let why: String
       switch r.status {
       case 401:
@@ -147,49 +242,78 @@ public enum MatrixPoster {
       }
       return StorageError("could not \(doing) \(where_): \(why)")
     }
-    var room = target.room
-    do {
-      if room.hasPrefix("#") {
-        let r = try HTTPClient.get(
-          url("directory/room/" + percentEncoded(room)), timeout: timeout, headers: auth)
-        guard r.status == 200 else { throw failure("find the room", r) }
-        let text = String(decoding: r.body, as: UTF8.self)
-        guard
-          let id = text.components(separatedBy: "\"room_id\":").dropFirst().first?
-            .split(separator: "\"").first.map(String.init), id.hasPrefix("!")
-        else { throw StorageError("the homeserver gave no room id for \(target.room)") }
-        room = id
+    /// One request, tried again on a 429 or a 5xx.
+    func call(_ doing: String, _ request: () throws(HTTPClient.Failure) -> HTTPClient.Response)
+      throws -> HTTPClient.Response
+    {
+      var attempt = 0
+      while true {
+        attempt += 1
+        var delay = Double(1 << (attempt - 1))
+        let r: HTTPClient.Response
+        do {
+          r = try request()
+        } catch {
+          if case .certificate(let why) = error {
+            throw StorageError(
+              "could not \(doing) \(where_): \(DigestPoster.certificateAdvice(target.base, why))")
+          }
+          guard attempt < DigestPoster.attempts else {
+            throw StorageError(
+              "could not reach the homeserver \(target.host): \(error.description)")
+          }
+          wait(delay)
+          continue
+        }
+        guard r.status == 429 || r.status >= 500, attempt < DigestPoster.attempts else {
+          return r
+        }
+        if let ms = (try? JSONDecoder().decode(MatrixError.self, from: Data(r.body.prefix(65536))))?
+          .retry_after_ms
+        {
+          delay = min(30, max(0, ms / 1000))
+        } else if let after = r.retryAfter {
+          delay = min(30, after)
+        }
+        wait(delay)
       }
-      var sent = 0
-      for (i, message) in messages.enumerated() {
-        var h = FNV1a()
-        h.add(message.utf8)
-        let txn =
-          "dinger-\(Int(Date().timeIntervalSince1970 * 1000))-\(i)-\(String(h.value, radix: 16))"
-        let r = try HTTPClient.post(
-          url("rooms/\(percentEncoded(room))/send/m.room.message/\(txn)"),
-          json: Array(message.utf8), headers: auth, method: "PUT", timeout: timeout)
-        guard (200..<300).contains(r.status) else { throw failure("post to", r) }
-        sent += 1
-      }
-      return sent
-    } catch let f as HTTPClient.Failure {
-      throw StorageError("could not reach the homeserver \(target.host): \(f.description)")
     }
+    var room = target.room
+    if room.hasPrefix("#") {
+      let r = try call("find the room") { () throws(HTTPClient.Failure) in
+        try HTTPClient.get(
+          url("directory/room/" + room.percentEncoded()), timeout: timeout, headers: auth,
+          settings: settings)
+      }
+      guard r.status == 200 else { throw failure("find the room", r) }
+      struct Alias: Decodable { var room_id: String }
+      guard let id = try? JSONDecoder().decode(Alias.self, from: Data(r.body)).room_id,
+        id.hasPrefix("!")
+      else { throw StorageError("the homeserver gave no room id for \(target.room)") }
+      room = id
+    }
+    var (sent, before) = (0, 0)
+    for (i, message) in messages.enumerated() {
+      if let memory, memory.sent(message) {
+        before += 1
+        continue
+      }
+      var h = FNV1a()
+      h.add(room.utf8)
+      h.add(period.utf8)
+      h.add(message.utf8)
+      let txn = "dinger-\(i)-\(String(h.value, radix: 16))"
+      let r = try call("post to") { () throws(HTTPClient.Failure) in
+        try HTTPClient.post(
+          url("rooms/\(room.percentEncoded())/send/m.room.message/\(txn)"),
+          json: Array(message.utf8), headers: auth, method: "PUT", timeout: timeout,
+          settings: settings, bodyOf2xx: false)
+      }
+      guard (200..<300).contains(r.status) else { throw failure("post to", r) }
+      memory?.remember(message)
+      sent += 1
+    }
+    return (sent, before)
   }
 
-  /// A path segment percent-encoded (a room id's `!` and `:`, an alias's `#`).
-  static func percentEncoded(_ s: String) -> String {
-    var out = ""
-    for b in s.utf8 {
-      if (0x30...0x39).contains(b) || (0x41...0x5a).contains(b) || (0x61...0x7a).contains(b)
-        || b == 0x2d || b == 0x2e || b == 0x5f || b == 0x7e
-      {
-        out.unicodeScalars.append(Unicode.Scalar(b))
-      } else {
-        out += String(cFormat: "%%%02X", Int32(b))
-      }
-    }
-    return out
-  }
 }

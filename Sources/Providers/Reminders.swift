@@ -36,9 +36,13 @@ public struct Reminders: Sendable {
   /// The reminders due now: stand-ups starting within `before` seconds from `viewer.now`
   /// (and not begun), less the ones already sent for `target`.
   public func due(before: Int, viewer: ViewerClock, target: String) throws -> [Reminder] {
-    let window = viewer.now..<viewer.now.addingTimeInterval(TimeInterval(before))
+    // NB: due from exactly `before` ahead, inclusive: run at 09:20 with --before 10m, a 09:30
+    // stand-up is reminded then, not a cron tick later (the window's end was exclusive, and
+    // the clock's fraction of a second cut it below 09:30).
+    let end = viewer.now.addingTimeInterval(TimeInterval(before))
+    let window = viewer.now..<end.addingTimeInterval(1)
     let items = try schedules.agenda(window, viewer: viewer).filter {
-      $0.date >= viewer.now && $0.date < window.upperBound
+      $0.date >= viewer.now && $0.date <= end.addingTimeInterval(0.999)
     }
     let sent = Set(remembered())
     // NB: the scrums listed once, not once per stand-up due.

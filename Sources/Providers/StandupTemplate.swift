@@ -112,6 +112,11 @@ extension Workspace {
 }
 
 extension Workspace {
+  /// Runs `body` holding dinger's lock `name` (in `.git/dinger/`): one dinger at a time.
+  public func exclusively<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    try repository.exclusively(name, body)
+  }
+
   /// `.git/dinger/`, made when missing, or nil when it is a link (nothing of dinger's is
   /// written through one) or cannot be made.
   public var dingerFolderIfUsable: URL? {

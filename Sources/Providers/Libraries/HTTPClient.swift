@@ -3,9 +3,11 @@ import FoundationEssentials
 import Glibc
 import HTTP
 
-/// HTTP GET for the dictionary look-ups, with one deadline for the whole request: the HTTP
-/// module's libcurl exchange (loaded on first use, so commands that never go online pay
-/// nothing), the same one git's http remotes use.
+/// HTTP requests with one deadline for the whole request: the dictionary look-ups (GET), and
+/// the digests, reminders and Matrix messages posted to chat services (POST, PUT). It goes
+/// through the HTTP module's libcurl exchange (loaded on first use, so commands that never go
+/// online pay nothing), the same one git's http remotes use, with git's TLS and proxy settings
+/// when the caller gives them (`settings`).
 public enum HTTPClient {
   /// An answer.
   public struct Response: Sendable, Equatable {
@@ -25,12 +27,15 @@ public enum HTTPClient {
     case timedOut(Double)
     /// Something answered, but not HTTP.
     case badResponse(String)
+    /// The server's certificate was not trusted (trying again cannot help).
+    case certificate(String)
 
     public var description: String {
       switch self {
       case .unreachable(let why): return why
       case .timedOut(let s): return "no answer within \(Self.seconds(s))"
       case .badResponse(let why): return "the answer was not HTTP (\(why))"
+      case .certificate(let why): return "its certificate is not trusted (\(why))"
       }
     }
 
@@ -44,30 +49,48 @@ public enum HTTPClient {
 
   /// POSTs `body` (JSON) to `url` within `timeout` seconds, with `headers` (`Authorization:
   /// Bearer ...`); the answer's body bounded as a GET's. No redirect is followed.
+  /// With `bodyOf2xx` false, a 2xx answer is returned as soon as its status is known: the
+  /// message was taken, whatever its body then does (a slow or huge body must not make a
+  /// caller post it again).
   public static func post(
     _ url: URL, json body: [UInt8], headers: [String] = [], method: String? = nil,
-    timeout: Double
+    timeout: Double, settings: HTTPSettings? = nil, bodyOf2xx: Bool = true
   ) throws(Failure) -> Response {
-    try get(url, timeout: timeout, post: body, headers: headers, method: method)
+    try get(
+      url, timeout: timeout, post: body, headers: headers, method: method, settings: settings,
+      bodyOf2xx: bodyOf2xx)
+  }
+
+  /// git's TLS and proxy settings for `url` (`http.sslCAInfo`, `http.sslVerify`, `http.proxy`,
+  /// their `http.<url>.` forms and git's environment variables), read through `config`. Never
+  /// `http.extraHeader`: a header meant for the git host (a CI token) is not sent elsewhere.
+  public static func settings(for url: URL, config: @escaping (String) -> String?)
+    -> HTTPSettings
+  {
+    var settings = HTTPSettings.read(config: config, url: url.absoluteString)
+    settings.extraHeaders = []
+    return settings
   }
 
   /// GETs `url` within `timeout` seconds, through the HTTP module's libcurl exchange (the one
   /// git's http remotes use): no redirect followed, the body bounded to `maxBody`.
   public static func get(
     _ url: URL, timeout: Double, post: [UInt8]? = nil, headers: [String] = [],
-    method: String? = nil
+    method: String? = nil, settings given: HTTPSettings? = nil, bodyOf2xx: Bool = true
   ) throws(Failure) -> Response {
     guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
       throw .unreachable("'\(url.absoluteString)' is not an http:// or https:// address")
     }
     guard let host = url.host, !host.isEmpty else { throw .unreachable("no host in \(url)") }
     let place = host + (url.port.map { ":\($0)" } ?? "")
-    var settings = HTTPSettings()
+    var settings = given ?? HTTPSettings()
     settings.totalTimeout = timeout
     // NB: git's TLS variables (a company CA: GIT_SSL_CAINFO) apply to look-ups too, and curl's
     // own CURL_CA_BUNDLE, which look-ups honoured when they ran the curl program.
     let environment = ProcessInfo.processInfo.environment
-    settings.tls = TLSSettings.read(config: { _ in nil }, environment: environment)
+    if given == nil {
+      settings.tls = TLSSettings.read(config: { _ in nil }, environment: environment)
+    }
     if settings.tls.caFile == nil, let bundle = environment["CURL_CA_BUNDLE"], !bundle.isEmpty {
       settings.tls.caFile = bundle
     }
@@ -92,6 +115,9 @@ public enum HTTPClient {
     let answer = exchange.answered()
     if let failure = answer.failure, answer.status == 0 {
       throw Self.failure(failure, place: place, timeout: timeout)
+    }
+    if !bodyOf2xx, (200..<300).contains(answer.status) {
+      return Response(status: answer.status, body: [])
     }
     guard (200..<300).contains(answer.status) else {
       let ended = exchange.ended()
@@ -128,6 +154,7 @@ public enum HTTPClient {
       return why.containsText("resolve")
         ? .unreachable("cannot find host '\(place)'") : .unreachable("nothing answers at \(place)")
     case .network(let why): return .badResponse(why)
+    case .certificate(let why): return .certificate(why)
     default: return .unreachable(f.message)
     }
   }

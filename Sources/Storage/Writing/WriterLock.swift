@@ -210,3 +210,14 @@ public enum StopPoint {
     kill(getpid(), SIGKILL)
   }
 }
+
+extension DataRepository {
+  /// Runs `body` holding dinger's lock `name` in `.git/dinger/` (a `flock`, released when
+  /// `body` ends or the process dies): what a run reads, sends and then remembers (a reminder
+  /// posted) is done by one dinger at a time.
+  public func exclusively<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    let lock = try WriterLock(at: dingerFolder, name: name)
+    defer { lock.release() }
+    return try body()
+  }
+}

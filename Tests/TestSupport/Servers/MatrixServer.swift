@@ -39,7 +39,7 @@ public final class MatrixServer: @unchecked Sendable {
         print('ok')
     elif what == 'messages':
         r = call('GET', 'rooms/' + urllib.parse.quote(sys.argv[4], safe='') + '/messages?dir=b&limit=50', sys.argv[3])
-        out = [{'sender': e['sender'], 'content': e['content']} for e in r['chunk'] if e['type'] == 'm.room.message']
+        out = [{'sender': e['sender'], 'content': e['content'], 'size': len(json.dumps(e, separators=(',', ':'), ensure_ascii=False).encode())} for e in r['chunk'] if e['type'] == 'm.room.message']
         print(json.dumps(list(reversed(out))))
     """#
 

@@ -19,7 +19,7 @@ struct RemindCommand: ParsableCommand {
 
       Examples:
         dinger remind
-        dinger remind --before 15m --format slack --post env:SLACK_WEBHOOK
+        dinger remind --before 15m --post env:SLACK_WEBHOOK
         dinger remind --notify             (a desktop notification)
         */5 * * * * cd ~/standups && dinger sync -q; dinger remind --post env:HOOK ...
       """)
@@ -27,8 +27,7 @@ struct RemindCommand: ParsableCommand {
   @OptionGroup var global: GlobalOptions
   @Option(parsing: .unconditional, help: "How long before a stand-up to remind: 10m, 1h.")
   var before: MinutesArgument = MinutesArgument(argument: "10m")!
-  @Option(help: "text, markdown, json, slack, mattermost, rocketchat, teams, discord or matrix.")
-  var format: String = "text"
+  @Option(help: ArgumentHelp(ChatPosting.help)) var format: String?
   @Option(
     help:
       "Send each reminder to a chat service's incoming webhook: env:NAME reads its secret address from the environment variable NAME. Or a Matrix room (matrix://HOST/#alias:server)."
@@ -45,61 +44,45 @@ struct RemindCommand: ParsableCommand {
         throw CLIError("--notify and --post send to different places; run remind once for each")
       }
       let post = try PostTarget.resolve(self.post)
+      let format = try ChatPosting.format(self.format, post: post)
       let target = notify ? "notify-send" : post ?? "stdout"
-      let due = try reminders.due(
-        before: before.minutes * 60, viewer: ViewerClock(now: currentDate()), target: target)
-      guard !due.isEmpty else { return }
-      guard let format = DigestViews.Format(rawValue: format.lowercased()) else {
-        throw CLIError(
-          "--format '\(format)' is not one dinger writes; use one of: \(DigestViews.Format.allCases.map(\.rawValue).joined(separator: ", "))"
-        )
+      guard !dryRun else {
+        let due = try reminders.due(
+          before: before.minutes * 60, viewer: ViewerClock(now: currentDate()), target: target)
+        let shown: DigestViews.Format = notify ? .text : format
+        Terminal.output(try due.map { try DigestViews.note($0.text, format: shown) }.joined())
+        return
       }
-      if notify {
-        for reminder in due {
-          if dryRun {
-            Terminal.output(try DigestViews.note(reminder.text, format: .text))
-            continue
+      // NB: what is due, its sending and its memory, one dinger at a time: two runs started
+      // together (a slow sync; remind overlapping the next cron tick) remind once.
+      let said = try repository.exclusively("remind.lock") {
+        let due = try reminders.due(
+          before: before.minutes * 60, viewer: ViewerClock(now: currentDate()), target: target)
+        guard !due.isEmpty else { return "" }
+        if notify {
+          for reminder in due {
+            try DesktopNotifier.notify(summary: "Stand-up: \(reminder.scrum)", body: reminder.text)
+            reminders.remember([reminder])
           }
-          try DesktopNotifier.notify(summary: "Stand-up: \(reminder.scrum)", body: reminder.text)
+          return ""
+        }
+        guard let post, let service = format.service else {
+          reminders.remember(due)
+          return try due.map { try DigestViews.note($0.text, format: format) }.joined()
+        }
+        var last = ""
+        for reminder in due {
+          // NB: each reminder remembered once it is sent: a failure after the first keeps the
+          // first sent.
+          last = try ChatPosting.post(
+            [try DigestViews.note(reminder.text, format: format)], to: post, service: service,
+            repository: repository, period: reminder.key)
           reminders.remember([reminder])
         }
-        return
+        let to = last.components(separatedBy: " to ").last ?? "\n"
+        return "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") at \(to)"
       }
-      let payloads = try due.map { r in try DigestViews.note(r.text, format: format) }
-      if let post, !dryRun, post.lowercased().hasPrefix("matrix") {
-        // NB: one message per reminder, each remembered once sent.
-        for (reminder, payload) in zip(due, payloads) {
-          _ = try postToMatrix([payload], post, format: format)
-          reminders.remember([reminder])
-        }
-        Terminal.output(
-          "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") in \(MatrixPoster.target(post).map { "\($0.room) on \($0.host)" } ?? "the Matrix room")\n"
-        )
-        return
-      }
-      if let post, !dryRun {
-        guard let url = URL(string: post), url.host != nil else {
-          throw CLIError("--post takes a webhook's https address; this one does not read as one")
-        }
-        guard ![.text, .markdown, .json, .matrix].contains(format) else {
-          throw CLIError(
-            "--post sends a chat service's message: choose its format with --format slack, mattermost, rocketchat, teams or discord"
-          )
-        }
-        for (reminder, payload) in zip(due, payloads) {
-          _ = try DigestPoster.post(
-            [payload], to: url,
-            wait: retryWait)
-          // NB: remembered one by one: a failure after the first keeps the first sent.
-          reminders.remember([reminder])
-        }
-        Terminal.output(
-          "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") at \(DigestPoster.shown(url))\n"
-        )
-        return
-      }
-      Terminal.output(payloads.joined())
-      if !dryRun { reminders.remember(due) }
+      Terminal.output(said)
     }
   }
 }

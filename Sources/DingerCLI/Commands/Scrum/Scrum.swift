@@ -55,6 +55,11 @@ struct MinutesArgument: ExpressibleByArgument, Equatable {
   }
 
   static var defaultCompletionKind: CompletionKind { .list(["5", "10", "15", "30", "45", "60"]) }
+
+  /// How `--help` shows a default: `10m`, `1h`.
+  var defaultValueDescription: String {
+    minutes % 60 == 0 && minutes > 0 ? "\(minutes / 60)h" : "\(minutes)m"
+  }
 }
 
 /// A theme given on the command line; a wrong name is a usage error listing the valid ones.
