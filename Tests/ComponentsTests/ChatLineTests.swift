@@ -48,9 +48,12 @@ import Testing
         #expect(rebuilt == text, "seed \(seed) \(service) \(limit): text lost or changed")
         // No grapheme cluster split: the pieces' characters are the text's characters.
         let characters = pieces.flatMap { p in
-          p.parts.flatMap { part -> [Character] in if case .text(let t) = part { Array(t) } else { [] } }
+          p.parts.flatMap { part -> [Character] in
+            if case .text(let t) = part { Array(t) } else { [] }
+          }
         }
-        #expect(characters == Array(text), "seed \(seed) \(service) \(limit): a character was split")
+        #expect(
+          characters == Array(text), "seed \(seed) \(service) \(limit): a character was split")
       }
     }
   }

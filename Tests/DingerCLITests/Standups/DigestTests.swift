@@ -74,6 +74,18 @@ import Testing
     class H(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         def log_message(self, *a): pass
+        def do_GET(self):
+            # A Matrix homeserver's room directory, answered with spaces after the colons (as
+            # many JSON writers do).
+            with open(sys.argv[1] + '.log', 'a') as f:
+                f.write(json.dumps({'path': self.path, 'type': 'GET', 'body': '', 'at': time.time()}) + '\n')
+            answer = b'{"room_id": "!room:example.org", "servers": ["example.org"]}'
+            self.send_response(200)
+            self.send_header('Content-Length', str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+        def do_PUT(self):
+            self.do_POST()
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
             n = seen[self.path] = seen.get(self.path, 0) + 1
@@ -85,6 +97,9 @@ import Testing
             if self.path.startswith('/broken/'): status, answer = 500, b'down for good'
             if self.path.startswith('/bad/'): status, answer = 400, b'invalid_blocks'
             if self.path.startswith('/slow/'): time.sleep(3)
+            if self.path.startswith('/stall/'): time.sleep(3600)
+            if '/send/m.room.message/' in self.path and sum(1 for k in seen if '/send/' in k) == 1 and n == 1:
+                status, answer = 429, b'{"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests", "retry_after_ms": 400}' 
             if self.path.startswith('/echo404/'):
                 status, answer = 404, ('<html><body><h1>Not Found</h1><p>The requested URL ' + self.path + ' was not found on this server.</p></body></html>').encode()
             if self.path.startswith('/half/') and os.path.exists(sys.argv[1] + '.broken') and n >= 2:
@@ -622,5 +637,51 @@ extension DigestPostTests {
       ["digest", "--format", "slack", "--post", "\(base)/ok/T0/SECRET"], env: env)
     #expect(taken.status == 0, "\(taken.stderr)")
     #expect(Self.requests(log).count == 1)
+  }
+}
+
+extension DigestPostTests {
+  /// A homeserver that writes its JSON with spaces, and asks the first message to wait 400 ms
+  /// (`retry_after_ms`): the room is found, the message waits as asked and is sent once.
+  @Test func aMatrixAnswerIsReadAsJSONAndARateLimitWaitedFor() throws {
+    let box = try Self.team()
+    let env = [
+      "DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "MATRIX_ACCESS_TOKEN": "token-x",
+      "DINGER_TEST_RETRY_MS": "1000",
+    ]
+    expectOK(try box.dinger(["standup", "--today", "Release"], env: env))
+    let (base, pid, log) = try Self.receiver(in: box)
+    defer { ProcessRunner.stop(pid) }
+    let host = base.replacingOccurrences(of: "http://", with: "")
+    let r = try box.dinger(
+      ["digest", "--post", "matrix+http://\(host)/#standup:example.org"], env: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    let puts = Self.requests(log).filter { $0["path"]!.contains("/send/m.room.message/") }
+    #expect(puts.count == 2, "\(puts)")
+    #expect(puts.allSatisfy { $0["path"]!.contains("/rooms/%21room%3Aexample.org/") })
+    #expect(Set(puts.map { $0["path"]! }).count == 1, "a retry is the same transaction")
+    if puts.count == 2 {
+      let waited = Double(puts[1]["at"]!)! - Double(puts[0]["at"]!)!
+      #expect(waited >= 0.35, "waited \(waited) s of the 0.4 asked")
+    }
+  }
+
+  /// A webhook that accepts the request and never answers: given up on after the timeout, each
+  /// attempt, with a message that names the host only.
+  @Test func aStalledWebhookIsGivenUpOn() throws {
+    let box = try Self.team()
+    let env = [
+      "DINGER_TEST_NOW": "2026-11-24T18:00:00Z", "DINGER_TEST_RETRY_MS": "10",
+      "DINGER_TEST_POST_TIMEOUT": "1",
+    ]
+    expectOK(try box.dinger(["standup", "--today", "Release"], env: env))
+    let (base, pid, log) = try Self.receiver(in: box)
+    defer { ProcessRunner.stop(pid) }
+    let r = try box.dinger(
+      ["digest", "--format", "slack", "--post", "\(base)/stall/T0/SECRET"], env: env)
+    #expect(
+      r.status == 1 && r.stderr.contains("after 3 attempts (no answer within 1 s)"), "\(r.stderr)")
+    #expect(!r.stderr.contains("SECRET"))
+    #expect(Self.requests(log).count == 3)
   }
 }

@@ -60,6 +60,9 @@ enum ChatPosting {
     period: String
   ) throws -> String {
     let memory = PostMemory(folder: repository.dingerFolderIfUsable, target: post, period: period)
+    // NB: tests only: seconds an attempt may take (30 by default).
+    let timeout =
+      ProcessInfo.processInfo.environment["DINGER_TEST_POST_TIMEOUT"].flatMap(Double.init) ?? 30
     let (sent, before, shown): (Int, Int, String)
     if service == .matrix {
       guard let target = MatrixPoster.target(post) else {
@@ -76,7 +79,8 @@ enum ChatPosting {
         )
       }
       (sent, before) = try MatrixPoster.post(
-        messages, to: target, token: token, repository: repository, memory: memory,
+        messages, to: target, token: token, timeout: timeout, repository: repository,
+        memory: memory,
         period: period, wait: retryWait)
       shown = "\(target.room) on \(target.host)"
     } else {
@@ -84,7 +88,8 @@ enum ChatPosting {
         throw CLIError("--post takes a webhook's https address; this one does not read as one")
       }
       (sent, before) = try DigestPoster.post(
-        messages, to: url, repository: repository, memory: memory, pause: service.pause,
+        messages, to: url, timeout: timeout, repository: repository, memory: memory,
+        pause: service.pause,
         wait: retryWait)
       shown = DigestPoster.shown(url)
     }
