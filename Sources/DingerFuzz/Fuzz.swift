@@ -79,11 +79,22 @@
     /// The files a team brings over (`dinger import`, `library import --csv`): the apps' JSON,
     /// Geekbot's reports and CSV. Never a crash; a CSV that reads gives rows within the bounds.
     static func interchange(_ bytes: [UInt8]) {
-      _ = try? ImportBatch.scrumdinger(bytes)
-      _ = try? ImportBatch.syncups(bytes)
+      // NB: what an import goes on to do with what it read: every date formatted as the files
+      // write it (a date of 1e20 trapped there), every length and duration used.
+      for batch in [try? ImportBatch.scrumdinger(bytes), try? ImportBatch.syncups(bytes)] {
+        for item in batch?.items ?? [] {
+          _ = item.scrum.length
+          for meeting in item.meetings { _ = ISODate.format(meeting.date) }
+        }
+      }
       let scrum = Scrum(title: "F", length: 5, attendees: [Attendee(name: "Ada")])
-      _ = try? GeekbotReports.convert(
-        bytes, scrum: scrum, id: UUID(), day: { _ in CivilDate(dayNumber: 0) })
+      if let converted = try? GeekbotReports.convert(
+        bytes, scrum: scrum, id: UUID(),
+        day: { date, _ in CivilDate(dayNumber: Int(date.timeIntervalSince1970) / 86_400) },
+        today: { _ in CivilDate(dayNumber: 30_000) })
+      {
+        for entry in converted.entries { _ = CivilDate(entry.date) }
+      }
       if let rows = try? CSVReader.rows(bytes) {
         guard rows.count <= CSVReader.maxRows, rows.allSatisfy({ $0.count <= CSVReader.maxFields })
         else { fatalError("the CSV reader went past its bounds") }

@@ -120,25 +120,51 @@ public struct InterchangeProvider: Sendable {
   /// A file a user names (an app's export, a spreadsheet), read whole up to `limit` bytes (a
   /// regular file; a longer one is refused by its size before it is read).
   public static func readFile(_ path: String, limit: Int) throws -> [UInt8] {
-    guard let bytes = RegularFile.read(path, limit: limit + 1) else {
+    var st = stat()
+    guard stat(path, &st) == 0 else {
       throw StorageError("can't read '\(path)': \(String(cString: strerror(errno)))")
     }
+    guard st.st_mode & S_IFMT == S_IFREG else {
+      throw StorageError("can't read '\(path)': it is not a file")
+    }
+    // NB: the size said before anything is read (a stale errno said "Inappropriate ioctl").
+    guard st.st_size <= limit else {
+      throw StorageError(
+        "'\(path)' is \(Self.megabytes(Int(st.st_size))), over the \(limit >> 20) MB an import reads; nothing was read"
+      )
+    }
+    errno = 0
+    guard let bytes = RegularFile.read(path, limit: limit + 1) else {
+      let why = errno == 0 ? "it changed while it was read" : String(cString: strerror(errno))
+      throw StorageError("can't read '\(path)': \(why)")
+    }
     guard bytes.count <= limit else {
-      throw StorageError("'\(path)' is over \(limit >> 20) MB; nothing was read")
+      throw StorageError(
+        "'\(path)' grew over the \(limit >> 20) MB an import reads while it was read; nothing was read"
+      )
     }
     return bytes
   }
 
+  static func megabytes(_ bytes: Int) -> String {
+    bytes >= 10 << 20 ? "\(bytes >> 20) MB" : String(cFormat: "%.1f MB", Double(bytes) / 1_048_576)
+  }
+
   /// Imports Geekbot's reports as written stand-up entries of `stored`, one commit; an entry
-  /// for that person and day already here is left as it is. A report's day is the one in the
-  /// scrum's zone (its schedule's), else in `zone`.
+  /// for that person and day already here is left as it is. A report's day is its writer's:
+  /// in the attendee's `zone:`, else the scrum's (its schedule's), else `zone`; a report dated
+  /// after its writer's today (at `now`) is left out.
   public func importGeekbot(
     _ bytes: [UInt8], into stored: StoredScrum, zone fallback: any WallClockZone,
-    dryRun: Bool = false
+    now: Date = Date(), dryRun: Bool = false
   ) throws -> ImportResult {
-    let zone: any WallClockZone =
+    let scrumZone: any WallClockZone =
       stored.scrum.schedule.flatMap { ZoneDatabase.system.rules($0.zone) } ?? fallback
-    let day = { (date: Date) -> CivilDate in
+    func zone(_ a: Attendee) -> any WallClockZone {
+      a.zone.flatMap { ZoneDatabase.system.rules($0) } ?? scrumZone
+    }
+    let day = { (date: Date, writer: Attendee) -> CivilDate in
+      let zone = zone(writer)
       let utc = Int64(date.timeIntervalSince1970.rounded(.down))
       let local = utc + Int64(zone.offset(at: utc))
       return CivilDate(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
@@ -150,7 +176,8 @@ public struct InterchangeProvider: Sendable {
     }
     let converted: GeekbotReports.Converted
     do {
-      converted = try GeekbotReports.convert(bytes, scrum: stored.scrum, id: id, day: day)
+      converted = try GeekbotReports.convert(
+        bytes, scrum: stored.scrum, id: id, day: day, today: { day(now, $0) })
     } catch let error as ImportError {
       throw StorageError(error.description + "; nothing was imported")
     }

@@ -266,10 +266,17 @@ public struct StandupProvider: Sendable {
   public func resolve(
     _ id: String, in stored: StoredScrum, by writer: String, date: String, note: String?
   ) throws -> Written {
-    let id = id.trimmed.lowercased()
-    try checkResolvable([id], in: stored, by: writer, on: date, againAllowed: false)
+    try resolve([id], in: stored, by: writer, date: date, note: note)
+  }
+
+  /// Resolves several blockers in `writer`'s entry of `date`: one write, one commit.
+  public func resolve(
+    _ ids: [String], in stored: StoredScrum, by writer: String, date: String, note: String?
+  ) throws -> Written {
+    let ids = ids.map { $0.trimmed.lowercased() }
+    try checkResolvable(ids, in: stored, by: writer, on: date, againAllowed: false)
     return try write(for: stored, by: writer, date: date) { entry in
-      entry.resolved.append(BlockerResolution(id: id, note: note))
+      entry.resolved += ids.map { BlockerResolution(id: $0, note: note) }
     }
   }
 }

@@ -7,7 +7,9 @@ import FoundationEssentials
 /// (`sync-ups.json`). Dates are seconds since 2001-01-01 (`.deferredToDate`).
 public enum AppFiles {
   /// The largest file read: a team's whole history is far smaller.
-  public static let maxBytes = 64 << 20
+  // NB: dinger's own export of 100,000 meetings is 85 MB; reading one of 256 MB holds about
+  // (docs/import-export.md measures it) several times its size while JSON is decoded.
+  public static let maxBytes = 256 << 20
 
   /// Seconds between 1970-01-01 and 2001-01-01, Foundation's reference date.
   static let referenceOffset: Double = 978_307_200
@@ -18,6 +20,15 @@ public enum AppFiles {
   }
 
   /// The apps' seconds since 2001 as a date in whole seconds (dinger's meetings keep those).
+  /// The first and last instants an imported date may name (1970-01-01 and 2200-01-01, UTC,
+  /// seconds since 1970): a date outside them is refused before any arithmetic on it.
+  public static let dateRange: ClosedRange<Double> = 0...7_258_118_400
+
+  /// Whether the apps' seconds since 2001 name a date dinger takes (finite, 1970 to 2200).
+  public static func takes(appSeconds: Double) -> Bool {
+    appSeconds.isFinite && dateRange.contains(appSeconds + referenceOffset)
+  }
+
   public static func wholeSeconds(appSeconds: Double) -> Date {
     Date(timeIntervalSince1970: (appSeconds + referenceOffset).rounded(.down))
   }
@@ -178,11 +189,15 @@ public enum AppFiles {
     /// The attoseconds.
     public var attoseconds: Int128 { Int128(high) << 64 | Int128(low) }
 
-    /// Whole seconds, rounded to the nearest.
+    /// Whole seconds, rounded to the nearest (half away from zero). NB: no addition or negation
+    /// of the full value: `[Int64.max, UInt64.max]` and `[Int64.min, 0]` trapped there.
     public var seconds: Int128 {
       let a = attoseconds
       let unit: Int128 = 1_000_000_000_000_000_000
-      return a >= 0 ? (a + unit / 2) / unit : -((-a + unit / 2) / unit)
+      let (q, r) = a.quotientAndRemainder(dividingBy: unit)
+      if r >= unit / 2 { return q + 1 }
+      if r <= -(unit / 2) { return q - 1 }
+      return q
     }
 
     public init(from decoder: any Decoder) throws {

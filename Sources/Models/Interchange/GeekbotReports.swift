@@ -42,17 +42,49 @@ public enum GeekbotReports {
     public var notes: [String] = []
   }
 
-  /// Answers that say there is no blocker.
+  /// Answers that say there is no blocker, once case, punctuation, emoji and `:shortcodes:`
+  /// are set aside.
   static let noBlocker: Set<String> = [
-    "", "-", "no", "none", "nope", "nothing", "n/a", "na", "no blockers", "nothing blocking",
-    "all good", "no.", "none.", "nothing.",
+    "", "no", "none", "nope", "nah", "nothing", "n a", "na", "nil", "no blockers", "no blocker",
+    "nothing blocking", "nothing blocking me", "not blocked", "no blocks", "all good",
+    "none so far",
+    "nothing so far", "no issues", "no problems", "not really", "none today", "nothing today",
+    "no blockers today", "all clear",
   ]
 
+  /// Whether a line of a blocker answer says there is none: "Nope :slightly_smiling_face:",
+  /// "N/A.", "-", "NONE!", "👍", "no blockers 🎉".
+  public static func saysNone(_ line: String) -> Bool {
+    var text = ""
+    var rest = Substring(line)
+    // :shortcodes: out.
+    while let colon = rest.firstIndex(of: ":") {
+      text += rest[..<colon]
+      let after = rest[rest.index(after: colon)...]
+      if let end = after.firstIndex(of: ":"),
+        after[..<end].allSatisfy({ $0.isLetter || $0.isNumber || "_+-".contains($0) }),
+        !after[..<end].isEmpty
+      {
+        rest = after[after.index(after: end)...]
+      } else {
+        rest = after
+      }
+    }
+    text += rest
+    // Letters and digits only (emoji and punctuation out), words separated by one space.
+    let words = text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+    return noBlocker.contains(words.joined(separator: " "))
+  }
+
   /// Reads the reports and makes entries for `scrum` (its id `id`). `day` gives a report's
-  /// local day; a report's writer must be one of the scrum's attendees (by real name or user
-  /// name, case ignored).
+  /// day in its writer's zone; `today` the writer's today (a later report is refused). A
+  /// report's writer must be one of the scrum's attendees (by real name or user name, case
+  /// ignored). Blockers come from the question that asks for them alone, and a day's answer is
+  /// that day's state: a blocker the writer does not repeat in their next report is resolved in
+  /// it, one they repeat keeps its id.
   public static func convert(
-    _ bytes: [UInt8], scrum: Scrum, id: UUID, day: (Date) -> CivilDate
+    _ bytes: [UInt8], scrum: Scrum, id: UUID, day: (Date, Attendee) -> CivilDate,
+    today: (Attendee) -> CivilDate
   ) throws -> Converted {
     let reports = try ImportBatch.decode([Report].self, bytes, app: "Geekbot")
     let asked = (scrum.standup ?? StandupSettings()).asked
@@ -63,6 +95,9 @@ public enum GeekbotReports {
     for (i, a) in scrum.attendees.enumerated() where byKey[a.naturalKey] == nil {
       byKey[a.naturalKey] = i
     }
+    /// Each writer's open blockers: text (as compared) to id.
+    var open: [String: [(key: String, id: String)]] = [:]
+    var moods: [String: Int] = [:]
     for report in reports.sorted(by: { $0.timestamp < $1.timestamp }) {
       let names = [report.member.realname, report.member.username].compactMap { $0?.trimmed }
         .filter { !$0.isEmpty }
@@ -74,7 +109,20 @@ public enum GeekbotReports {
         continue
       }
       let attendee = scrum.attendees[index]
-      let date = day(Date(timeIntervalSince1970: Double(report.timestamp))).description
+      guard let at = ImportBatch.date(unixSeconds: report.timestamp) else {
+        out.notes.append(
+          "report \(report.id) by \(attendee.name) left out: its timestamp \(report.timestamp) is not between 1970 and 2200"
+        )
+        continue
+      }
+      let civil = day(at, attendee)
+      guard civil <= today(attendee) else {
+        out.notes.append(
+          "report \(report.id) by \(attendee.name) left out: it is dated \(civil), after the writer's today (an entry is never dated in the future)"
+        )
+        continue
+      }
+      let date = civil.description
       guard seen.insert("\(attendee.naturalKey)@\(date)").inserted else {
         out.notes.append(
           "report \(report.id) left out: \(attendee.name) has an earlier report for \(date) in the file"
@@ -82,29 +130,64 @@ public enum GeekbotReports {
         continue
       }
       var entry = StandupEntry(scrum: id, date: date, by: attendee.name)
+      var blockerAnswer: [String]?
       for q in report.questions {
         let answer = (q.answer ?? "").trimmed
-        let key = match(q.question, asked: asked)
-        if key == "blockers" {
-          for line in answer.split(whereSeparator: \.isNewline) {
-            let text = String(line).trimmed.drop { "-*•".contains($0) }.description.trimmed
-            guard !noBlocker.contains(text.lowercased()) else { continue }
-            entry.blockers.append(BlockerMention(text: String(text.prefix(StandupEntry.maxAnswer))))
-          }
-        } else if let key {
+        switch match(q.question, asked: asked) {
+        case "blockers":
+          blockerAnswer =
+            (blockerAnswer ?? [])
+            + answer.split(whereSeparator: \.isNewline).map {
+              String($0).trimmed.drop { "-*•".contains($0) }.description.trimmed
+            }.filter { !saysNone($0) }
+        case "mood":
+          if !answer.isEmpty { moods[q.question, default: 0] += 1 }
+        case let key?:
           guard !answer.isEmpty else { continue }
           entry.answers.append(.init(key: key, text: String(answer.prefix(StandupEntry.maxAnswer))))
-        } else if !answer.isEmpty {
-          out.notes.append(
-            "report \(report.id): \(scrum.title) asks nothing like '\(OneLineText.excerpt(q.question))'; that answer was left out (add the question to the scrum's standup: questions, then import again)"
-          )
+        case nil:
+          if !answer.isEmpty {
+            out.notes.append(
+              "report \(report.id): \(scrum.title) asks nothing like '\(OneLineText.excerpt(q.question))'; that answer was left out (add the question to the scrum's standup: questions, then import again)"
+            )
+          }
         }
       }
-      guard entry.isWritten else {
+      // NB: a report that answers the blocker question says the day's state; one that does not
+      // ask it (another stand-up's) says nothing about blockers.
+      if let listed = blockerAnswer {
+        var still: [(key: String, id: String)] = []
+        for text in listed {
+          let text = String(text.prefix(StandupEntry.maxAnswer))
+          let key = text.lowercased()
+          if let known = open[attendee.naturalKey, default: []].first(where: { $0.key == key })
+            ?? still.first(where: { $0.key == key })
+          {
+            if !still.contains(where: { $0.key == key }) { still.append(known) }
+            entry.blockers.append(BlockerMention(id: known.id, text: text))
+          } else {
+            let new = BlockerID.derived(scrum: id, date: date, by: attendee.name, text: text)
+            still.append((key, new))
+            entry.blockers.append(BlockerMention(text: text))
+          }
+        }
+        for gone in open[attendee.naturalKey, default: []]
+        where !still.contains(where: { $0.id == gone.id }) {
+          entry.resolved.append(
+            BlockerResolution(id: gone.id, note: "not in the next Geekbot report"))
+        }
+        open[attendee.naturalKey] = still
+      }
+      guard entry.isWritten || !entry.resolved.isEmpty else {
         out.notes.append("report \(report.id) by \(attendee.name) left out: it answers nothing")
         continue
       }
       out.entries.append(entry)
+    }
+    for (question, count) in moods.sorted(by: { $0.key < $1.key }) {
+      out.notes.append(
+        "'\(OneLineText.excerpt(question))' asks for a mood, and a scrum's questions have no mood answers yet: its \(count) answer\(count == 1 ? " was" : "s were") left out"
+      )
     }
     return out
   }
@@ -116,6 +199,8 @@ public enum GeekbotReports {
     if let same = asked.first(where: { $0.ask.trimmed.lowercased() == q || $0.key == q }) {
       return same.key
     }
+    // NB: before "today": Geekbot's first default question is "How do you feel today?".
+    if ["feel", "mood", "how are you"].contains(where: { q.contains($0) }) { return "mood" }
     if ["block", "obstacle", "imped", "stuck", "in your way"].contains(where: { q.contains($0) }) {
       return "blockers"
     }

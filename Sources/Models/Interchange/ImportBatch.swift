@@ -41,6 +41,12 @@ public struct ImportBatch: Sendable, Equatable {
   /// Reads Scrumdinger's `scrums.data` (either tutorial's shape).
   public static func scrumdinger(_ bytes: [UInt8]) throws -> ImportBatch {
     let scrums = try decode([AppFiles.DailyScrum].self, bytes, app: "Scrumdinger")
+    for (i, s) in scrums.enumerated() {
+      for (j, m) in s.history.enumerated() {
+        try checkDate(
+          m.date, at: "[\(i)].history[\(j)].date", of: "scrum '\(OneLineText.excerpt(s.title))'")
+      }
+    }
     var batch = ImportBatch(source: .scrumdinger)
     for s in scrums {
       let label = "scrum '\(OneLineText.excerpt(s.title))'"
@@ -90,6 +96,20 @@ public struct ImportBatch: Sendable, Equatable {
         "two sync-ups share the id \(OneLineText.excerpt(s.id)) (SyncUps refuses such a file too); nothing was imported"
       )
     }
+    for (i, s) in syncUps.enumerated() {
+      for (j, m) in s.meetings.enumerated() {
+        try checkDate(
+          m.date, at: "[\(i)].meetings[\(j)].date", of: "sync-up '\(OneLineText.excerpt(s.title))'")
+      }
+      // NB: a planned length is at most 600 minutes; the seconds are compared before any
+      // arithmetic on them.
+      let seconds = s.duration.seconds
+      guard seconds >= 0, seconds <= 100 * 365 * 86_400 else {
+        throw ImportError(
+          "[\(i)].duration of sync-up '\(OneLineText.excerpt(s.title))' is [\(s.duration.high), \(s.duration.low)], \(seconds) s: not a length of time a meeting has (0 to 100 years); nothing was imported"
+        )
+      }
+    }
     var batch = ImportBatch(source: .syncups)
     for s in syncUps {
       let label = "scrum '\(OneLineText.excerpt(s.title))'"
@@ -121,6 +141,21 @@ public struct ImportBatch: Sendable, Equatable {
         meetings: zip(s.meetings.map(\.id), meetings).map { ($0, $1) })
     }
     return batch
+  }
+
+  /// Refuses a date outside 1970-2200 (or not a number), naming its place in the file.
+  static func checkDate(_ appSeconds: Double, at place: String, of what: String) throws {
+    guard AppFiles.takes(appSeconds: appSeconds) else {
+      throw ImportError(
+        "\(place) of \(what) is \(appSeconds) s after 2001-01-01: not a date between 1970 and 2200; nothing was imported"
+      )
+    }
+  }
+
+  /// A Unix time as a date, when it lies between 1970 and 2200.
+  public static func date(unixSeconds: Int64) -> Date? {
+    AppFiles.dateRange.contains(Double(unixSeconds))
+      ? Date(timeIntervalSince1970: Double(unixSeconds)) : nil
   }
 
   static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], app: String) throws -> T {
@@ -251,9 +286,38 @@ public struct ImportBatch: Sendable, Equatable {
         continue
       }
       meeting.scrum = uuid
+      if let transcript = meeting.transcript, let cut = Self.transcriptCut(transcript) {
+        meeting.transcript = cut
+        notes.append(
+          "\(label): meeting \(mid.lowercased)'s transcript of \(transcript.utf8.count >> 20) MB is over what a meeting file holds (8 MB); its first \(cut.utf8.count >> 20) MB are kept"
+        )
+      }
       kept.append(meeting)
     }
     return (kept, seen)
+  }
+
+  /// What of a transcript fits a meeting file (8 MiB, with 512 KiB for the rest of the record):
+  /// its start up to a character, counting the two spaces YAML puts before each of its lines;
+  /// nil when all of it fits.
+  static func transcriptCut(_ text: String) -> String? {
+    let room = (8 << 20) - (512 << 10)
+    var cost = 0
+    var end = text.utf8.startIndex
+    for i in text.utf8.indices {
+      let b = text.utf8[i]
+      cost += b == 0x0A ? 3 : 1
+      if cost > room { break }
+      end = text.utf8.index(after: i)
+    }
+    guard end < text.utf8.endIndex else { return nil }
+    // NB: back to a scalar's first byte, then to a character's start.
+    var cut = end
+    while cut > text.utf8.startIndex, text.utf8[cut] & 0xC0 == 0x80 {
+      cut = text.utf8.index(before: cut)
+    }
+    let scalars = String(text.utf8[..<cut]) ?? ""
+    return String(scalars.dropLast())
   }
 
   /// `title`, or `title (2)`, `(3)`... when a scrum in the batch has it (case ignored), with

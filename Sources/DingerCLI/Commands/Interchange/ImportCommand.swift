@@ -73,7 +73,7 @@ struct ImportCommand: ParsableCommand {
         }
         let stored = try ScrumProvider.live(repository: repository).find(scrum)
         let result = try InterchangeProvider.live(repository: repository).importGeekbot(
-          bytes, into: stored, zone: userZone, dryRun: dryRun)
+          bytes, into: stored, zone: userZone, now: currentDate(), dryRun: dryRun)
         report(result)
       default:
         throw CLIError("dinger imports from scrumdinger, syncups or geekbot, not '\(app)'")

@@ -108,25 +108,50 @@ struct BlockerCommand: ParsableCommand {
   struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "resolve",
-      abstract: "Resolve a blocker: recorded in your entry of the day, with an optional note.",
+      abstract: "Resolve blockers: recorded in your entry of the day, with an optional note.",
       discussion: """
+        --all resolves every open blocker of the scrum (those --owner opened, those opened \
+        --before a day) in one entry and one commit: how a team closes what an import left \
+        open.
+
         Examples:
           dinger blocker resolve b1f0c2a9d
           dinger blocker resolve b1f0c2a9d --note "Grace sent the key" --scrum platform
+          dinger blocker resolve --all --scrum platform --before 2026-11-01
+          dinger blocker resolve --all --scrum platform --owner "Nia" --note "imported"
         """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var writerOptions: WriterOptions
-    @Argument(help: "The blocker's id ('dinger blockers' lists them).") var id: String
+    @Argument(help: "The blocker's id ('dinger blockers' lists them).") var id: String?
     @Option(help: "The scrum (default: the one with a blocker of this id).") var scrum: String?
     @Option(help: "How it was resolved.") var note: String?
+    @Flag(help: "Every open blocker of the scrum (narrowed by --owner and --before).") var all =
+      false
+    @Option(help: "With --all: only the blockers this person opened.") var owner: String?
+    @Option(help: "With --all: only the blockers opened before this day (YYYY-MM-DD).")
+    var before: String?
+
+    func validate() throws {
+      if all == (id != nil) {
+        throw ValidationError("name one blocker's id, or --all")
+      }
+      if !all && (owner != nil || before != nil) {
+        throw ValidationError("--owner and --before go with --all")
+      }
+      if let before, CivilDate(before) == nil {
+        throw ValidationError("--before takes a day as YYYY-MM-DD, found '\(before)'")
+      }
+    }
 
     func run() throws {
       try reporting {
         let repository = try global.repository()
         let scrums = ScrumProvider.live(repository: repository)
         let provider = StandupProvider(scrums: scrums)
-        let id = self.id.trimmed.lowercased()
+        guard let id = self.id?.trimmed.lowercased() else {
+          return try resolveAll(provider, scrums)
+        }
         let stored: StoredScrum
         if let scrum {
           stored = try scrums.find(scrum)
@@ -148,6 +173,42 @@ struct BlockerCommand: ParsableCommand {
         let written = try provider.resolve(id, in: stored, by: writer, date: date, note: note)
         Terminal.output("\(written.subject) (\(written.path))\n")
       }
+    }
+
+    /// `--all`: the scrum's open blockers that match, resolved in one entry.
+    func resolveAll(_ provider: StandupProvider, _ scrums: ScrumProvider) throws {
+      let stored: StoredScrum
+      if let scrum {
+        stored = try scrums.find(scrum)
+      } else {
+        let holding = try scrums.list().scrums.filter { s in
+          try provider.blockers(of: s).contains { $0.resolution == nil }
+        }
+        guard holding.count == 1 else {
+          throw CLIError(
+            holding.isEmpty
+              ? "no scrum has an open blocker"
+              : "several scrums have open blockers (\(holding.map(\.slug).joined(separator: ", "))); name one with --scrum"
+          )
+        }
+        stored = holding[0]
+      }
+      let open = try provider.blockers(of: stored).filter { b in
+        b.resolution == nil
+          && (owner.map { b.owner.trimmed.lowercased() == $0.trimmed.lowercased() } ?? true)
+          && (before.map { b.opened < $0 } ?? true)
+      }
+      guard !open.isEmpty else {
+        Terminal.output("no open blocker of \(stored.scrum.title) matches; nothing resolved\n")
+        return
+      }
+      let date = try writerOptions.day()
+      let writer = try writerOptions.writer(of: stored.scrum, repository: try global.repository())
+      let written = try provider.resolve(
+        open.map(\.id), in: stored, by: writer, date: date, note: note)
+      Terminal.output(
+        "\(written.subject): \(open.count) blocker\(open.count == 1 ? "" : "s") resolved (\(written.path))\n"
+      )
     }
   }
 }
