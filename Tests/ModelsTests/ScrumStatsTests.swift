@@ -98,4 +98,20 @@ import Testing
     #expect(grace.away == [false, true, false])
     #expect(grace.attended == 1 && grace.expected == 2)
   }
+
+  /// A meeting that names nobody (SyncUps kept no attendees) is attendance unknown: left out of
+  /// the attendance table, not everyone absent.
+  @Test func aMeetingThatNamesNobodyIsAttendanceUnknown() throws {
+    let meetings = [
+      meeting(0, seconds: 600, attendees: ["Ada", "Grace"]),
+      meeting(1, seconds: 600, attendees: []),
+      meeting(2, seconds: 600, attendees: ["Ada", "Grace"]),
+    ]
+    let stats = ScrumStats.compute(
+      scrum: scrum([Attendee(name: "Ada"), Attendee(name: "Grace")]), slug: "design",
+      schedule: nil, meetings: meetings, missed: nil)
+    #expect(stats.attendance.dates.count == 2)
+    #expect(stats.attendance.people.allSatisfy { $0.present == [true, true] && $0.expected == 2 })
+    #expect(stats.meetings == 3, "the meeting still counts as held")
+  }
 }

@@ -51,7 +51,10 @@ extension ScrumStats {
       speakers: speakers, otherSpeakers: rest.count,
       otherSeconds: rest.reduce(0) { $0 + $1.value.seconds },
       speakingTrend: trend(meetings, names: top.prefix(5).map(\.key)),
-      attendance: attendance(Array(meetings.suffix(attendanceMeetings)), scrum: scrum),
+      // NB: a meeting that names nobody (SyncUps kept no attendees) says nothing of who came:
+      // attendance unknown, left out, not everyone absent.
+      attendance: attendance(
+        Array(meetings.filter(knowsAttendance).suffix(attendanceMeetings)), scrum: scrum),
       weeks: weeks(meetings, missed: missed),
       words: words.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(speakerLimit).map {
         SpeakerWords(name: $0.key, words: $0.value)
@@ -65,6 +68,11 @@ extension ScrumStats {
   public static func attended(_ name: String, _ m: Meeting) -> Bool {
     if m.speakers.isEmpty { return m.attendees.contains(name) }
     return m.speakers.contains { $0.name == name && $0.seconds > 0 }
+  }
+
+  /// Whether a meeting says who came: it has attendees or speakers.
+  public static func knowsAttendance(_ m: Meeting) -> Bool {
+    !(m.attendees.isEmpty && m.speakers.isEmpty)
   }
 
   static func attendance(_ meetings: [Meeting], scrum: Scrum) -> Attendance {

@@ -59,7 +59,13 @@ public struct ImportBatch: Sendable, Equatable {
         }
       } else if let color = s.color {
         theme = color.nearestTheme
+        batch.notes.append(
+          "\(label): its colour is now the nearest of the 16 themes, \(color.nearestTheme.rawValue) (the colour itself is not kept)"
+        )
       }
+      batch.notes += lossNotes(
+        label, ids: !s.attendees.isEmpty, dates: s.history.map(\.date),
+        emptyTranscripts: s.history.filter { $0.transcript?.isEmpty == true }.count)
       var names = s.attendees.map(\.name)
       if names.allSatisfy({ $0.trimmed.isEmpty }) {
         // NB: a scrum needs an attendee; the people at its meetings are real ones.
@@ -119,6 +125,14 @@ public struct ImportBatch: Sendable, Equatable {
           "\(label): theme '\(OneLineText.excerpt(s.theme))' is not one of the 16; dinger picks one"
         )
       }
+      batch.notes += lossNotes(
+        label, ids: !s.attendees.isEmpty, dates: s.meetings.map(\.date),
+        emptyTranscripts: s.meetings.filter { $0.transcript.isEmpty }.count)
+      if !s.meetings.isEmpty {
+        batch.notes.append(
+          "\(label): SyncUps recorded no attendees at its meetings; their attendance is unknown (left out of attendance, not counted absent)"
+        )
+      }
       let seconds = s.duration.seconds
       var minutes = Int(clamping: (seconds + 30) / 60)
       if seconds % 60 != 0 {
@@ -141,6 +155,27 @@ public struct ImportBatch: Sendable, Equatable {
         meetings: zip(s.meetings.map(\.id), meetings).map { ($0, $1) })
     }
     return batch
+  }
+
+  /// What a scrum of the apps loses in dinger, said once per scrum: attendee ids (dinger
+  /// knows people by name), fractions of a second in meeting dates, empty transcripts.
+  static func lossNotes(_ label: String, ids: Bool, dates: [Double], emptyTranscripts: Int)
+    -> [String]
+  {
+    var notes: [String] = []
+    if ids { notes.append("\(label): attendee ids are not kept (dinger knows people by name)") }
+    let fractional = dates.filter { $0 != $0.rounded(.down) }.count
+    if fractional > 0 {
+      notes.append(
+        "\(label): \(fractional) meeting date\(fractional == 1 ? "" : "s") kept to the whole second (the app kept fractions)"
+      )
+    }
+    if emptyTranscripts > 0 {
+      notes.append(
+        "\(label): \(emptyTranscripts) empty transcript\(emptyTranscripts == 1 ? "" : "s") left out"
+      )
+    }
+    return notes
   }
 
   /// Refuses a date outside 1970-2200 (or not a number), naming its place in the file.

@@ -253,6 +253,32 @@ import Testing
     #expect(history.status == 0 && history.stdout.contains("Design"), "\(history.stderr)")
   }
 
+  /// What dinger does not keep is said at import: attendee ids, fractions of a second, empty
+  /// transcripts, SyncUps' unknown attendance.
+  @Test func everyLossIsANoteAtImport() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    let file = box.home.url.appendingPathComponent("scrums.data")
+    try scrumdinger(date: "785000000.25", transcript: "").write(
+      to: file, atomically: true, encoding: .utf8)
+    let r = try box.dinger("import", "scrumdinger", file.path)
+    #expect(r.status == 0, "\(r.stderr)")
+    for note in [
+      "attendee ids are not kept", "1 meeting date kept to the whole second",
+      "1 empty transcript left out",
+    ] {
+      #expect(r.stderr.contains(note), "\(note): \(r.stderr)")
+    }
+    let other = try Sandbox()
+    expectOK(try other.dinger("init"))
+    try syncups(duration: "[3, 4659767778871345152]", date: "785000000").write(
+      to: file, atomically: true, encoding: .utf8)
+    let s = try other.dinger("import", "syncups", file.path)
+    #expect(s.status == 0, "\(s.stderr)")
+    #expect(s.stderr.contains("their attendance is unknown"), "\(s.stderr)")
+    expectOK(try other.dinger("check"))
+  }
+
   @Test func aGeekbotReportInTheFutureOrPastTheBoundIsLeftOutAndSaid() throws {
     let box = try Sandbox()
     box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-28T12:00:00Z"
