@@ -72,8 +72,11 @@ public struct Scrum: Hashable, Sendable, Codable {
   /// The attendee named `name` (trimmed, case-insensitive), if any.
   public func attendee(named name: String) -> Attendee? {
     let key = name.trimmed.lowercased()
-    return attendees.first { $0.naturalKey == key }
+    return attendees.first { $0.naturalKey == key } ?? attendees.first { $0.keys.contains(key) }
   }
+
+  /// The name a person is shown by: the attendee whose name or `aka` it is, else as written.
+  public func person(_ name: String) -> String { attendee(named: name)?.name ?? name }
 
   /// The rules a scrum must follow beyond its types; with `zones`, the time zones it names too.
   public func validate(zones: (any ZoneDirectory)? = nil) -> [ValidationIssue] {
@@ -139,15 +142,22 @@ public struct Attendee: Hashable, Sendable, Codable {
   public var email: String?
   /// Days the attendee is away (not expected at meetings or in written stand-ups).
   public var away: [Absence] = []
+  /// Other names the person had (in an imported tool, before a rename): every view folds them
+  /// into this attendee.
+  public var aka: [String] = []
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
   /// Creates an attendee.
-  public init(name: String, zone: String? = nil, email: String? = nil, away: [Absence] = []) {
+  public init(
+    name: String, zone: String? = nil, email: String? = nil, away: [Absence] = [],
+    aka: [String] = []
+  ) {
     self.name = name
     self.zone = zone
     self.email = email
     self.away = away
+    self.aka = aka
   }
 
   public init(from decoder: any Decoder) throws {
@@ -156,17 +166,18 @@ public struct Attendee: Hashable, Sendable, Codable {
       self.name = name
       return
     }
-    var r = try FieldReader(decoder, known: ["name", "zone", "email", "away"])
+    var r = try FieldReader(decoder, known: ["name", "zone", "email", "away", "aka"])
     name = r.required("name") ?? ""
     zone = r.optional("zone")
     email = r.optional("email")
     away = r.list("away")
+    aka = r.list("aka")
     unknown = r.unknown()
     try r.finish(self)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    if unknown.isEmpty && zone == nil && email == nil && away.isEmpty {
+    if unknown.isEmpty && zone == nil && email == nil && away.isEmpty && aka.isEmpty {
       var c = encoder.singleValueContainer()
       try c.encode(name)
       return
@@ -176,6 +187,7 @@ public struct Attendee: Hashable, Sendable, Codable {
     try w.write("zone", zone)
     try w.write("email", email)
     try w.writeNonEmpty("away", away)
+    try w.writeNonEmpty("aka", aka)
     try w.write(unknown)
   }
 
@@ -183,6 +195,9 @@ public struct Attendee: Hashable, Sendable, Codable {
   public var naturalKey: String {
     name.trimmed.lowercased()
   }
+
+  /// The keys of every name the person goes by: theirs and their `aka`.
+  public var keys: [String] { [naturalKey] + aka.map { $0.trimmed.lowercased() } }
 
   /// Names must be non-empty and unique.
   static func validate(_ attendees: [Attendee], at path: [PathComponent]) -> [ValidationIssue] {
@@ -210,6 +225,36 @@ public struct Attendee: Hashable, Sendable, Codable {
       }
       for (k, absence) in attendee.away.enumerated() {
         issues += absence.validate(at: path + [.index(i), .key("away"), .index(k)])
+      }
+    }
+    // Another name is one person's: not empty, not a name or another name of someone else.
+    var names: [String: Int] = [:]
+    for (i, attendee) in attendees.enumerated() {
+      names[attendee.naturalKey] = names[attendee.naturalKey] ?? i
+    }
+    var others: [String: Int] = [:]
+    for (i, attendee) in attendees.enumerated() {
+      for (k, other) in attendee.aka.enumerated() {
+        let key = other.trimmed.lowercased()
+        let at = path + [.index(i), .key("aka"), .index(k)]
+        if key.isEmpty || other.unicodeScalars.count > Attendee.maxName {
+          issues.append(
+            .init(at: at, "attendee '\(attendee.name)' has an empty or over-long other name (aka)"))
+        } else if let j = names[key], j != i {
+          issues.append(
+            .init(
+              at: at,
+              "'\(other)' is another name of '\(attendee.name)' and the name of attendee \(j + 1); one person per name: remove one"
+            ))
+        } else if let j = others[key], j != i {
+          issues.append(
+            .init(
+              at: at,
+              "'\(other)' is another name of two attendees ('\(attendees[j].name)' too); one person per name"
+            ))
+        } else {
+          others[key] = i
+        }
       }
     }
     return issues

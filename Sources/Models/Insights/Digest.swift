@@ -98,18 +98,19 @@ public struct Digest: Hashable, Sendable, Codable {
         guard day >= from && day <= to else { continue }
         out.resolved.append(
           BlockerLine(
-            id: b.id, owner: b.owner, text: b.text, opened: b.opened,
-            age: Blockers.workingDays(from: opened, to: day, days: days), resolvedBy: r.by))
+            id: b.id, owner: scrum.person(b.owner), text: b.text, opened: b.opened,
+            age: Blockers.workingDays(from: opened, to: day, days: days),
+            resolvedBy: scrum.person(r.by)))
       } else {
         out.open.append(
           BlockerLine(
-            id: b.id, owner: b.owner, text: b.text, opened: b.opened,
+            id: b.id, owner: scrum.person(b.owner), text: b.text, opened: b.opened,
             age: Blockers.workingDays(from: opened, to: to, days: days)))
       }
     }
     let wrote = Set(
       entries.filter { $0.date == to.description && $0.isWritten }.map {
-        $0.by.trimmed.lowercased()
+        scrum.person($0.by).trimmed.lowercased()
       })
     // NB: only a scrum that writes its stand-up has people who have not written.
     if !entries.isEmpty, Set(days).contains(to.weekday) {

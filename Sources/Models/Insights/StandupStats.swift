@@ -105,7 +105,8 @@ public struct StandupStats: Hashable, Sendable, Codable {
     while day >= from && shownDays.count < dayLimit {
       let text = day.description
       let written = inRange.filter { $0.date == text && $0.isWritten }
-      let writers = Set(written.map { $0.by.trimmed.lowercased() })
+      // NB: a person's other names (aka) are theirs.
+      let writers = Set(written.map { scrum.person($0.by).trimmed.lowercased() })
       let away = scrum.attendees.filter { $0.away(on: day) != nil }.map(\.name)
       let missing =
         expected.contains(day.weekday)
@@ -117,7 +118,8 @@ public struct StandupStats: Hashable, Sendable, Codable {
             date: text,
             entries: written.map { e in
               Entry(
-                by: e.by, answers: e.answers.map { Answer(key: $0.key, text: $0.text) },
+                by: scrum.person(e.by),
+                answers: e.answers.map { Answer(key: $0.key, text: $0.text) },
                 blockers: e.blockers.map(\.text))
             }, away: away, missing: missing))
       }

@@ -92,8 +92,9 @@ public enum GeekbotReports {
     var seen = Set<String>()
     // NB: the first attendee of each name, looked up, not searched per report.
     var byKey: [String: Int] = [:]
-    for (i, a) in scrum.attendees.enumerated() where byKey[a.naturalKey] == nil {
-      byKey[a.naturalKey] = i
+    // NB: a person's other names (aka) find them too.
+    for (i, a) in scrum.attendees.enumerated() {
+      for key in a.keys where byKey[key] == nil { byKey[key] = i }
     }
     /// Each writer's open blockers: text (as compared) to id.
     var open: [String: [(key: String, id: String)]] = [:]

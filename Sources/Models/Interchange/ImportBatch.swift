@@ -282,20 +282,18 @@ public struct ImportBatch: Sendable, Equatable {
   private mutating func attendees(_ names: [String], label: String) -> [Attendee] {
     var attendees: [Attendee] = []
     var taken = Set<String>()
-    var nextName: [String: Int] = [:]
     for raw in names {
-      var name = String(raw.trimmed.unicodeScalars.prefix(Attendee.maxName))
+      let name = String(raw.trimmed.unicodeScalars.prefix(Attendee.maxName))
       if name.isEmpty {
         notes.append("\(label): an attendee without a name was left out")
         continue
       }
+      // NB: one name, one person: a name listed twice (the app gave it two ids) is one
+      // attendee, not a phantom "Nia (2)" whom every meeting then counts absent.
       if taken.contains(name.lowercased()) {
-        var n = nextName[name.lowercased()] ?? 2
-        while taken.contains("\(name) (\(n))".lowercased()) { n += 1 }
         notes.append(
-          "\(label): attendee '\(name)' is listed twice; the second is now '\(name) (\(n))'")
-        nextName[name.lowercased()] = n + 1
-        name = "\(name) (\(n))"
+          "\(label): attendee '\(name)' is listed twice; dinger keeps one person of that name")
+        continue
       }
       taken.insert(name.lowercased())
       attendees.append(Attendee(name: name))

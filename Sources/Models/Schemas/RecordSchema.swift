@@ -225,6 +225,17 @@ public enum RecordSchema {
                 )
               )
             ),
+            (
+              "aka",
+              object(
+                (
+                  "description",
+                  "Other names the person had (in a tool the team came from, before a rename): stats, the digest, the report and imports count them as this attendee."
+                ),
+                ("type", "array"),
+                ("items", text("Another name of the attendee.", maxLength: Attendee.maxName)),
+              )
+            ),
           ]),
       ]
     ))

@@ -116,7 +116,8 @@ public struct Participation: Hashable, Sendable, Codable {
     let days = Set(StandupSettings.expectedDays(scrum.standup, schedule: scrum.schedule))
     var wrote = Set<String>()
     for entry in entries where entry.isWritten {
-      wrote.insert(entry.by.trimmed.lowercased() + "\u{0}" + entry.date)
+      // NB: an entry under a person's other name (aka) is theirs.
+      wrote.insert(scrum.person(entry.by).trimmed.lowercased() + "\u{0}" + entry.date)
     }
     return scrum.attendees.map { attendee in
       var expected = 0

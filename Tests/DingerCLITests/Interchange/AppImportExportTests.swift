@@ -127,7 +127,7 @@ struct AppImportExportTests {
     for note in [
       "a scrum with an empty title is now 'Untitled'",
       "scrum 'Untitled': a scrum here has that title; it is now 'Untitled (2)'",
-      "scrum 'Ops': attendee 'ada' is listed twice; the second is now 'ada (2)'",
+      "scrum 'Ops': attendee 'ada' is listed twice; dinger keeps one person of that name",
       "scrum 'Ops': an attendee without a name was left out",
       "scrum 'Ops': a length of 0 min is now 1 min (1 to 600)",
       "scrum 'ops': another scrum in the file has its title; it is now 'ops (2)'",
@@ -141,7 +141,7 @@ struct AppImportExportTests {
     #expect(
       Set(ours.scrums.map(\.title))
         == ["Untitled", "Untitled (2)", "Ops", "ops (2)", "From history"])
-    #expect(ours.scrums.first { $0.title == "Ops" }?.attendees == ["Ada", "ada (2)"])
+    #expect(ours.scrums.first { $0.title == "Ops" }?.attendees == ["Ada"])
     #expect(ours.scrums.first { $0.title == "From history" }?.attendees == ["Eve", "Fay"])
     // The commit says what was done about each.
     let body = try box.git("log", "-1", "--format=%b")

@@ -17,7 +17,7 @@ extension ScrumCommand {
           dinger scrum attendee rm design Bob
           dinger scrum attendee away design Bob --from 2026-12-21 --until 2027-01-01
         """,
-      subcommands: [Add.self, Remove.self, Away.self])
+      subcommands: [Add.self, Remove.self, Rename.self, Away.self])
 
     /// `dinger scrum attendee add S NAME...`.
     struct Add: ParsableCommand {
@@ -47,6 +47,39 @@ extension ScrumCommand {
             }
             new.attendees.append(Attendee(name: name))
           }
+        }
+      }
+    }
+
+    /// `dinger scrum attendee rename S OLD NEW`.
+    struct Rename: ParsableCommand {
+      static let configuration = CommandConfiguration(
+        commandName: "rename",
+        abstract: "Rename an attendee across the scrum's whole history, in one commit.",
+        discussion: """
+          The scrum, every meeting that names them (attendees and speakers) and every written \
+          stand-up entry of theirs (its file moves to the new name's) change together; their \
+          blockers keep their ids. Other names a person goes by (from a tool the team came \
+          from) can stay as they are: list them under the attendee's 'aka:' instead.
+
+          Examples:
+            dinger scrum attendee rename platform Nia "Nia Newcomer"
+            dinger scrum attendee rename design "Grace H" "Grace Hopper"
+          """)
+
+      @OptionGroup var global: GlobalOptions
+      @Argument(help: "The scrum: slug, title or id prefix.", completion: Completions.scrums)
+      var scrum: String
+      @Argument(help: "The attendee's name now.") var old: String
+      @Argument(help: "The new name.") var new: String
+
+      func run() throws {
+        try reporting {
+          let repository = try global.repository()
+          let provider = ScrumProvider.live(repository: repository)
+          let stored = try provider.find(scrum)
+          let done = try provider.renameAttendee(stored, from: old, to: new)
+          Terminal.output(done.subject + "\n")
         }
       }
     }
