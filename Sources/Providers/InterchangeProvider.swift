@@ -156,7 +156,7 @@ public struct InterchangeProvider: Sendable {
   /// after its writer's today (at `now`) is left out.
   public func importGeekbot(
     _ bytes: [UInt8], into stored: StoredScrum, zone fallback: any WallClockZone,
-    now: Date = Date(), dryRun: Bool = false
+    now: Date = Date(), renames: [String: String] = [:], dryRun: Bool = false
   ) throws -> ImportResult {
     let scrumZone: any WallClockZone =
       stored.scrum.schedule.flatMap { ZoneDatabase.system.rules($0.zone) } ?? fallback
@@ -177,7 +177,7 @@ public struct InterchangeProvider: Sendable {
     let converted: GeekbotReports.Converted
     do {
       converted = try GeekbotReports.convert(
-        bytes, scrum: stored.scrum, id: id, day: day, today: { day(now, $0) })
+        bytes, scrum: stored.scrum, id: id, day: day, today: { day(now, $0) }, renames: renames)
     } catch let error as ImportError {
       throw StorageError(error.description + "; nothing was imported")
     }

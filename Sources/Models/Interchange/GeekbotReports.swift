@@ -84,7 +84,7 @@ public enum GeekbotReports {
   /// it, one they repeat keeps its id.
   public static func convert(
     _ bytes: [UInt8], scrum: Scrum, id: UUID, day: (Date, Attendee) -> CivilDate,
-    today: (Attendee) -> CivilDate
+    today: (Attendee) -> CivilDate, renames: [String: String] = [:]
   ) throws -> Converted {
     let reports = try ImportBatch.decode([Report].self, bytes, app: "Geekbot")
     let asked = (scrum.standup ?? StandupSettings()).asked
@@ -100,8 +100,9 @@ public enum GeekbotReports {
     var open: [String: [(key: String, id: String)]] = [:]
     var moods: [String: Int] = [:]
     for report in reports.sorted(by: { $0.timestamp < $1.timestamp }) {
+      // NB: `--map OLD=NEW` first: a name from the other tool is the attendee it names.
       let names = [report.member.realname, report.member.username].compactMap { $0?.trimmed }
-        .filter { !$0.isEmpty }
+        .filter { !$0.isEmpty }.map { renames[$0.lowercased()] ?? $0 }
       let who = names.first ?? "?"
       guard let index = names.compactMap({ byKey[$0.lowercased()] }).min() else {
         out.notes.append(

@@ -157,6 +157,29 @@ public struct ImportBatch: Sendable, Equatable {
     return batch
   }
 
+  /// Renames people as the batch is imported (`--map OLD=NEW`, keys compared trimmed and
+  /// case-insensitive): in each scrum's attendees (two names that become one are one
+  /// attendee) and in every meeting's attendees and speakers.
+  public mutating func renamePeople(_ map: [String: String]) {
+    guard !map.isEmpty else { return }
+    func renamed(_ name: String) -> String { map[name.trimmed.lowercased()] ?? name }
+    for i in items.indices {
+      var seen = Set<String>()
+      var attendees: [Attendee] = []
+      for var a in items[i].scrum.attendees {
+        a.name = renamed(a.name)
+        if seen.insert(a.naturalKey).inserted { attendees.append(a) }
+      }
+      items[i].scrum.attendees = attendees
+      for j in items[i].meetings.indices {
+        items[i].meetings[j].attendees = items[i].meetings[j].attendees.map(renamed)
+        for k in items[i].meetings[j].speakers.indices {
+          items[i].meetings[j].speakers[k].name = renamed(items[i].meetings[j].speakers[k].name)
+        }
+      }
+    }
+  }
+
   /// What a scrum of the apps loses in dinger, said once per scrum: attendee ids (dinger
   /// knows people by name), fractions of a second in meeting dates, empty transcripts.
   static func lossNotes(_ label: String, ids: Bool, dates: [Double], emptyTranscripts: Int)

@@ -117,4 +117,25 @@ import Testing
     #expect(
       refused.status == 1 && refused.stderr.contains("one person per name"), "\(refused.stderr)")
   }
+
+  /// `--map OLD=NEW` renames while importing: a Geekbot name becomes the attendee it is here.
+  @Test func aMapNamesThePersonAtImport() throws {
+    let box = try team()
+    let file = box.home.url.appendingPathComponent("geekbot.json")
+    try #"""
+    [{"id": 1, "timestamp": 1795000000, "member": {"realname": "N. Newcomer", "username": "nn"}, "questions": [{"question": "What will you do today?", "answer": "Docs"}]}]
+    """#.write(to: file, atomically: true, encoding: .utf8)
+    let without = try box.dinger("import", "geekbot", file.path, "--scrum", "platform", "--dry-run")
+    #expect(without.stderr.contains("'N. Newcomer' left out: not an attendee"), "\(without.stderr)")
+    let with = try box.dinger(
+      "import", "geekbot", file.path, "--scrum", "platform", "--map", "n. newcomer=Nia")
+    #expect(
+      with.status == 0 && with.stdout.contains("Import 1 stand-up entry"),
+      "\(with.stdout)\(with.stderr)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent("standups/platform/2026-11-18-nia.yaml").path))
+    let bad = try box.dinger("import", "geekbot", file.path, "--scrum", "platform", "--map", "x")
+    #expect(bad.status == 1 && bad.stderr.contains("--map takes OLD=NEW"), "\(bad.stderr)")
+  }
 }

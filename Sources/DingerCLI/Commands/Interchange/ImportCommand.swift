@@ -23,13 +23,33 @@ struct ImportCommand: ParsableCommand {
         dinger import scrumdinger ~/Downloads/scrums.data --dry-run
         dinger import syncups sync-ups.json
         dinger import geekbot reports.json --scrum platform
+        dinger import geekbot reports.json --scrum platform --map "Nia=Nia Newcomer"
       """)
 
   @OptionGroup var global: GlobalOptions
   @Argument(help: "scrumdinger, syncups or geekbot.") var app: String
   @Argument(help: "The app's file.") var file: String
   @Option(help: "geekbot: the scrum whose written stand-ups the reports become.") var scrum: String?
+  @Option(
+    help: ArgumentHelp(
+      "A person's name in the file, and the attendee it is here (repeat for more).",
+      valueName: "OLD=NEW"))
+  var map: [String] = []
   @Flag(help: "Say what would come in; change nothing.") var dryRun = false
+
+  /// `--map`'s pairs, the old names as keys (trimmed, lower case).
+  func renames() throws -> [String: String] {
+    var out: [String: String] = [:]
+    for pair in map {
+      let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmed }
+      guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+        throw CLIError(
+          "--map takes OLD=NEW (a name in the file, the attendee here), found '\(pair)'")
+      }
+      out[parts[0].lowercased()] = parts[1]
+    }
+    return out
+  }
 
   /// Prints the notes (to stderr) and what was committed, or with --dry-run would be.
   func report(_ result: InterchangeProvider.ImportResult) {
@@ -55,7 +75,7 @@ struct ImportCommand: ParsableCommand {
       let repository = try global.repository()
       switch app.lowercased() {
       case "scrumdinger", "syncups":
-        let batch: ImportBatch
+        var batch: ImportBatch
         do {
           batch =
             app.lowercased() == "scrumdinger"
@@ -63,6 +83,7 @@ struct ImportCommand: ParsableCommand {
         } catch let error as ImportError {
           throw CLIError("\(file): \(error.description); nothing was imported")
         }
+        batch.renamePeople(try renames())
         let result = try InterchangeProvider.live(repository: repository).importBatch(
           batch, dryRun: dryRun)
         report(result)
@@ -73,7 +94,8 @@ struct ImportCommand: ParsableCommand {
         }
         let stored = try ScrumProvider.live(repository: repository).find(scrum)
         let result = try InterchangeProvider.live(repository: repository).importGeekbot(
-          bytes, into: stored, zone: userZone, now: currentDate(), dryRun: dryRun)
+          bytes, into: stored, zone: userZone, now: currentDate(), renames: try renames(),
+          dryRun: dryRun)
         report(result)
       default:
         throw CLIError("dinger imports from scrumdinger, syncups or geekbot, not '\(app)'")
