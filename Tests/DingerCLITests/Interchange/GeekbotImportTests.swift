@@ -306,3 +306,43 @@ import Testing
     expectOK(try box.dinger("check"))
   }
 }
+
+/// dinger's own export of 100,000 meetings imports back into its repository as "nothing to
+/// import": the file (tens of MB) is under the import limit, read whole, every id matched.
+@Suite struct RoundTripAtScaleTests {
+  @Test func anExportOfAHundredThousandMeetingsImportsBackAsNothingNew() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--attendee", "Grace"))
+    let scrum = try box.read("scrums/design.yaml").split(separator: "\n")
+      .first { $0.hasPrefix("id: ") }!.dropFirst(4)
+    var stream = "commit refs/heads/main\ncommitter Ada <ada@example.com> 1795000000 +0000\n"
+    stream += "data 14\nMany meetings\nfrom refs/heads/main^0\n"
+    let formatter = ISO8601DateFormatter()
+    for m in 0..<100_000 {
+      let date = formatter.string(
+        from: Date(timeIntervalSince1970: 1_420_070_400 + Double(m) * 3_600))
+      let id = String(format: "%08x-0000-4000-8000-000000000000", m)
+      let text =
+        "id: \(id)\nscrum: \(scrum)\ndate: \(date)\nlength: 15\nduration: \(600 + m % 300)\nattendees: [Ada, Grace]\nspeakers:\n  - {name: Ada, seconds: 300}\n  - {name: Grace, seconds: \(300 + m % 300)}\n"
+      stream += "M 100644 inline history/design/\(date.prefix(10))-\(id.prefix(8)).yaml\n"
+      stream += "data \(text.utf8.count)\n\(text)\n"
+    }
+    let r = try ProcessRunner.run(
+      "/usr/bin/git", ["fast-import", "--quiet"], in: box.data, environment: box.environment,
+      input: stream)
+    #expect(r.status == 0, "\(r.stderr)")
+    try box.git("reset", "-q", "--hard", "main")
+    let file = box.home.path("scrums.data")
+    let export = try box.dinger("export", "scrumdinger", "--out", file)
+    #expect(export.status == 0 && (export.stdout + export.stderr).contains("100000 meetings"))
+    let head = try box.git("rev-parse", "HEAD")
+    let back = try box.dinger("import", "scrumdinger", file)
+    #expect(back.status == 0, "\(back.stderr)")
+    #expect(
+      back.stdout
+        == "nothing to import: 1 scrum and 100000 meetings from Scrumdinger are here already\n",
+      "\(back.stdout)")
+    #expect(try box.git("rev-parse", "HEAD") == head)
+  }
+}
