@@ -15,10 +15,22 @@ import Testing
       + names.filter { $0.hasSuffix(".md") }.sorted().map { docs.appendingPathComponent($0) }
   }
 
-  /// Markdown link targets: `[text](target)`.
+  /// Markdown link targets: `[text](target)`, outside code (fenced blocks and `inline` spans).
   static func targets(in text: String) -> [String] {
     var found: [String] = []
-    var rest = Substring(text)
+    var prose = ""
+    var fenced = false
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+        fenced.toggle()
+        continue
+      }
+      guard !fenced else { continue }
+      // NB: the parts between backticks are code.
+      prose += line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+        .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ") + "\n"
+    }
+    var rest = Substring(prose)
     while let open = rest.range(of: "](") {
       let after = rest[open.upperBound...]
       guard let close = after.firstIndex(of: ")") else { break }
@@ -53,5 +65,6 @@ import Testing
     #expect(
       Self.targets(in: "see [a](docs/a.md) and [b](../shared/x.md#top), not (this)")
         == ["docs/a.md", "../shared/x.md#top"])
+    #expect(Self.targets(in: "code: `[text](url)`\n```\n[x](y)\n```\n[c](c.md)") == ["c.md"])
   }
 }
