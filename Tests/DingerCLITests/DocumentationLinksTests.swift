@@ -27,7 +27,8 @@ import Testing
       }
       guard !fenced else { continue }
       // NB: the parts between backticks are code.
-      prose += line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+      prose +=
+        line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
         .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ") + "\n"
     }
     var rest = Substring(prose)
