@@ -83,14 +83,15 @@ extension Style {
   /// Two full blocks in the theme's colour (24-bit).
   public static func swatch(_ theme: Theme) -> String {
     let (r, g, b) = theme.rgb
-    return "\u{1B}[38;2;\(Int(r * 255));\(Int(g * 255));\(Int(b * 255))m██\u{1B}[0m"
+    return Printable.color("38;2;\(Int(r * 255));\(Int(g * 255));\(Int(b * 255))") + "██"
+      + Printable.color("0")
   }
 
   /// Text on the theme's colour, in its accent (white or black).
   public static func themed(_ text: String, _ theme: Theme) -> String {
     let (r, g, b) = theme.rgb
     let fg = theme.hasLightText ? "255;255;255" : "0;0;0"
-    return
-      "\u{1B}[1;38;2;\(fg);48;2;\(Int(r * 255));\(Int(g * 255));\(Int(b * 255))m\(text)\u{1B}[0m"
+    return Printable.color("1;38;2;\(fg);48;2;\(Int(r * 255));\(Int(g * 255));\(Int(b * 255))")
+      + text + Printable.color("0")
   }
 }

@@ -154,14 +154,14 @@ enum Terminal {
   static func error(_ text: String) {
     // NB: a password or token in a remote's address never reaches a message (or a CI log).
     let text = SecretRedaction.scrub(text)
-    let safe = isatty(2) == 1 ? Printable.escaped(text, keepColors: true) : text
+    let safe = isatty(2) == 1 ? Printable.escaped(text, keepColors: true) : Printable.unmarked(text)
     write(2, safe)
   }
 
   /// Writes to standard output; on a terminal, control characters from the data are escaped
   /// (dinger's colours stay). Piped output is the data's bytes.
   static func output(_ text: String) {
-    let safe = isatty(1) == 1 ? Printable.escaped(text, keepColors: true) : text
+    let safe = isatty(1) == 1 ? Printable.escaped(text, keepColors: true) : Printable.unmarked(text)
     write(1, safe)
   }
 

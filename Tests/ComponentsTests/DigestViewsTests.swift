@@ -108,4 +108,17 @@ import Testing
     #expect(text.contains("Not written on 2026-11-27: Bo") && text.contains("Away: Dee (holiday)"))
     #expect(text.contains("Open blocker b12345678 (Mallory, 2 working days)"))
   }
+
+  /// Bidi controls and invisible characters from a teammate are shown in every chat payload,
+  /// never obeyed (a blocker's text cannot read backwards for the whole channel).
+  @Test func bidiAndZeroWidthAreVisibleInEveryPayload() throws {
+    var d = digest()
+    d.scrums[0].open[0].text = "keys \u{202E}gnp.exe\u{202C} zero\u{200B}width \u{1B}[8mx"
+    for format in DigestViews.Format.allCases where format.service != nil {
+      let all = try DigestViews.messages(d, format: format, zone: FixedZone.utc).joined()
+      #expect(!all.contains("\u{202E}") && !all.lowercased().contains("\\u202e"), "\(format)")
+      #expect(all.contains("202E") && all.contains("200B"), "\(format): \(all.prefix(300))")
+      #expect(!all.contains("\u{1B}"), "\(format)")
+    }
+  }
 }

@@ -20,12 +20,39 @@ import Testing
 
   @Test func dingersOwnColoursStayWhenAsked() {
     let bold = Style.bold("Design", color: true)
-    #expect(Printable.escaped(bold, keepColors: true) == bold)
-    #expect(Printable.escaped(bold) == "\\x1b[1mDesign\\x1b[0m")
+    #expect(Printable.escaped(bold, keepColors: true) == "\u{1B}[1mDesign\u{1B}[0m")
+    #expect(Printable.escaped(bold) == "Design")
+    #expect(Printable.unmarked(bold) == "\u{1B}[1mDesign\u{1B}[0m")
     // A cursor move or screen clear is no colour, even next to one.
     #expect(
-      Printable.escaped("\u{1B}[1mA\u{1B}[2J\u{1B}[H", keepColors: true)
+      Printable.escaped(Printable.color("1") + "A\u{1B}[2J\u{1B}[H", keepColors: true)
         == "\u{1B}[1mA\\x1b[2J\\x1b[H")
+  }
+
+  /// A teammate's colour (concealed text, black on black, reverse video, a colour left open to
+  /// bleed into dinger's lines) is shown escaped, colours or not: only dinger's own, which carry
+  /// a mark no data can forge, reach the terminal.
+  @Test(arguments: [
+    "hidden \u{1B}[8msecret\u{1B}[0m", "\u{1B}[30;40mblack on black", "\u{1B}[7mreverse",
+    "\u{1B}[31mleft open", "\u{F8FF}\u{1B}[8mforged mark",
+  ])
+  func aTeammatesColourIsEscaped(text: String) {
+    let line = Style.bold("Blocker:", color: true) + " " + text
+    let shown = Printable.escaped(line, keepColors: true)
+    #expect(shown.hasPrefix("\u{1B}[1mBlocker:\u{1B}[0m "), "\(shown)")
+    let data = shown.dropFirst("\u{1B}[1mBlocker:\u{1B}[0m ".count)
+    #expect(!data.contains("\u{1B}"), "\(data)")
+    #expect(data.contains("\\x1b["), "\(data)")
+  }
+
+  /// Bidirectional controls and invisible characters are shown, never obeyed: a blocker cannot
+  /// read backwards or hide a word. Emoji joiners and a script's non-joiner stay.
+  @Test func bidiAndZeroWidthAreVisible() {
+    #expect(Printable.escaped("a\u{202E}gnp.exe\u{202C}b") == "a<U+202E>gnp.exe<U+202C>b")
+    #expect(
+      Printable.escaped("zero\u{200B}width \u{2066}x\u{2069}")
+        == "zero<U+200B>width <U+2066>x<U+2069>")
+    #expect(Printable.escaped("👩🏽‍💻 می‌خواهم") == "👩🏽‍💻 می‌خواهم")
   }
 }
 

@@ -231,4 +231,50 @@ import Testing
     let piped = try box.dinger("scrum", "show", "evil")
     #expect(piped.stdout.contains("\u{1B}]0;pwned"))
   }
+
+  /// A teammate's colours (concealed text, black on black, reverse video, one left open),
+  /// bidi controls and zero-width characters, in a scrum title, an attendee, an entry's
+  /// answers and a blocker: every reading command, on a pty, with and without NO_COLOR, shows
+  /// none of the data's escapes raw, and shows the bidi and zero-width characters as code
+  /// points.
+  @Test(arguments: ["", "1"]) func aTeammatesColoursAndBidiNeverReachTheTerminal(noColor: String)
+    throws
+  {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-27T12:00:00Z"
+    #expect(try box.dinger("init").status == 0)
+    let id = "0b7e2c1a-4f5d-4e6a-9b8c-1d2e3f4a5b6c"
+    try box.write(
+      "scrums/evil.yaml",
+      "id: \(id)\ntitle: \"Evil \\e[8mhidden\\e[0m\"\nlength: 5\nattendees: [\"Eve\\e[31m\", Ada Lovelace]\n"
+    )
+    try box.write(
+      "standups/evil/2026-11-27-ada-lovelace.yaml",
+      "scrum: \(id)\ndate: '2026-11-27'\nby: Ada Lovelace\ntoday: \"ship \\e[30;40mblack\\e[0m and \\e[7mreverse\"\nyesterday: \"a\\u202Egnp.exe\\u202C z\\u200Bw\"\nblockers:\n  - \"keys \\e[8mconcealed\\e]0;pwned\\a\"\n"
+    )
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "evil")
+    let typescript = box.home.path("typescript")
+    var env = box.environment.merging(["TERM": "xterm-256color"]) { $1 }
+    if !noColor.isEmpty { env["NO_COLOR"] = noColor } else { env["NO_COLOR"] = nil }
+    for args in [
+      "standup show evil", "blockers evil", "digest", "check", "scrum list", "scrum show evil",
+      "digest --format markdown",
+    ] {
+      _ = try ProcessRunner.run(
+        "/usr/bin/script", ["-qec", "\(dingerBinary) \(args)", typescript], in: box.data,
+        environment: env)
+      let shown = try String(contentsOfFile: typescript, encoding: .utf8)
+      for raw in [
+        "\u{1B}[8m", "\u{1B}[30;40m", "\u{1B}[7m", "\u{1B}[31m", "\u{1B}]0;", "\u{202E}",
+        "\u{200B}",
+      ] {
+        #expect(!shown.contains(raw), "\(args): \(raw.debugDescription) reached the terminal")
+      }
+      #expect(!shown.contains("\u{F8FF}"), "\(args): dinger's colour mark was shown")
+      if args.hasPrefix("standup") || args == "digest" {
+        #expect(shown.contains("<U+202E>") && shown.contains("\\x1b[30;40m"), "\(args): \(shown)")
+      }
+    }
+  }
 }

@@ -78,11 +78,13 @@ public struct ChatMessages {
     return pieces.map { Entry(entry.kind, $0) }
   }
 
-  /// A part as plain text (Matrix's `body`).
+  /// A part as plain text (Matrix's `body`): a teammate's control, bidirectional and invisible
+  /// characters shown, not obeyed.
   static func plain(_ part: ChatLine.Part) -> String {
     switch part {
-    case .own(let s), .name(let s): s
-    case .text(let s): ChatText.oneLine(s)
+    case .own(let s): s
+    case .name(let s): Printable.escaped(s)
+    case .text(let s): Printable.escaped(ChatText.oneLine(s))
     }
   }
 

@@ -42,9 +42,11 @@ public enum ChatService: String, CaseIterable, Sendable {
   /// 2 seconds; the others take a message a second).
   public var pause: Double { self == .discord ? 0.5 : 0.2 }
 
-  /// A teammate's text, escaped: no mention, link or markup of theirs takes effect.
+  /// A teammate's text, escaped: no mention, link or markup of theirs takes effect, and no
+  /// control, bidirectional or invisible character either (shown as `\x1b`, `<U+202E>`).
   public func escape(_ text: String) -> String {
-    switch self {
+    let text = Printable.escaped(text)
+    return switch self {
     case .slack: Self.escapeSlack(text)
     case .matrix: HTML.esc(text)
     case .mattermost, .rocketchat, .teams, .discord: Self.escapeMarkdown(text)
