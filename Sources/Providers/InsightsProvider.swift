@@ -55,7 +55,9 @@ public struct InsightsProvider: Sendable {
         missed: missed)
       // NB: entries are dated by their writers' own days; the period is counted in UTC days.
       let entries = try StandupProvider(scrums: scrums).entries(of: stored).entries.map(\.entry)
-      if let first = entries.compactMap({ CivilDate($0.date) }).min() {
+      // NB: a day before 1970 (check refuses it) does not stretch the span to be counted.
+      if let first = entries.compactMap({ CivilDate($0.date) }).filter({ $0.dayNumber >= 0 }).min()
+      {
         let day = { (d: Date) in CivilDate(dayNumber: Int(floor(d.timeIntervalSince1970 / 86_400)))
         }
         let from = since.map(day) ?? first

@@ -84,6 +84,7 @@ public enum DataChecker {
     let tree = WorkTree(root: directory.root)
     let report = judge(
       &inputs, problems: problems + unreadable + extra, only: only, parallelFrom: parallelFrom,
+      now: now,
       lineOf: { path, line in
         // NB: a finding's line is read again only when there is a finding to show.
         let reads = tree.read([path], unless: { _, _ in false })
@@ -182,7 +183,7 @@ public enum DataChecker {
   /// Judges `inputs` (sorted by path), taking each out of the array as it goes.
   private static func judge(
     _ inputs: inout [(path: String, input: Input)], problems: [Diagnostic], only: Set<String>?,
-    parallelFrom: Int = 4_096, lineOf: (String, Int) -> String?,
+    parallelFrom: Int = 4_096, now: Int64 = FileStamp.now(), lineOf: (String, Int) -> String?,
     clean: (DecodedFile, FileStamp) -> Void = { _, _ in }
   ) -> CheckReport {
     var ahead = DecodeAhead(count: inputs.count, parallelFrom: parallelFrom)
@@ -217,7 +218,8 @@ public enum DataChecker {
           switch file.record {
           case .scrum(let scrum)?: if let id = scrum.id { scrums[id] = scrum }
           case .standup(let entry)?:
-            diagnostics += StandupChecks.judge(entry, in: file, scrum: scrums[entry.scrum])
+            diagnostics += StandupChecks.judge(
+              entry, in: file, scrum: scrums[entry.scrum], now: now)
             entriesByScrum[entry.scrum, default: []].append(entry)
             entryFiles.append((file, entry))
           default: break

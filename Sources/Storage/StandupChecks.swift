@@ -6,8 +6,32 @@ import Models
 /// questions it answers, where it is filed, and the blockers it resolves.
 enum StandupChecks {
   /// An entry against its scrum (nil: the scrum is missing, which the cross-file pass says).
-  static func judge(_ entry: StandupEntry, in file: DecodedFile, scrum: Scrum?) -> [Diagnostic] {
+  static func judge(
+    _ entry: StandupEntry, in file: DecodedFile, scrum: Scrum?, now: Int64 = FileStamp.now()
+  ) -> [Diagnostic] {
     var found: [Diagnostic] = []
+    // NB: never in the future of its writer's clock: the latest day anywhere on earth is the
+    // day after today's in UTC (UTC+14 at most); and not before 1970.
+    if let day = CivilDate(entry.date) {
+      // NB: a test's fixed now (DINGER_TEST_NOW, its day) stands for the clock, as in the CLI.
+      let today =
+        ProcessInfo.processInfo.environment["DINGER_TEST_NOW"].flatMap {
+          CivilDate(String($0.prefix(10)))
+        }
+        ?? CivilDate(dayNumber: Int(now / 1_000_000_000 / 86_400))
+      if day > today.adding(days: 1) {
+        found.append(
+          file.diagnostic(
+            .error, at: [.key("date")],
+            "this entry is dated \(entry.date), in the future of every clock on earth (today is \(today) in UTC); an entry is its writer's day, never a later one"
+          ))
+      } else if day < CivilDate(dayNumber: 0) {
+        found.append(
+          file.diagnostic(
+            .error, at: [.key("date")],
+            "this entry is dated \(entry.date), before 1970; give it the day it was written"))
+      }
+    }
     // NB: filed as <date>-<writer's slug>.yaml: the name says whose day it is.
     let name = String(file.path.split(separator: "/").last ?? "").dropLast(".yaml".count)
     let expected = StandupFiles.fileStem(date: entry.date, by: entry.by)

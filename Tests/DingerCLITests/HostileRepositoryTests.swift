@@ -278,3 +278,40 @@ import Testing
     }
   }
 }
+
+/// An entry is its writer's day: `check` refuses one dated after the day after today in UTC
+/// (the latest day on any clock) or before 1970, and a view does not count the span to it.
+@Suite struct EntryDatesTests {
+  @Test func checkRefusesAFutureOrAncientEntryAndViewsStayBounded() throws {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-27T23:00:00Z"
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada Lovelace").status == 0)
+    let scrum = try box.read("scrums/platform.yaml").split(separator: "\n")
+      .first { $0.hasPrefix("id: ") }!.dropFirst(4)
+    func entry(_ date: String) throws {
+      try box.write(
+        "standups/platform/\(date)-ada-lovelace.yaml",
+        "scrum: \(scrum)\ndate: '\(date)'\nby: Ada Lovelace\ntoday: x\n")
+    }
+    // The day after today (UTC+14 is there already): fine.
+    try entry("2026-11-28")
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "tomorrow in Kiribati")
+    expectOK(try box.dinger("check"))
+    for date in ["2026-11-29", "2099-01-01", "9999-12-31", "0001-01-01", "1969-12-31"] {
+      try entry(date)
+      let r = try box.dinger("check")
+      #expect(r.status == 1, "\(date): \(r.stderr)")
+      #expect(
+        r.stderr.contains("in the future of every clock") || r.stderr.contains("before 1970"),
+        "\(date): \(r.stderr)")
+      try FileManager.default.removeItem(
+        at: box.data.appendingPathComponent("standups/platform/\(date)-ada-lovelace.yaml"))
+    }
+    // A view with an entry of year 1: counted from 1970 at most (it took 1.3 s and 100 MB).
+    try entry("0001-01-01")
+    let stats = try box.dinger("stats", "platform", "--json")
+    #expect(stats.status == 0, "\(stats.stderr)")
+  }
+}
