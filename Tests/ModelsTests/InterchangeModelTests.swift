@@ -103,4 +103,20 @@ import Testing
     #expect(CSVTables.field("cr\r") == "\"cr\r\"")
     #expect(CSVTables.isoDate(Date(timeIntervalSince1970: 1_795_000_000)) == "2026-11-18T11:06:40Z")
   }
+
+  /// OWASP's guard: a formula becomes text, a number stays a number, and dinger's CSV import
+  /// reads a guarded cell back as it was.
+  @Test func aGuardedCellIsTextAndReadsBack() throws {
+    for (cell, shown) in [
+      ("=1+1", "'=1+1"), ("+cmd|x", "'+cmd|x"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"),
+      ("\tx", "'\tx"), ("\rx", "'\rx"), ("-12.5", "-12.5"), ("+3", "+3"), ("plain", "plain"),
+      ("", ""),
+    ] {
+      #expect(CSVTables.guarded(cell) == shown, "\(cell)")
+      #expect(CSVTables.unguarded(CSVTables.guarded(cell)) == cell, "\(cell)")
+    }
+    let csv = Array("\u{FEFF}text,definition\r\n'=hola,'@hello\r\n".utf8)
+    let (words, _) = try LibraryCSV.words(csv)
+    #expect(words.first?.text == "=hola" && words.first?.meanings.first?.definition == "@hello")
+  }
 }

@@ -176,7 +176,8 @@ public enum LibraryCSV {
     for (n, row) in rows.dropFirst().enumerated() {
       func cell(_ i: Int?) -> String? {
         guard let i, i < row.count else { return nil }
-        let v = row[i].trimmed
+        // NB: a cell dinger's export guarded against formulas ('=...) reads back as written.
+        let v = CSVTables.unguarded(row[i].trimmed)
         return v.isEmpty ? nil : v
       }
       guard let t = cell(text) else {

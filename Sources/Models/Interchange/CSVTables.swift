@@ -22,7 +22,37 @@ public enum CSVTables {
     }
   }
 
-  public static func render(_ table: Table, _ sources: [Source]) -> String {
+  /// The table; unless `raw`, a spreadsheet opens it safely: it starts with UTF-8's byte order
+  /// mark (what makes Excel, and LibreOffice's import, read it as UTF-8 rather than garble every
+  /// name that is not ASCII), and a cell that a spreadsheet would take for a formula is guarded
+  /// (`guarded`).
+  public static func render(_ table: Table, _ sources: [Source], raw: Bool = false) -> String {
+    var out = raw ? "" : "\u{FEFF}"
+    for row in rows(table, sources) {
+      out += row.map { raw ? field($0) : field(guarded($0)) }.joined(separator: ",") + "\r\n"
+    }
+    return out
+  }
+
+  /// OWASP's rule for CSV injection: a cell that starts with `=`, `+`, `-`, `@`, a tab or a CR
+  /// and is not a number gets a `'` before it, so that a spreadsheet shows it as text instead
+  /// of running it (`=HYPERLINK(...)`, `+cmd|...`, `@SUM(...)`). `unguarded` undoes it.
+  public static func guarded(_ text: String) -> String {
+    guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
+      Double(text) == nil
+    else { return text }
+    return "'" + text
+  }
+
+  /// A cell as it was before `guarded` (a cell of a table dinger wrote, read back).
+  public static func unguarded(_ text: String) -> String {
+    let scalars = Array(text.unicodeScalars.prefix(2))
+    guard scalars.count == 2, scalars[0] == "'", "=+-@\t\r".unicodeScalars.contains(scalars[1])
+    else { return text }
+    return String(text.dropFirst())
+  }
+
+  static func rows(_ table: Table, _ sources: [Source]) -> [[String]] {
     var rows: [[String]]
     switch table {
     case .scrums:
@@ -63,7 +93,7 @@ public enum CSVTables {
         }
       }
     }
-    return rows.map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
+    return rows
   }
 
   /// A field as RFC 4180 writes it.

@@ -10,7 +10,7 @@ import Testing
     import csv, json, sys
     out = {}
     for name in ['scrums', 'meetings', 'entries']:
-        with open(sys.argv[1] + '/' + name + '.csv', newline='', encoding='utf-8') as f:
+        with open(sys.argv[1] + '/' + name + '.csv', newline='', encoding='utf-8-sig') as f:
             out[name] = list(csv.DictReader(f, strict=True))
     print(json.dumps(out))
     """#
@@ -66,10 +66,36 @@ import Testing
     #expect(entries[1]["text"] == "Keys, again" && entries[1]["by"] == "Ada")
     // One table to the output; a wrong table name said.
     let one = try box.dinger("export", "csv", "--table", "meetings")
-    #expect(one.stdout.hasPrefix("id,scrum_id,scrum,date,"))
+    #expect(one.stdout.hasPrefix("\u{FEFF}id,scrum_id,scrum,date,"))
     let bad = try box.dinger("export", "csv", "--table", "people")
     #expect(bad.status == 1 && bad.stderr.contains("scrums, meetings or entries"))
     let none = try box.dinger("export", "csv")
     #expect(none.status == 1 && none.stderr.contains("--out DIR"))
+  }
+
+  /// A teammate's formula is text in a spreadsheet: a cell starting with =, +, -, @, a tab or a
+  /// CR that is not a number gets a ' (OWASP's rule); a number stays a number; --raw writes
+  /// the data as it is, without the byte order mark. dinger's own CSV import reads the guard
+  /// back off.
+  @Test func aFormulaFromATeammateIsTextInASpreadsheet() throws {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-24T22:30:00Z"
+    expectOK(try box.dinger("init"))
+    expectOK(try box.dinger("scrum", "new", "=HYPERLINK(\"http://evil\")", "--attendee", "Ada"))
+    expectOK(
+      try box.dinger(
+        [
+          "standup", "--as", "Ada", "--today", "+cmd|' /C calc'!A0", "--yesterday", "@SUM(1+1)",
+          "--blocker=-2+3",
+        ]))
+    let guarded = try box.dinger("export", "csv", "--table", "entries")
+    #expect(guarded.stdout.hasPrefix("\u{FEFF}"))
+    for cell in ["'+cmd|' /C calc'!A0", "'@SUM(1+1)", "'-2+3"] {
+      #expect(guarded.stdout.contains(cell), "\(cell): \(guarded.stdout)")
+    }
+    let scrums = try box.dinger("export", "csv", "--table", "scrums")
+    #expect(scrums.stdout.contains("\"'=HYPERLINK(\"\"http://evil\"\")\""), "\(scrums.stdout)")
+    let raw = try box.dinger("export", "csv", "--table", "entries", "--raw")
+    #expect(!raw.stdout.hasPrefix("\u{FEFF}") && raw.stdout.contains(",+cmd|"), "\(raw.stdout)")
   }
 }

@@ -32,6 +32,11 @@ struct ExportCommand: ParsableCommand {
     [String] = []
   @Option(help: "The file to write (a folder for csv); default: the output.") var out: String?
   @Option(help: "csv: one table to the output: scrums, meetings or entries.") var table: String?
+  @Flag(
+    help:
+      "csv: the cells exactly as the data has them, with no byte order mark and no guard against formulas (for scripts, not spreadsheets)."
+  )
+  var raw = false
 
   func run() throws {
     try reporting {
@@ -67,7 +72,7 @@ struct ExportCommand: ParsableCommand {
           guard let t = CSVTables.Table(rawValue: table.lowercased()) else {
             throw CLIError("--table is scrums, meetings or entries, not '\(table)'")
           }
-          try emit(Array(CSVTables.render(t, sources).utf8), to: out)
+          try emit(Array(CSVTables.render(t, sources, raw: raw).utf8), to: out)
           return
         }
         guard let out else {
@@ -84,7 +89,8 @@ struct ExportCommand: ParsableCommand {
           throw CLIError("--out \(out) is not a folder; csv writes three tables into a folder")
         }
         for t in CSVTables.Table.allCases {
-          try writeReplacing(out + "/\(t.rawValue).csv", Array(CSVTables.render(t, sources).utf8))
+          try writeReplacing(
+            out + "/\(t.rawValue).csv", Array(CSVTables.render(t, sources, raw: raw).utf8))
         }
         Terminal.error("wrote scrums.csv, meetings.csv and entries.csv in \(out)\n")
       default:
