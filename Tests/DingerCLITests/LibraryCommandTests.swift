@@ -175,3 +175,16 @@ import Testing
     #expect(try box.dinger("check").status == 1)
   }
 }
+
+/// A library's name is one line: `library new` refuses a line break (it split `library list`)
+/// and changes nothing.
+@Suite struct LibraryNameTests {
+  @Test func aNameWithALineBreakIsRefused() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    let head = try box.git("rev-parse", "HEAD")
+    let r = try box.dinger("library", "new", "Spanish\nbasics")
+    #expect(r.status == 64 && r.stderr.contains("control character U+000A"), "\(r.stderr)")
+    #expect(try box.git("rev-parse", "HEAD") == head)
+  }
+}

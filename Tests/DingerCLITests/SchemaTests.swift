@@ -28,6 +28,7 @@ enum SchemaValidator {
         if parts[0] == "libraries" and len(parts) == 2: return "library"
         if parts[0] == "history" and len(parts) == 3: return "meeting"
         if parts[0] == "quizzes" and len(parts) == 3: return "quiz"
+        if parts[0] == "standups" and len(parts) == 3: return "standup"
         return None
     def fmt(path):
         out = ""
@@ -101,9 +102,18 @@ struct SchemaTests {
     #expect(
       try box.dinger("word", "add", "agua", "--library", "spanish-basics", "--definition", "water")
         .status == 0)
+    // An entry with an empty answer (dinger writes `today: ''` for `--today ""`) and an
+    // answer that starts with a dash.
+    #expect(
+      try box.dinger(
+        ["standup", "design", "--as", "Ada", "--today", "", "--yesterday", "-2+3"],
+        env: ["DINGER_TEST_NOW": "2026-11-24T10:00:00Z"]
+      ).status == 0)
+    let entry = try box.read("standups/design/2026-11-24-ada.yaml")
+    #expect(entry.contains("yesterday: -2+3") || entry.contains("yesterday: '-2+3'"), "\(entry)")
     let schemas = try schemas(box)
     let found = try SchemaValidator.validate(box.data, schemas: schemas)
-    #expect(found.count == 4, "\(found)")
+    #expect(found.count == 5, "\(found)")
     for (file, problems) in found { #expect(problems.isEmpty, "\(file): \(problems)") }
     let samples = try SchemaValidator.validate(
       Self.templates.appendingPathComponent("samples"), schemas: schemas)
@@ -120,7 +130,7 @@ struct SchemaTests {
         "\(file) -> \(target.path)")
     }
     // `init` wrote the same schemas `dinger schema` prints.
-    for kind in ["scrum", "meeting", "library", "quiz", "config", "conflict"] {
+    for kind in ["scrum", "meeting", "library", "quiz", "config", "conflict", "standup"] {
       #expect(
         try box.read(".dinger/schemas/\(kind).schema.json")
           == String(

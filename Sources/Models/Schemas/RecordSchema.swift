@@ -452,8 +452,17 @@ public enum RecordSchema {
     ("propertyNames", object(("pattern", .string("^[a-z][a-z0-9-]{0,39}$")))),
     (
       "additionalProperties",
-      text(
-        "The answer to the scrum's question of this key.", examples: ["Cut the release candidate."])
+      // NB: an empty answer (`today: ''`, `today:`) is no answer, and dinger itself writes
+      // `today: ''` for `--today ""`: the schema takes both.
+      object(
+        (
+          "description",
+          "The answer to the scrum's question of this key (empty: no answer)."
+        ),
+        ("type", .array([.string("string"), .string("null")])),
+        ("maxLength", .integer(StandupEntry.maxAnswer)),
+        ("examples", .array([.string("Cut the release candidate.")]))
+      )
     ))
 
   static let meeting = record(

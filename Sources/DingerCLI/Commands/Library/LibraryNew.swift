@@ -22,6 +22,11 @@ extension LibraryCommand {
     @Option(help: "Language code of its words (es, en-GB); default: the repository's.")
     var language: String?
 
+    func validate() throws {
+      // NB: a name with a line break split `library list` in two.
+      if let problem = OneLineText.problem(name, field: "name") { throw ValidationError(problem) }
+    }
+
     func run() throws {
       try reporting {
         let repository = try global.repository()

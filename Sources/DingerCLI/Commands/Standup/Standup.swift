@@ -125,11 +125,16 @@ extension StandupCommand {
     @Argument(help: "The scrum (default: the only one).", completion: Completions.scrums)
     var scrum: String?
 
-    @Option(help: "What you did since your last entry.") var yesterday: String?
-    @Option(help: "What you will do today.") var today: String?
-    @Option(help: "An answer to one of the scrum's own questions: KEY=TEXT (repeatable).")
+    // NB: unconditional: an answer may start with a dash ("-2+3", "- fixed it").
+    @Option(parsing: .unconditional, help: "What you did since your last entry.")
+    var yesterday: String?
+    @Option(parsing: .unconditional, help: "What you will do today.") var today: String?
+    @Option(
+      parsing: .unconditionalSingleValue,
+      help: "An answer to one of the scrum's own questions: KEY=TEXT (repeatable).")
     var answer: [String] = []
-    @Option(help: "Something that blocks you (repeatable).") var blocker: [String] = []
+    @Option(parsing: .unconditionalSingleValue, help: "Something that blocks you (repeatable).")
+    var blocker: [String] = []
     @Option(help: "Resolve a blocker by its id (repeatable; 'dinger blockers' lists them).")
     var resolve: [String] = []
     @Option(help: "Read the entry from a YAML file ('-': standard input).") var file: String?
