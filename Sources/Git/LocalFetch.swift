@@ -55,12 +55,15 @@ extension Repository {
     var ref: OpaquePointer?
     var oid = theirs.oid
     var rc: Int32 = 0
-    for attempt in 0..<20 {
-      rc = git_reference_create(&ref, try raw, tracking, &oid, 1, "dinger sync: fetch")
-      git_reference_free(ref)
-      ref = nil
-      guard rc == GIT_ELOCKED.rawValue, attempt < 19 else { break }
-      usleep(50_000)
+    let handle = try raw
+    try claimingRefLocks([tracking]) { () throws(GitError) in
+      for attempt in 0..<20 {
+        rc = git_reference_create(&ref, handle, tracking, &oid, 1, "dinger sync: fetch")
+        git_reference_free(ref)
+        ref = nil
+        guard rc == GIT_ELOCKED.rawValue, attempt < 19 else { break }
+        usleep(50_000)
+      }
     }
     if rc == GIT_ELOCKED.rawValue {
       let lock = gitDirectory.appendingPathComponent(tracking + ".lock").path

@@ -72,8 +72,11 @@ extension Repository {
     try Check.rc(rc, "update \(ref) in \(path.path)")
     target.pointHeadIfDangling(at: ref)
     var tracking: OpaquePointer?
-    _ = git_reference_create(
-      &tracking, try raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "push")
+    let handle = try raw
+    let trackingRef = "refs/remotes/\(remote)/\(branch)"
+    try claimingRefLocks([trackingRef]) { () throws(GitError) in
+      _ = git_reference_create(&tracking, handle, trackingRef, &new, 1, "push")
+    }
     git_reference_free(tracking)
     return .pushed
   }

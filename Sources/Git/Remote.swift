@@ -216,7 +216,10 @@ extension Repository {
     let rc = specs.withUnsafeMutableBufferPointer { buffer -> Int32 in
       var array = git_strarray(strings: buffer.baseAddress, count: 1)
       return withExtendedLifetime(session) {
-        git_remote_fetch(handle, &array, &options, "dinger sync: fetch")
+        // NB: libgit2 locks the tracking ref as it moves it: claimed as dinger's meanwhile.
+        (try? claimingRefLocks([tracking]) { () throws(GitError) in
+          git_remote_fetch(handle, &array, &options, "dinger sync: fetch")
+        }) ?? -1
       }
     }
     session.settle(
@@ -314,8 +317,11 @@ extension Repository {
     if let head = try resolve("refs/heads/\(branch)") {
       var ref: OpaquePointer?
       var oid = head.oid
-      _ = git_reference_create(
-        &ref, try raw, "refs/remotes/\(remote)/\(branch)", &oid, 1, "dinger sync: push")
+      let handle = try raw
+      let tracking = "refs/remotes/\(remote)/\(branch)"
+      try claimingRefLocks([tracking]) { () throws(GitError) in
+        _ = git_reference_create(&ref, handle, tracking, &oid, 1, "dinger sync: push")
+      }
       git_reference_free(ref)
     }
     return .pushed

@@ -67,6 +67,8 @@ public struct Syncer {
     let branch = ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
     var report = Report(remote: remote, branch: branch, dryRun: dryRun)
     git.removeStaleTemporaryPacks()
+    // NB: a ref lock a killed dinger left is dinger's to clear (another program's is named).
+    if !dryRun { report.note(git.clearDingersStaleRefLocks()) }
     while true {
       report.rounds += 1
       let theirs = try fetch(from: source, remote: remote, into: &report, onProgress: onProgress)

@@ -254,3 +254,64 @@ func sharedScrumRepository() throws -> Sandbox {
     #expect(try box.git("status", "--porcelain") == "")
   }
 }
+
+/// A ref lock that a dinger killed mid-sync left (`refs/remotes/origin/main.lock`) is dinger's
+/// to clear: the next sync finds the claim that dinger wrote before it took the lock, sees its
+/// process gone, removes the lock, says so, and moves the tracking branch. A lock no dinger
+/// claimed is another program's: named, left in place.
+@Suite struct DingersOwnLocksTests {
+  func team() throws -> (Sandbox, String) {
+    let box = try Sandbox()
+    let remote = box.home.path("remote.git")
+    _ = try box.git(["init", "-q", "--bare", "-b", "main", remote], in: box.home.url)
+    expectOK(try box.dinger("init"))
+    expectOK(try box.dinger("scrum", "new", "Design", "--attendee", "Ada"))
+    expectOK(try box.dinger("remote", "add", "origin", remote))
+    expectOK(try box.dinger("sync"))
+    // A teammate pushes.
+    let mate = box.home.path("mate")
+    _ = try box.git(["clone", "-q", remote, mate], in: box.home.url)
+    try "x\n".write(toFile: mate + "/notes.txt", atomically: true, encoding: .utf8)
+    _ = try box.git(["add", "notes.txt"], in: URL(fileURLWithPath: mate))
+    _ = try box.git(["commit", "-qm", "notes"], in: URL(fileURLWithPath: mate))
+    _ = try box.git(["push", "-q", "origin", "main"], in: URL(fileURLWithPath: mate))
+    return (box, remote)
+  }
+
+  @Test func aLockADeadDingerLeftIsRemovedByTheNextSync() throws {
+    let (box, _) = try team()
+    // A dinger that is gone: a process that has ended.
+    let gone = try ProcessRunner.start("/bin/true", [])
+    var status: Int32 = 0
+    _ = waitpid(gone, &status, 0)
+    let claims = box.data.appendingPathComponent(".git/dinger/ref-claims")
+    try FileManager.default.createDirectory(at: claims, withIntermediateDirectories: true)
+    try "refs/remotes/origin/main".write(
+      to: claims.appendingPathComponent(String(gone)), atomically: true, encoding: .utf8)
+    let lock = box.data.appendingPathComponent(".git/refs/remotes/origin/main.lock")
+    try "".write(to: lock, atomically: true, encoding: .utf8)
+    let r = try box.dinger("sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "removed refs/remotes/origin/main.lock, which a dinger that was stopped midway (pid \(gone)) left behind"
+      ),
+      "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: lock.path))
+    #expect(
+      try box.git("rev-parse", "origin/main") == box.git("rev-parse", "HEAD"),
+      "the tracking branch moved")
+    #expect(try box.git("status", "-sb").contains("## main...origin/main\n"))
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: claims.path))?.isEmpty ?? true)
+  }
+
+  @Test func anotherProgramsLockIsOnlyNamed() throws {
+    let (box, _) = try team()
+    let lock = box.data.appendingPathComponent(".git/refs/remotes/origin/main.lock")
+    try "".write(to: lock, atomically: true, encoding: .utf8)
+    let r = try box.dinger("sync")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("refs/remotes/origin/main is locked"), "\(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: lock.path))
+  }
+}

@@ -102,8 +102,11 @@ extension Repository {
     }
     var tracking: OpaquePointer?
     var new = ours.oid
-    _ = git_reference_create(
-      &tracking, try raw, "refs/remotes/\(remote)/\(branch)", &new, 1, "dinger sync: push")
+    let handle = try raw
+    let trackingRef = "refs/remotes/\(remote)/\(branch)"
+    try claimingRefLocks([trackingRef]) { () throws(GitError) in
+      _ = git_reference_create(&tracking, handle, trackingRef, &new, 1, "dinger sync: push")
+    }
     git_reference_free(tracking)
     return .pushed
   }
