@@ -40,8 +40,15 @@ public enum AtomicFile {
     let folder = slash.map { String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     let temp = "\(folder)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    // NB: removed if dinger is interrupted before the rename (it was left behind on Ctrl-C).
+    let slot = SignalCleanup.register(temp)
+    defer { SignalCleanup.release(slot) }
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     guard fd >= 0 else { throw Failure(path: path, code: errno) }
+    if let stop = getenv("DINGER_TEST_SIGNAL_AT"), String(cString: stop) == "atomic-write" {
+      // Tests only: an interrupt while the temporary file exists.
+      _ = raise(SIGINT)
+    }
     var failed: Int32 = 0
     for piece in pieces where failed == 0 {
       if !piece.withUnsafeBytes({ FileDescriptor.writeAll(fd, $0) }) { failed = errno }

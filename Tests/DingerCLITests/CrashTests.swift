@@ -315,3 +315,24 @@ func sharedScrumRepository() throws -> Sandbox {
     #expect(FileManager.default.fileExists(atPath: lock.path))
   }
 }
+
+/// Ctrl-C while dinger writes a file whole (its temporary file made, not yet renamed) leaves no
+/// `.NAME.PID.RAND.tmp` behind: the interrupt removes it, then ends dinger as SIGINT does.
+@Suite struct InterruptedWriteTests {
+  @Test func anInterruptLeavesNoTemporaryFile() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "Platform", "--attendee", "Ada", "--at", "09:30", "--days", "weekdays",
+        "--zone", "UTC"))
+    let r = try box.dinger(
+      ["remind"],
+      env: ["DINGER_TEST_NOW": "2026-11-24T09:22:00Z", "DINGER_TEST_SIGNAL_AT": "atomic-write"])
+    #expect(r.status == 128 + SIGINT, "ended by \(r.status), not by the interrupt")
+    let left =
+      FileManager.default.enumerator(atPath: box.data.path)?.compactMap { $0 as? String }
+      .filter { $0.hasSuffix(".tmp") } ?? []
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+}
