@@ -76,7 +76,30 @@ public struct Scrum: Hashable, Sendable, Codable {
   }
 
   /// The name a person is shown by: the attendee whose name or `aka` it is, else as written.
+  /// (For many look-ups, `people` once: this one searches the attendees.)
   public func person(_ name: String) -> String { attendee(named: name)?.name ?? name }
+
+  /// Every attendee's names (theirs and their `aka`), found in one look-up each: made once for
+  /// a view that asks about many (40,000 speakers asked one by one was quadratic).
+  public var people: People { People(self) }
+
+  /// A scrum's names by key.
+  public struct People: Sendable {
+    var names: [String: String] = [:]
+
+    init(_ scrum: Scrum) {
+      names.reserveCapacity(scrum.attendees.count)
+      for a in scrum.attendees where names[a.naturalKey] == nil { names[a.naturalKey] = a.name }
+      for a in scrum.attendees {
+        for key in a.aka.map({ $0.trimmed.lowercased() }) where names[key] == nil {
+          names[key] = a.name
+        }
+      }
+    }
+
+    /// The name a person is shown by (as `Scrum.person`).
+    public func person(_ name: String) -> String { names[name.trimmed.lowercased()] ?? name }
+  }
 
   /// The rules a scrum must follow beyond its types; with `zones`, the time zones it names too.
   public func validate(zones: (any ZoneDirectory)? = nil) -> [ValidationIssue] {

@@ -84,6 +84,7 @@ public struct Digest: Hashable, Sendable, Codable {
     missed: [Date], from: CivilDate, to: CivilDate
   ) -> Scrum {
     var out = Scrum(title: scrum.title, slug: slug)
+    let people = scrum.people
     out.meetings = meetings.sorted { $0.date < $1.date }.map {
       Meeting(date: $0.date, seconds: $0.duration, speakers: $0.speakers.map(\.name))
     }
@@ -98,19 +99,19 @@ public struct Digest: Hashable, Sendable, Codable {
         guard day >= from && day <= to else { continue }
         out.resolved.append(
           BlockerLine(
-            id: b.id, owner: scrum.person(b.owner), text: b.text, opened: b.opened,
+            id: b.id, owner: people.person(b.owner), text: b.text, opened: b.opened,
             age: Blockers.workingDays(from: opened, to: day, days: days),
-            resolvedBy: scrum.person(r.by)))
+            resolvedBy: people.person(r.by)))
       } else {
         out.open.append(
           BlockerLine(
-            id: b.id, owner: scrum.person(b.owner), text: b.text, opened: b.opened,
+            id: b.id, owner: people.person(b.owner), text: b.text, opened: b.opened,
             age: Blockers.workingDays(from: opened, to: to, days: days)))
       }
     }
     let wrote = Set(
       entries.filter { $0.date == to.description && $0.isWritten }.map {
-        scrum.person($0.by).trimmed.lowercased()
+        people.person($0.by).trimmed.lowercased()
       })
     // NB: only a scrum that writes its stand-up has people who have not written.
     if !entries.isEmpty, Set(days).contains(to.weekday) {

@@ -78,9 +78,10 @@ extension ScrumStats {
   static func attendance(_ meetings: [Meeting], scrum: Scrum) -> Attendance {
     var names: [String] = scrum.attendees.map(\.name)
     var known = Set(names)
+    let people = scrum.people
     // NB: a person's other names (aka) are theirs: one row per person.
     for m in meetings {
-      for n in (m.speakers.map(\.name) + m.attendees).map(scrum.person)
+      for n in (m.speakers.map(\.name) + m.attendees).map(people.person)
       where known.insert(n).inserted {
         names.append(n)
       }
@@ -90,7 +91,7 @@ extension ScrumStats {
     var present: [String: Set<Int>] = [:]
     for (i, m) in meetings.enumerated() {
       let here = m.speakers.isEmpty ? m.attendees : m.speakers.filter { $0.seconds > 0 }.map(\.name)
-      for n in here { present[scrum.person(n), default: []].insert(i) }
+      for n in here { present[people.person(n), default: []].insert(i) }
     }
     let sorted = names.sorted {
       let (a, b) = (present[$0]?.count ?? 0, present[$1]?.count ?? 0)

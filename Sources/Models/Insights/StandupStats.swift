@@ -100,13 +100,14 @@ public struct StandupStats: Hashable, Sendable, Codable {
       : spans.count % 2 == 1
         ? spans[spans.count / 2] : (spans[spans.count / 2 - 1] + spans[spans.count / 2]) / 2
     let expected = Set(days)
+    let people = scrum.people
     var shownDays: [Day] = []
     var day = to
     while day >= from && shownDays.count < dayLimit {
       let text = day.description
       let written = inRange.filter { $0.date == text && $0.isWritten }
       // NB: a person's other names (aka) are theirs.
-      let writers = Set(written.map { scrum.person($0.by).trimmed.lowercased() })
+      let writers = Set(written.map { people.person($0.by).trimmed.lowercased() })
       let away = scrum.attendees.filter { $0.away(on: day) != nil }.map(\.name)
       let missing =
         expected.contains(day.weekday)
@@ -118,7 +119,7 @@ public struct StandupStats: Hashable, Sendable, Codable {
             date: text,
             entries: written.map { e in
               Entry(
-                by: scrum.person(e.by),
+                by: people.person(e.by),
                 answers: e.answers.map { Answer(key: $0.key, text: $0.text) },
                 blockers: e.blockers.map(\.text))
             }, away: away, missing: missing))

@@ -114,10 +114,11 @@ public struct Participation: Hashable, Sendable, Codable {
     _ scrum: Scrum, entries: [StandupEntry], from: CivilDate, to: CivilDate
   ) -> [Participation] {
     let days = Set(StandupSettings.expectedDays(scrum.standup, schedule: scrum.schedule))
+    let people = scrum.people
     var wrote = Set<String>()
     for entry in entries where entry.isWritten {
       // NB: an entry under a person's other name (aka) is theirs.
-      wrote.insert(scrum.person(entry.by).trimmed.lowercased() + "\u{0}" + entry.date)
+      wrote.insert(people.person(entry.by).trimmed.lowercased() + "\u{0}" + entry.date)
     }
     return scrum.attendees.map { attendee in
       var expected = 0
