@@ -377,21 +377,10 @@ extension DigestPostTests {
     expectOK(try box.dinger("init"))
     expectOK(try box.dinger("scrum", "new", "Platform", "--attendee", "Ada Lovelace"))
     expectOK(try box.dinger(["standup", "--today", "Release"]))
-    try box.home.write("receiver.py", Self.receiver)
-    let ready = box.home.path("port")
-    let started = try ProcessRunner.start(
-      ProcessRunner.which("python3") ?? "/usr/bin/python3", [box.home.path("receiver.py"), ready])
-    defer { ProcessRunner.stop(started) }
-    var line = ""
-    for _ in 0..<200 where line.isEmpty {
-      line = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
-      usleep(25_000)
-    }
-    let parts = line.split(separator: " ")
-    let port = try #require(parts.first.flatMap { Int($0) })
-    defer { kill(pid_t(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGKILL) }
+    let (base, pid, log) = try Self.receiver(in: box)
+    defer { ProcessRunner.stop(pid) }
     let secret = "T000/B000/SECRET\(UUID().uuidString.prefix(8))"
-    let address = "http://127.0.0.1:\(port)/slow/\(secret)"
+    let address = "\(base)/slow/\(secret)"
 
     /// Runs the post and, while it runs, reads every process's arguments: whether any held
     /// the secret, and the post's status and output.
@@ -433,7 +422,7 @@ extension DigestPostTests {
     // NB: another address (a new target): the first's message is remembered as sent there.
     let (shown, plain, _) = try post(address + "2", environment: [:])
     #expect(plain == 0 && shown, "the scan did not see an address given as an argument")
-    let posts = try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n")
+    let posts = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
     #expect(posts.count == 2 && posts.allSatisfy { $0.contains("Release") })
 
     let unset = try box.dinger(["digest", "--format", "slack", "--post", "env:NO_SUCH_HOOK"])
@@ -442,9 +431,7 @@ extension DigestPostTests {
       unset.stderr.contains("the environment variable NO_SUCH_HOOK is not set"), "\(unset.stderr)")
     let badName = try box.dinger(["remind", "--format", "slack", "--post", "env:not a name"])
     #expect(badName.status == 1 && badName.stderr.contains("env:NAME"), "\(badName.stderr)")
-    #expect(
-      try String(contentsOfFile: ready + ".log", encoding: .utf8).split(separator: "\n").count
-        == 2)
+    #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 2)
   }
 }
 
