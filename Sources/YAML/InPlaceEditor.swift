@@ -20,6 +20,14 @@ public enum InPlaceEditor {
     public var fellBack: Bool
   }
 
+  /// The original's first line when it is an editor's schema line, with its newline; else "".
+  static func modeline(of original: SourceText) -> String {
+    let head = original.bytes.prefix(1024)
+    guard let end = head.firstIndex(of: 0x0A) else { return "" }
+    let line = String(decoding: head[head.startIndex..<end], as: UTF8.self)
+    return line.hasPrefix("# yaml-language-server:") ? line + "\n" : ""
+  }
+
   /// Edits `original` so that it encodes `value`.
   public static func update<T: Codable & Equatable>(
     _ original: SourceText, to value: T, flowPaths: Set<String> = []
@@ -27,7 +35,11 @@ public enum InPlaceEditor {
     let encoder = YAMLEncoder(flowPaths: flowPaths)
     // NB: the canonical text is made only when it is the answer (emitting a 100,000-item list
     // twice was a third of an edit's time).
-    func canonical() throws -> Result { Result(text: try encoder.encode(value), fellBack: true) }
+    // NB: the file's schema line (`# yaml-language-server: $schema=...`) stays on top of a
+    // canonical rewrite: editors find the schema by it (the first attendee made `away` lost it).
+    func canonical() throws -> Result {
+      Result(text: Self.modeline(of: original) + (try encoder.encode(value)), fellBack: true)
+    }
     guard let root = try? YAMLParser.parse(original), case .mapping = root.value else {
       return try canonical()
     }

@@ -519,3 +519,21 @@ import Testing
       "\(r.stdout)")
   }
 }
+
+/// A rewrite in canonical form (the first `away` turns an attendee's plain name into a mapping,
+/// which the layout cannot keep) keeps the file's schema line on top: editors find the schema
+/// by it.
+@Suite struct SchemaLineTests {
+  @Test func theFirstAwayKeepsTheSchemaLine() throws {
+    let box = try Sandbox()
+    expectOK(try box.dinger("init"))
+    expectOK(try box.dinger("scrum", "new", "Design", "--attendee", "Ada", "--attendee", "Bo"))
+    let first = try box.read("scrums/design.yaml").split(separator: "\n")[0]
+    #expect(first.hasPrefix("# yaml-language-server: $schema="))
+    expectOK(try box.dinger("scrum", "attendee", "away", "design", "Ada", "--from", "2026-12-01"))
+    let after = try box.read("scrums/design.yaml")
+    #expect(after.split(separator: "\n")[0] == first, "\(after)")
+    #expect(after.contains("- name: Ada\n    away:"), "\(after)")
+    expectOK(try box.dinger("check"))
+  }
+}
