@@ -1,6 +1,7 @@
 import Base
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// One pack of a repository (`objects/pack/pack-*.pack`) and its index (`.idx`, version 2),
 /// both mapped into memory. Finds where an object is and reads the entry headers there; the
@@ -132,12 +133,23 @@ final class Pack: @unchecked Sendable {
   }
 
   /// Every entry's offset in pack order, each with its position in the index (built on first
-  /// use: where an entry ends, and which object sits at an offset).
-  private lazy var layout: [(offset: Int, position: Int)] = {
-    (0..<count).compactMap { n in offset(at: n).map { ($0, n) } }.sorted { $0.offset < $1.offset }
-  }()
+  /// use, once, under a lock: a pack is read from several threads, and a `lazy var` built there
+  /// was a data race).
+  private let layoutStore = Mutex<[(offset: Int, position: Int)]?>(nil)
+  private var layout: [(offset: Int, position: Int)] {
+    layoutStore.withLock { stored in
+      if let stored { return stored }
+      var built: [(offset: Int, position: Int)] = []
+      built.reserveCapacity(count)
+      for n in 0..<count { if let o = offset(at: n) { built.append((o, n)) } }
+      built.sort { $0.offset < $1.offset }
+      stored = built
+      return built
+    }
+  }
 
   private func layoutIndex(of offset: Int) -> Int? {
+    let layout = self.layout
     var low = 0
     var high = layout.count
     while low < high {
@@ -151,6 +163,7 @@ final class Pack: @unchecked Sendable {
   /// Where the entry at `offset` ends (the next entry, or the trailing checksum).
   func end(of offset: Int) -> Int? {
     guard let i = layoutIndex(of: offset) else { return nil }
+    let layout = self.layout
     return i + 1 < layout.count ? layout[i + 1].offset : pack.bytes.count - 20
   }
 
