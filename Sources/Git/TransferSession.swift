@@ -223,6 +223,7 @@ public final class TransferSession {
     url: String, worked: Bool, code: Int32 = 0,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
+    settledURL = url
     guard let used = helperCredentials else { return }
     if worked {
       _ = Self.credentialHelper("approve", url: url, extra: used, environment: environment)
@@ -233,10 +234,22 @@ public final class TransferSession {
   }
 
   /// Turns a transfer's return code into a `GitError` whose message says what to do.
+  /// The address of the transfer last settled (for messages).
+  private var settledURL: String?
+
   func check(_ rc: Int32, _ operation: String) throws(GitError) {
     guard rc < 0 else { return }
     let raw =
       git_error_last().flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "error \(rc)"
+    // NB: git://, read by libgit2's own transport (not sniffed as http and ssh are): a shallow
+    // repository's advertisement ("shallow" lines) is what it cannot parse. Named as the other
+    // transports name it.
+    if let url = settledURL, url.lowercased().hasPrefix("git://"),
+      raw.containsText("error parsing REF pkt-line") || raw.containsText("invalid packet line")
+    {
+      throw GitError(
+        code: rc, operation: operation, message: ShallowSniffer.refusal(RemoteURL.redacted(url)))
+    }
     throw GitError(
       code: rc, operation: operation, message: Self.advice(rc, raw, attempts: attempts))
   }

@@ -437,6 +437,27 @@ final class MisbehavingServer: @unchecked Sendable {
       environment: box.environment.merging(["GIT_SSL_CAINFO": server.caFile]) { $1 })
     #expect(git.status == 0, "\(git.stderr)")
   }
+
+  /// The same over git:// (libgit2's own transport, which failed with "error parsing REF
+  /// pkt-line"): refused by name, as the other transports refuse it.
+  @Test func aShallowRepositoryOverGitIsRefusedByName() throws {
+    let box = try Sandbox()
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    let served = box.home.url.appendingPathComponent("served")
+    try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+    try box.git(
+      "clone", "-q", "--bare", "--depth", "1", "file://" + box.data.path,
+      served.appendingPathComponent("shallow.git").path, in: box.home.url)
+    let daemon = try GitDaemon(base: served)
+    defer { daemon.stop() }
+    let target = box.home.path("c")
+    let r = try box.dinger(["clone", daemon.url("shallow.git"), target], in: box.home.url)
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("is shallow (made with --depth"), "\(r.stderr)")
+    #expect(!r.stderr.contains("pkt-line"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: target))
+  }
 }
 
 /// Every `http.extraHeader` is sent, as git sends them all (only the last one was).
