@@ -5,6 +5,13 @@ import Models
 /// What `check` says of a written stand-up entry against its scrum: who wrote it, which
 /// questions it answers, where it is filed, and the blockers it resolves.
 enum StandupChecks {
+  /// A test's fixed now (DINGER_TEST_NOW, its day), which stands for the clock as in the CLI;
+  /// read once (the environment is copied on every read, and `check` judges every entry).
+  static let testToday: CivilDate? =
+    ProcessInfo.processInfo.environment["DINGER_TEST_NOW"].flatMap {
+      CivilDate(String($0.prefix(10)))
+    }
+
   /// An entry against its scrum (nil: the scrum is missing, which the cross-file pass says).
   static func judge(
     _ entry: StandupEntry, in file: DecodedFile, scrum: Scrum?, now: Int64 = FileStamp.now()
@@ -13,12 +20,7 @@ enum StandupChecks {
     // NB: never in the future of its writer's clock: the latest day anywhere on earth is the
     // day after today's in UTC (UTC+14 at most); and not before 1970.
     if let day = CivilDate(entry.date) {
-      // NB: a test's fixed now (DINGER_TEST_NOW, its day) stands for the clock, as in the CLI.
-      let today =
-        ProcessInfo.processInfo.environment["DINGER_TEST_NOW"].flatMap {
-          CivilDate(String($0.prefix(10)))
-        }
-        ?? CivilDate(dayNumber: Int(now / 1_000_000_000 / 86_400))
+      let today = Self.testToday ?? CivilDate(dayNumber: Int(now / 1_000_000_000 / 86_400))
       if day > today.adding(days: 1) {
         found.append(
           file.diagnostic(
