@@ -94,8 +94,6 @@ public enum DigestViews {
     }
   }
 
-  static func oneLine(_ text: String) -> String { ChatText.oneLine(text) }
-
   static func days(_ n: Int) -> String { n == 1 ? "1 working day" : "\(n) working days" }
 
   static func heading(_ d: Digest) -> String {

@@ -317,3 +317,59 @@ public enum MatrixPoster {
   }
 
 }
+
+/// A chat post from start to end: the address read (a webhook's, or a Matrix room's with its
+/// token), each message not yet acknowledged sent, and remembered for `period` once it is.
+public enum ChatPoster {
+  /// What a post did.
+  public struct Outcome: Sendable, Equatable {
+    /// Messages sent now, and acknowledged by an earlier run (not sent again).
+    public var sent: Int
+    public var before: Int
+    /// Where they went, as messages name it (a webhook's host, a room and its homeserver).
+    public var shown: String
+
+    /// `posted 2 messages to HOST (1 sent before, not again)`.
+    public var sentence: String {
+      var said = "posted \(sent) message\(sent == 1 ? "" : "s") to \(shown)"
+      if before > 0 { said += " (\(before) sent before, not again)" }
+      return said
+    }
+  }
+
+  /// Posts `messages` to `address`: a Matrix room (`matrix`), else a webhook, `pause` seconds
+  /// between two messages; `DINGER_TEST_POST_TIMEOUT` (tests only) bounds an attempt.
+  public static func post(
+    _ messages: [String], to address: String, matrix: Bool, pause: Double,
+    repository: Workspace, period: String,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    wait: (Double) -> Void = { usleep(UInt32($0 * 1_000_000)) }
+  ) throws -> Outcome {
+    let memory = PostMemory(
+      folder: repository.dingerFolderIfUsable, target: address, period: period)
+    let timeout = environment["DINGER_TEST_POST_TIMEOUT"].flatMap(Double.init) ?? 30
+    if matrix {
+      guard let target = MatrixPoster.target(address) else {
+        throw StorageError(
+          "'\(OneLineText.excerpt(address))' is not a Matrix room's address: write matrix://HOST[:PORT]/!ROOM-ID or matrix://HOST/#alias:server (matrix+http:// for a homeserver on this machine)"
+        )
+      }
+      guard let token = MatrixPoster.token(for: target, environment: environment) else {
+        throw StorageError(
+          "no access token for \(target.host): set MATRIX_ACCESS_TOKEN, or store it as the password for \(target.host) in git's credential helper"
+        )
+      }
+      let (sent, before) = try MatrixPoster.post(
+        messages, to: target, token: token, timeout: timeout, repository: repository,
+        memory: memory, period: period, wait: wait)
+      return Outcome(sent: sent, before: before, shown: "\(target.room) on \(target.host)")
+    }
+    guard let url = URL(string: address), url.host != nil else {
+      throw StorageError("--post takes a webhook's https address; this one does not read as one")
+    }
+    let (sent, before) = try DigestPoster.post(
+      messages, to: url, timeout: timeout, repository: repository, memory: memory, pause: pause,
+      wait: wait)
+    return Outcome(sent: sent, before: before, shown: DigestPoster.shown(url))
+  }
+}

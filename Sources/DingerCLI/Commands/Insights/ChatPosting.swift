@@ -54,47 +54,13 @@ enum ChatPosting {
   }
 
   /// Posts `messages` (of `service`) to `post`, each acknowledged message remembered for
-  /// `period` so that a rerun sends only the rest; what to print.
+  /// `period`, so that a rerun sends only the rest (`ChatPoster`).
   static func post(
     _ messages: [String], to post: String, service: ChatService, repository: Workspace,
     period: String
-  ) throws -> String {
-    let memory = PostMemory(folder: repository.dingerFolderIfUsable, target: post, period: period)
-    // NB: tests only: seconds an attempt may take (30 by default).
-    let timeout =
-      ProcessInfo.processInfo.environment["DINGER_TEST_POST_TIMEOUT"].flatMap(Double.init) ?? 30
-    let (sent, before, shown): (Int, Int, String)
-    if service == .matrix {
-      guard let target = MatrixPoster.target(post) else {
-        throw CLIError(
-          "'\(Printable.escaped(post))' is not a Matrix room's address: write matrix://HOST[:PORT]/!ROOM-ID or matrix://HOST/#alias:server (matrix+http:// for a homeserver on this machine)"
-        )
-      }
-      guard
-        let token = MatrixPoster.token(
-          for: target, environment: ProcessInfo.processInfo.environment)
-      else {
-        throw CLIError(
-          "no access token for \(target.host): set MATRIX_ACCESS_TOKEN, or store it as the password for \(target.host) in git's credential helper"
-        )
-      }
-      (sent, before) = try MatrixPoster.post(
-        messages, to: target, token: token, timeout: timeout, repository: repository,
-        memory: memory,
-        period: period, wait: retryWait)
-      shown = "\(target.room) on \(target.host)"
-    } else {
-      guard let url = URL(string: post), url.host != nil else {
-        throw CLIError("--post takes a webhook's https address; this one does not read as one")
-      }
-      (sent, before) = try DigestPoster.post(
-        messages, to: url, timeout: timeout, repository: repository, memory: memory,
-        pause: service.pause,
-        wait: retryWait)
-      shown = DigestPoster.shown(url)
-    }
-    var said = "posted \(sent) message\(sent == 1 ? "" : "s") to \(shown)"
-    if before > 0 { said += " (\(before) sent before, not again)" }
-    return said + "\n"
+  ) throws -> ChatPoster.Outcome {
+    try ChatPoster.post(
+      messages, to: post, matrix: service == .matrix, pause: service.pause,
+      repository: repository, period: period, wait: retryWait)
   }
 }

@@ -66,11 +66,11 @@ struct DigestCommand: ParsableCommand {
       if let post, !dryRun, let service = format.service {
         let period = from == to ? "\(from)" : "\(from)..\(to)"
         // NB: one digest posting at a time: a second waits, then sends only what is missing.
-        let said = try repository.exclusively("post.lock") {
+        let done = try repository.exclusively("post.lock") {
           try ChatPosting.post(
             messages, to: post, service: service, repository: repository, period: period)
         }
-        Terminal.output(said)
+        Terminal.output(done.sentence + "\n")
         return
       }
       if messages.count == 1 || format == .text || format == .markdown {

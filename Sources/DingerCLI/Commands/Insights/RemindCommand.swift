@@ -70,17 +70,17 @@ struct RemindCommand: ParsableCommand {
           reminders.remember(due)
           return try due.map { try DigestViews.note($0.text, format: format) }.joined()
         }
-        var last = ""
+        var shown = ""
         for reminder in due {
           // NB: each reminder remembered once it is sent: a failure after the first keeps the
           // first sent.
-          last = try ChatPosting.post(
+          shown = try ChatPosting.post(
             [try DigestViews.note(reminder.text, format: format)], to: post, service: service,
-            repository: repository, period: reminder.key)
+            repository: repository, period: reminder.key
+          ).shown
           reminders.remember([reminder])
         }
-        let to = last.components(separatedBy: " to ").last ?? "\n"
-        return "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") at \(to)"
+        return "reminded of \(due.count) stand-up\(due.count == 1 ? "" : "s") at \(shown)\n"
       }
       Terminal.output(said)
     }
