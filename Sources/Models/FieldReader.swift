@@ -85,6 +85,12 @@ public struct FieldReader {
   /// True when the key is present (even if null).
   public func has(_ key: String) -> Bool { container.contains(DynamicKey(key)) }
 
+  /// A field read a second time as another type (a theme's spelling beside the theme), counted and
+  /// judged by the read that asks for it with `required` or `optional`; nil when it is not a `T`.
+  public func peek<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
+    try? Self.decodeIfPresent(T.self, DynamicKey(key), from: container)
+  }
+
   /// A required field; nil (with the error kept) when missing or malformed.
   public mutating func required<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
     do {

@@ -9,7 +9,13 @@ public struct Scrum: Hashable, Sendable, Codable {
   /// Shown everywhere; not the file name.
   public var title: String
   /// Colour; nil when the file leaves it out (shown as `Theme.default`).
-  public var theme: Theme?
+  public var theme: Theme? {
+    didSet { if theme != oldValue { themeSpelling = nil } }
+  }
+  /// The theme as the file spells it when that is SyncUps' `app` spelling (`appTeal`), kept so
+  /// that the file and an export to SyncUps give it back; nil for the plain name. Setting another
+  /// `theme` drops it.
+  public private(set) var themeSpelling: String?
   /// Planned minutes, 1...600.
   public var length: Int
   /// When it meets; nil when the file has no `schedule:`.
@@ -41,6 +47,18 @@ public struct Scrum: Hashable, Sendable, Codable {
     self.attendees = attendees
   }
 
+  /// Keeps `spelling` as the theme's spelling when it is the `app` spelling of the theme the scrum
+  /// has (`appTeal` for teal); otherwise the plain name stays.
+  public mutating func keepThemeSpelling(_ spelling: String?) {
+    guard let spelling, Theme.appSpellings.contains(spelling), let theme,
+      Theme(spelling: spelling) == theme
+    else { return }
+    themeSpelling = spelling
+  }
+
+  /// The theme's name as this scrum spells it (`appTeal` or `teal`); nil without a theme.
+  public var themeName: String? { themeSpelling ?? theme?.rawValue }
+
   /// The theme to show.
   public var effectiveTheme: Theme { theme ?? .default }
 
@@ -49,11 +67,13 @@ public struct Scrum: Hashable, Sendable, Codable {
     id = r.optional("id")
     title = r.required("title") ?? ""
     theme = r.optional("theme")
+    let spelled: String? = r.peek("theme")
     length = r.required("length") ?? 0
     schedule = r.optional("schedule")
     attendees = r.list("attendees", required: true)
     standup = r.optional("standup")
     unknown = r.unknown()
+    keepThemeSpelling(spelled)
     try r.finish(self)
   }
 
@@ -61,7 +81,7 @@ public struct Scrum: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.write("id", id)
     try w.write("title", title)
-    try w.write("theme", theme)
+    try w.write("theme", themeName)
     try w.write("length", length)
     try w.write("schedule", schedule)
     try w.write("attendees", attendees)

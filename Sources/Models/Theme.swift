@@ -43,10 +43,27 @@ public enum Theme: String, CaseIterable, Sendable, Codable, Hashable {
       + all.joined(separator: ", ")
   }
 
+  /// The six names one revision of SyncUps spells with an `app` prefix (`appTeal`). A scrum file
+  /// may keep that spelling (an import from that app does), so that an export gives it back.
+  public static let appSpellings: Set<String> = [
+    "appIndigo", "appMagenta", "appOrange", "appPurple", "appTeal", "appYellow",
+  ]
+
+  /// The theme a name means: one of the 16, or one of the `app` spellings; nil otherwise.
+  public init?(spelling name: String) {
+    if let t = Theme(rawValue: name) {
+      self = t
+    } else if Self.appSpellings.contains(name), let t = Theme(rawValue: name.dropFirst(3).lowercased()) {
+      self = t
+    } else {
+      return nil
+    }
+  }
+
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let name = try container.decode(String.self)
-    guard let theme = Theme(rawValue: name) else {
+    guard let theme = Theme(spelling: name) else {
       throw DecodingError.dataCorruptedError(
         in: container, debugDescription: Self.unknownMessage(name))
     }

@@ -44,7 +44,7 @@ public enum AppExport {
             id: (m.id ?? UUID()).uuidString, date: AppFiles.appSeconds(m.date),
             transcript: m.transcript ?? "")
         },
-        theme: item.scrum.effectiveTheme.rawValue, title: item.scrum.title)
+        theme: item.scrum.themeName ?? Theme.default.rawValue, title: item.scrum.title)
     }
     return try encode(syncUps)
   }

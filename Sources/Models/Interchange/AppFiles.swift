@@ -217,15 +217,6 @@ public enum AppFiles {
     }
   }
 
-  /// The six theme names one revision of SyncUps spells with an `app` prefix.
-  public static let prefixedThemes: Set<String> = [
-    "appIndigo", "appMagenta", "appOrange", "appPurple", "appTeal", "appYellow",
-  ]
-
   /// A theme name from either app (`orange` or `appOrange`); nil when it is none of the 16.
-  public static func theme(_ name: String) -> Theme? {
-    if let t = Theme(rawValue: name) { return t }
-    guard prefixedThemes.contains(name) else { return nil }
-    return Theme(rawValue: name.dropFirst(3).lowercased())
-  }
+  public static func theme(_ name: String) -> Theme? { Theme(spelling: name) }
 }

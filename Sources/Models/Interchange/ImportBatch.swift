@@ -152,7 +152,7 @@ public struct ImportBatch: Sendable, Equatable {
       }
       batch.add(
         id: s.id, title: s.title, names: s.attendees.map(\.name), length: minutes, theme: theme,
-        meetings: zip(s.meetings.map(\.id), meetings).map { ($0, $1) })
+        themeSpelling: s.theme, meetings: zip(s.meetings.map(\.id), meetings).map { ($0, $1) })
     }
     return batch
   }
@@ -254,7 +254,7 @@ public struct ImportBatch: Sendable, Equatable {
   /// file), named attendees without repeats, a length of 1 to 600 minutes.
   mutating func add(
     id: String, title: String, names: [String], length: Int, theme: Theme?,
-    meetings: [(id: String, meeting: Meeting)]
+    themeSpelling: String? = nil, meetings: [(id: String, meeting: Meeting)]
   ) {
     var label = "scrum '\(OneLineText.excerpt(title))'"
     guard let uuid = UUID(uuidString: id) else {
@@ -291,10 +291,9 @@ public struct ImportBatch: Sendable, Equatable {
       length = clamped
     }
     let (kept, seen) = self.meetings(meetings, of: uuid, label: label)
-    items.append(
-      Item(
-        scrum: Scrum(id: uuid, title: title, theme: theme, length: length, attendees: attendees),
-        meetings: kept))
+    var scrum = Scrum(id: uuid, title: title, theme: theme, length: length, attendees: attendees)
+    scrum.keepThemeSpelling(themeSpelling)
+    items.append(Item(scrum: scrum, meetings: kept))
     scrumIDs.insert(uuid)
     meetingIDs.formUnion(seen)
     titles.insert(title.lowercased())

@@ -145,6 +145,8 @@ public enum RecordSchema {
 
   static let theme: JSONValue = {
     let themes = Theme.allCases
+    // NB: SyncUps' `app` spellings (`appTeal`) are accepted and kept, listed after the 16.
+    let app = Theme.appSpellings.sorted().compactMap { name in Theme(spelling: name).map { (name, $0) } }
     func hex(_ t: Theme) -> String {
       let (r, g, b) = t.rgb
       return [r, g, b].map { v -> String in
@@ -160,10 +162,12 @@ public enum RecordSchema {
         )
       ),
       ("type", "string"),
-      ("enum", .array(themes.map { .string($0.rawValue) })),
+      ("enum", .array(themes.map { .string($0.rawValue) } + app.map { .string($0.0) })),
       (
         "enumDescriptions",
-        .array(themes.map { .string("#\(hex($0)), \($0.hasLightText ? "light" : "dark") text") })
+        .array(
+          themes.map { .string("#\(hex($0)), \($0.hasLightText ? "light" : "dark") text") }
+            + app.map { .string("\($0.1.rawValue), as one revision of SyncUps spells it") })
       ),
       ("default", .string(Theme.default.rawValue)))
   }()

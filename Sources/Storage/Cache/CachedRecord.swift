@@ -165,7 +165,7 @@ enum CachedRecord {
   private static func body(_ s: Scrum, into w: inout CacheWriter) -> Bool {
     // NB: a scrum with stand-up settings, an attendee's email or absences is not cached
     // (this layout has no place for them, and a cached read must give the whole record).
-    guard s.unknown.isEmpty,
+    guard s.unknown.isEmpty, s.themeSpelling == nil,
       s.attendees.allSatisfy({ $0.unknown.isEmpty && $0.email == nil && $0.away.isEmpty }),
       s.schedule?.unknown.isEmpty ?? true, s.standup == nil
     else { return false }

@@ -100,7 +100,33 @@ struct AppImportExportTests {
     expectOK(try box.dinger("import", "syncups", prefixed))
     let themes = Dictionary(
       uniqueKeysWithValues: try DingerData(box).scrums.map { ($0.title, $0.theme) })
-    #expect(themes["Prefixed"] == "orange" && themes["Plain"] == "sky")
+    #expect(themes["Prefixed"] == "orange" && themes["Plain"] == "sky", "--json names the theme")
+  }
+
+  /// The revision of SyncUps that spells six themes `appOrange` reads dinger's export back with
+  /// its own decoder, and the spelling survives dinger's own edits and `check`.
+  @Test func syncUpsAppThemesComeBackAsTheFileHadThem() throws {
+    let box = try Self.repo()
+    let prefixed = try AppPrograms.encode("syncups-prefixed", into: box)
+    expectOK(try box.dinger("import", "syncups", prefixed))
+    expectOK(try box.dinger("check"))
+    let file = try box.read("scrums/prefixed.yaml")
+    #expect(file.contains("theme: appOrange\n"), "\(file)")
+    // An edit that leaves the theme alone keeps the spelling.
+    expectOK(try box.dinger("scrum", "edit", "prefixed", "--length", "7"))
+    #expect(try box.read("scrums/prefixed.yaml").contains("theme: appOrange\n"))
+    #expect(try box.dinger("scrum", "list").stdout.contains("orange"))
+    let out = box.home.url.appendingPathComponent("back.json").path
+    expectOK(try box.dinger("export", "syncups", "--out", out))
+    let app = try AppPrograms.decode("syncups-prefixed", out)
+    #expect(
+      Dictionary(uniqueKeysWithValues: app.map { ($0.title, $0.theme) })
+        == ["Prefixed": "appOrange", "Plain": "sky"])
+    // The same file imports back as nothing new.
+    #expect(try box.dinger("import", "syncups", out).stdout.hasPrefix("nothing to import"))
+    // Choosing another theme drops the old spelling.
+    expectOK(try box.dinger("scrum", "edit", "prefixed", "--theme", "teal"))
+    #expect(try box.read("scrums/prefixed.yaml").contains("theme: teal\n"))
   }
 
   @Test func scrumdinger2020ColoursBecomeTheNearestTheme() throws {

@@ -175,6 +175,19 @@ do {
               attendees: nil, transcript: $0.transcript)
           })
       })
+  case ("decode", "syncups-prefixed"):
+    // The revision whose decoder knows `appOrange`, and not `orange`.
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let syncUps = try JSONDecoder().decode(
+      IdentifiedArrayOf<SyncUps.PrefixedSyncUp>.self, from: data)
+    try print(
+      summary: syncUps.elements.map { s in
+        Summary(
+          id: s.id.rawValue.uuidString.lowercased(), title: s.title,
+          attendees: s.attendees.elements.map(\.name),
+          length: Double(s.duration.components.seconds) / 60, theme: s.theme.rawValue,
+          meetings: [])
+      })
   default:
     FileHandle.standardError.write("usage: encode|decode KIND PATH\n".data(using: .utf8)!)
     exit(2)
