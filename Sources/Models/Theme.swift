@@ -53,7 +53,9 @@ public enum Theme: String, CaseIterable, Sendable, Codable, Hashable {
   public init?(spelling name: String) {
     if let t = Theme(rawValue: name) {
       self = t
-    } else if Self.appSpellings.contains(name), let t = Theme(rawValue: name.dropFirst(3).lowercased()) {
+    } else if Self.appSpellings.contains(name),
+      let t = Theme(rawValue: name.dropFirst(3).lowercased())
+    {
       self = t
     } else {
       return nil

@@ -5,11 +5,9 @@ import Models
 import Storage
 
 extension ScrumProvider {
-  /// A slug a file may be named by: lowercase letters, digits and dashes, 1 to 100 of them.
-  static func validSlug(_ slug: String) -> Bool {
-    (1...100).contains(slug.count) && slug.first != "-"
-      && slug.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-  }
+  /// A slug a file may be named by: lowercase letters (of any script, in NFC), digits and
+  /// dashes (`Slug.isValid`).
+  static func validSlug(_ slug: String) -> Bool { Slug.isValid(slug) }
 
   /// Renames a scrum's file to `slug` and moves its meetings into `history/<slug>/`, as one
   /// commit ("Rename scrum Design: design -> design-review, and its 3 meetings"). The records
@@ -72,7 +70,7 @@ extension ScrumProvider.Dependencies {
     let noun = kind == .scrum ? "scrum" : "library"
     guard ScrumProvider.validSlug(slug) else {
       throw StorageError(
-        "'\(slug)' can't name a \(noun) file: use lowercase letters, digits and dashes (e.g. design-review)"
+        "'\(slug)' can't name a \(noun) file: use lowercase letters, digits and dashes (e.g. design-review, 周会)"
       )
     }
     let oldSlug = RecordLayout.slug(ofPath: path)

@@ -118,6 +118,6 @@ public enum StandupFiles {
         dash = true
       }
     }
-    return out.isEmpty ? "someone" : String(out.prefix(80))
+    return out.isEmpty ? "someone" : String(out.prefix(80)).nfc
   }
 }

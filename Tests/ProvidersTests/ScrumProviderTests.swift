@@ -214,10 +214,21 @@ import Testing
 
   @Test(arguments: [
     ("Design Review", "design-review"), ("Café Crème!", "cafe-creme"), ("  --  ", ""),
-    ("日本語", ""), ("App Dev 2", "app-dev-2"),
+    ("日本語", "日本語"), ("App Dev 2", "app-dev-2"), ("周会", "周会"), ("站会 (Q3)", "站会-q3"),
+    ("Cafe\u{301}", "cafe"), ("\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8} 회의", "한국-회의"),
+    ("ガイド・レビュー", "ガイド-レビュー"), ("Straße", "straße"), ("Ωμέγα Team", "ωμέγα-team"),
+    ("🎉🎉", ""), ("\u{202E}evil\u{200B}", "evil"),
   ])
   func slugs(title: String, slug: String) {
     #expect(Slug.make(title) == slug)
+    #expect(slug.isEmpty || Slug.isValid(slug))
+  }
+
+  @Test func slugsOfLongTitlesFitAFileName() {
+    let slug = Slug.make(String(repeating: "长", count: 200))
+    #expect(slug.utf8.count <= 180 && Slug.isValid(slug))
+    #expect(!Slug.isValid("Cafe") && !Slug.isValid("e\u{301}") && !Slug.isValid("-x"))
+    #expect(!Slug.isValid("a b") && !Slug.isValid("a/b") && !Slug.isValid(""))
   }
 
   @Test func diffsReadLikeAChangelog() {

@@ -146,7 +146,9 @@ public enum RecordSchema {
   static let theme: JSONValue = {
     let themes = Theme.allCases
     // NB: SyncUps' `app` spellings (`appTeal`) are accepted and kept, listed after the 16.
-    let app = Theme.appSpellings.sorted().compactMap { name in Theme(spelling: name).map { (name, $0) } }
+    let app = Theme.appSpellings.sorted().compactMap { name in
+      Theme(spelling: name).map { (name, $0) }
+    }
     func hex(_ t: Theme) -> String {
       let (r, g, b) = t.rgb
       return [r, g, b].map { v -> String in

@@ -103,6 +103,33 @@ struct AppImportExportTests {
     #expect(themes["Prefixed"] == "orange" && themes["Plain"] == "sky", "--json names the theme")
   }
 
+  /// Titles in Chinese and Korean name their own files (in NFC, whatever the app's bytes), so
+  /// that nothing tells `scrum` from `scrum-2`; each is found by its slug and its title.
+  @Test func nonLatinTitlesGetSlugsThatTellScrumsApart() throws {
+    let box = try Self.repo()
+    let file = try AppPrograms.encode("syncups-titles", into: box)
+    let r = try box.dinger("import", "syncups", file)
+    expectOK(r)
+    let files = try box.git("-c", "core.quotepath=off", "ls-files", "scrums")
+      .split(separator: "\n").map(String.init).sorted()
+    #expect(
+      files
+        == ["scrums/scrum.yaml", "scrums/周会.yaml", "scrums/站会.yaml", "scrums/한국-회의.yaml"].sorted(),
+      "\(files)")
+    // The bytes are NFC: the syllable 한, not the jamo the title was typed with.
+    #expect(files.contains { Array($0.utf8) == Array("scrums/\u{D55C}\u{AD6D}-회의.yaml".utf8) })
+    expectOK(try box.dinger("check"))
+    #expect(try box.dinger("scrum", "show", "周会").stdout.contains("周会"))
+    #expect(try box.dinger("scrum", "show", "站会").stdout.contains("站会"))
+    // A rename may name the file in any script; a name in NFD or with a space is refused.
+    expectOK(try box.dinger("scrum", "rename", "站会", "站会-每日"))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: box.data.appendingPathComponent("scrums/站会-每日.yaml").path))
+    let bad = try box.dinger("scrum", "rename", "周会", "Cafe\u{301}")
+    #expect(bad.status == 1 && bad.stderr.contains("can't name a scrum file"), "\(bad.stderr)")
+  }
+
   /// The revision of SyncUps that spells six themes `appOrange` reads dinger's export back with
   /// its own decoder, and the spelling survives dinger's own edits and `check`.
   @Test func syncUpsAppThemesComeBackAsTheFileHadThem() throws {

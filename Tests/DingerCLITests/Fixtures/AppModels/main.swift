@@ -129,6 +129,17 @@ do {
     t.attendees = [S.Attendee(id: .init(uuid(403)), name: "Blob")]
     t.theme = .sky
     try write([s, t])
+  case ("encode", "syncups-titles"):
+    // Titles in scripts without Latin letters, one typed decomposed (as macOS may paste it).
+    typealias S = SyncUps
+    let titles = ["周会", "站会", "\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8} 회의", "🎉"]
+    try write(
+      titles.enumerated().map { i, title in
+        var s = S.SyncUp(id: .init(uuid(500 + 2 * i)))
+        s.title = title
+        s.attendees = [S.Attendee(id: .init(uuid(501 + 2 * i)), name: "Blob")]
+        return s
+      })
   case ("decode", "scrumdinger2022"):
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     let scrums = try JSONDecoder().decode([Scrumdinger2022.DailyScrum].self, from: data)
