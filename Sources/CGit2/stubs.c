@@ -206,283 +206,287 @@ void git_odb_free(git_odb *db) {
   ((__typeof__(&git_odb_free))dinger_git2_function(50))(db);
 }
 
+int git_odb_hash(git_oid *out, const void *data, size_t len, git_object_t type) {
+  return ((__typeof__(&git_odb_hash))dinger_git2_function(51))(out, data, len, type);
+}
+
 const void * git_odb_object_data(git_odb_object *object) {
-  return ((__typeof__(&git_odb_object_data))dinger_git2_function(51))(object);
+  return ((__typeof__(&git_odb_object_data))dinger_git2_function(52))(object);
 }
 
 void git_odb_object_free(git_odb_object *object) {
-  ((__typeof__(&git_odb_object_free))dinger_git2_function(52))(object);
+  ((__typeof__(&git_odb_object_free))dinger_git2_function(53))(object);
 }
 
 size_t git_odb_object_size(git_odb_object *object) {
-  return ((__typeof__(&git_odb_object_size))dinger_git2_function(53))(object);
+  return ((__typeof__(&git_odb_object_size))dinger_git2_function(54))(object);
 }
 
 git_object_t git_odb_object_type(git_odb_object *object) {
-  return ((__typeof__(&git_odb_object_type))dinger_git2_function(54))(object);
+  return ((__typeof__(&git_odb_object_type))dinger_git2_function(55))(object);
 }
 
 int git_odb_read(git_odb_object **out, git_odb *db, const git_oid *id) {
-  return ((__typeof__(&git_odb_read))dinger_git2_function(55))(out, db, id);
+  return ((__typeof__(&git_odb_read))dinger_git2_function(56))(out, db, id);
 }
 
 int git_odb_read_header(size_t *len_out, git_object_t *type_out, git_odb *db, const git_oid *id) {
-  return ((__typeof__(&git_odb_read_header))dinger_git2_function(56))(len_out, type_out, db, id);
+  return ((__typeof__(&git_odb_read_header))dinger_git2_function(57))(len_out, type_out, db, id);
 }
 
 int git_odb_refresh(struct git_odb *db) {
-  return ((__typeof__(&git_odb_refresh))dinger_git2_function(57))(db);
+  return ((__typeof__(&git_odb_refresh))dinger_git2_function(58))(db);
 }
 
 int git_odb_write(git_oid *out, git_odb *odb, const void *data, size_t len, git_object_t type) {
-  return ((__typeof__(&git_odb_write))dinger_git2_function(58))(out, odb, data, len, type);
+  return ((__typeof__(&git_odb_write))dinger_git2_function(59))(out, odb, data, len, type);
 }
 
 int git_odb_write_pack(git_odb_writepack **out, git_odb *db, git_indexer_progress_cb progress_cb, void *progress_payload) {
-  return ((__typeof__(&git_odb_write_pack))dinger_git2_function(59))(out, db, progress_cb, progress_payload);
+  return ((__typeof__(&git_odb_write_pack))dinger_git2_function(60))(out, db, progress_cb, progress_payload);
 }
 
 int git_oid_fromstr(git_oid *out, const char *str) {
-  return ((__typeof__(&git_oid_fromstr))dinger_git2_function(60))(out, str);
+  return ((__typeof__(&git_oid_fromstr))dinger_git2_function(61))(out, str);
 }
 
 int git_push_options_init(git_push_options *opts, unsigned int version) {
-  return ((__typeof__(&git_push_options_init))dinger_git2_function(61))(opts, version);
+  return ((__typeof__(&git_push_options_init))dinger_git2_function(62))(opts, version);
 }
 
 int git_reference_create(git_reference **out, git_repository *repo, const char *name, const git_oid *id, int force, const char *log_message) {
-  return ((__typeof__(&git_reference_create))dinger_git2_function(62))(out, repo, name, id, force, log_message);
+  return ((__typeof__(&git_reference_create))dinger_git2_function(63))(out, repo, name, id, force, log_message);
 }
 
 int git_reference_create_matching(git_reference **out, git_repository *repo, const char *name, const git_oid *id, int force, const git_oid *current_id, const char *log_message) {
-  return ((__typeof__(&git_reference_create_matching))dinger_git2_function(63))(out, repo, name, id, force, current_id, log_message);
+  return ((__typeof__(&git_reference_create_matching))dinger_git2_function(64))(out, repo, name, id, force, current_id, log_message);
 }
 
 void git_reference_free(git_reference *ref) {
-  ((__typeof__(&git_reference_free))dinger_git2_function(64))(ref);
+  ((__typeof__(&git_reference_free))dinger_git2_function(65))(ref);
 }
 
 int git_reference_lookup(git_reference **out, git_repository *repo, const char *name) {
-  return ((__typeof__(&git_reference_lookup))dinger_git2_function(65))(out, repo, name);
+  return ((__typeof__(&git_reference_lookup))dinger_git2_function(66))(out, repo, name);
 }
 
 const char * git_reference_name(const git_reference *ref) {
-  return ((__typeof__(&git_reference_name))dinger_git2_function(66))(ref);
+  return ((__typeof__(&git_reference_name))dinger_git2_function(67))(ref);
 }
 
 int git_reference_name_to_id(git_oid *out, git_repository *repo, const char *name) {
-  return ((__typeof__(&git_reference_name_to_id))dinger_git2_function(67))(out, repo, name);
+  return ((__typeof__(&git_reference_name_to_id))dinger_git2_function(68))(out, repo, name);
 }
 
 const char * git_reference_shorthand(const git_reference *ref) {
-  return ((__typeof__(&git_reference_shorthand))dinger_git2_function(68))(ref);
+  return ((__typeof__(&git_reference_shorthand))dinger_git2_function(69))(ref);
 }
 
 const char * git_reference_symbolic_target(const git_reference *ref) {
-  return ((__typeof__(&git_reference_symbolic_target))dinger_git2_function(69))(ref);
+  return ((__typeof__(&git_reference_symbolic_target))dinger_git2_function(70))(ref);
 }
 
 const git_oid * git_reference_target(const git_reference *ref) {
-  return ((__typeof__(&git_reference_target))dinger_git2_function(70))(ref);
+  return ((__typeof__(&git_reference_target))dinger_git2_function(71))(ref);
 }
 
 void git_remote_connect_options_dispose(git_remote_connect_options *opts) {
-  ((__typeof__(&git_remote_connect_options_dispose))dinger_git2_function(71))(opts);
+  ((__typeof__(&git_remote_connect_options_dispose))dinger_git2_function(72))(opts);
 }
 
 int git_remote_create(git_remote **out, git_repository *repo, const char *name, const char *url) {
-  return ((__typeof__(&git_remote_create))dinger_git2_function(72))(out, repo, name, url);
+  return ((__typeof__(&git_remote_create))dinger_git2_function(73))(out, repo, name, url);
 }
 
 int git_remote_delete(git_repository *repo, const char *name) {
-  return ((__typeof__(&git_remote_delete))dinger_git2_function(73))(repo, name);
+  return ((__typeof__(&git_remote_delete))dinger_git2_function(74))(repo, name);
 }
 
 int git_remote_fetch(git_remote *remote, const git_strarray *refspecs, const git_fetch_options *opts, const char *reflog_message) {
-  return ((__typeof__(&git_remote_fetch))dinger_git2_function(74))(remote, refspecs, opts, reflog_message);
+  return ((__typeof__(&git_remote_fetch))dinger_git2_function(75))(remote, refspecs, opts, reflog_message);
 }
 
 void git_remote_free(git_remote *remote) {
-  ((__typeof__(&git_remote_free))dinger_git2_function(75))(remote);
+  ((__typeof__(&git_remote_free))dinger_git2_function(76))(remote);
 }
 
 int git_remote_list(git_strarray *out, git_repository *repo) {
-  return ((__typeof__(&git_remote_list))dinger_git2_function(76))(out, repo);
+  return ((__typeof__(&git_remote_list))dinger_git2_function(77))(out, repo);
 }
 
 int git_remote_lookup(git_remote **out, git_repository *repo, const char *name) {
-  return ((__typeof__(&git_remote_lookup))dinger_git2_function(77))(out, repo, name);
+  return ((__typeof__(&git_remote_lookup))dinger_git2_function(78))(out, repo, name);
 }
 
 int git_remote_ls(const git_remote_head ***out, size_t *size, git_remote *remote) {
-  return ((__typeof__(&git_remote_ls))dinger_git2_function(78))(out, size, remote);
+  return ((__typeof__(&git_remote_ls))dinger_git2_function(79))(out, size, remote);
 }
 
 git_repository * git_remote_owner(const git_remote *remote) {
-  return ((__typeof__(&git_remote_owner))dinger_git2_function(79))(remote);
+  return ((__typeof__(&git_remote_owner))dinger_git2_function(80))(remote);
 }
 
 int git_remote_push(git_remote *remote, const git_strarray *refspecs, const git_push_options *opts) {
-  return ((__typeof__(&git_remote_push))dinger_git2_function(80))(remote, refspecs, opts);
+  return ((__typeof__(&git_remote_push))dinger_git2_function(81))(remote, refspecs, opts);
 }
 
 const char * git_remote_pushurl(const git_remote *remote) {
-  return ((__typeof__(&git_remote_pushurl))dinger_git2_function(81))(remote);
+  return ((__typeof__(&git_remote_pushurl))dinger_git2_function(82))(remote);
 }
 
 const char * git_remote_url(const git_remote *remote) {
-  return ((__typeof__(&git_remote_url))dinger_git2_function(82))(remote);
+  return ((__typeof__(&git_remote_url))dinger_git2_function(83))(remote);
 }
 
 int git_repository_config(git_config **out, git_repository *repo) {
-  return ((__typeof__(&git_repository_config))dinger_git2_function(83))(out, repo);
+  return ((__typeof__(&git_repository_config))dinger_git2_function(84))(out, repo);
 }
 
 int git_repository_config_snapshot(git_config **out, git_repository *repo) {
-  return ((__typeof__(&git_repository_config_snapshot))dinger_git2_function(84))(out, repo);
+  return ((__typeof__(&git_repository_config_snapshot))dinger_git2_function(85))(out, repo);
 }
 
 void git_repository_free(git_repository *repo) {
-  ((__typeof__(&git_repository_free))dinger_git2_function(85))(repo);
+  ((__typeof__(&git_repository_free))dinger_git2_function(86))(repo);
 }
 
 int git_repository_init_ext(git_repository **out, const char *repo_path, git_repository_init_options *opts) {
-  return ((__typeof__(&git_repository_init_ext))dinger_git2_function(86))(out, repo_path, opts);
+  return ((__typeof__(&git_repository_init_ext))dinger_git2_function(87))(out, repo_path, opts);
 }
 
 int git_repository_init_options_init(git_repository_init_options *opts, unsigned int version) {
-  return ((__typeof__(&git_repository_init_options_init))dinger_git2_function(87))(opts, version);
+  return ((__typeof__(&git_repository_init_options_init))dinger_git2_function(88))(opts, version);
 }
 
 int git_repository_odb(git_odb **out, git_repository *repo) {
-  return ((__typeof__(&git_repository_odb))dinger_git2_function(88))(out, repo);
+  return ((__typeof__(&git_repository_odb))dinger_git2_function(89))(out, repo);
 }
 
 int git_repository_open_ext(git_repository **out, const char *path, unsigned int flags, const char *ceiling_dirs) {
-  return ((__typeof__(&git_repository_open_ext))dinger_git2_function(89))(out, path, flags, ceiling_dirs);
+  return ((__typeof__(&git_repository_open_ext))dinger_git2_function(90))(out, path, flags, ceiling_dirs);
 }
 
 const char * git_repository_path(const git_repository *repo) {
-  return ((__typeof__(&git_repository_path))dinger_git2_function(90))(repo);
+  return ((__typeof__(&git_repository_path))dinger_git2_function(91))(repo);
 }
 
 int git_repository_set_head(git_repository *repo, const char *refname) {
-  return ((__typeof__(&git_repository_set_head))dinger_git2_function(91))(repo, refname);
+  return ((__typeof__(&git_repository_set_head))dinger_git2_function(92))(repo, refname);
 }
 
 const char * git_repository_workdir(const git_repository *repo) {
-  return ((__typeof__(&git_repository_workdir))dinger_git2_function(92))(repo);
+  return ((__typeof__(&git_repository_workdir))dinger_git2_function(93))(repo);
 }
 
 void git_revwalk_free(git_revwalk *walk) {
-  ((__typeof__(&git_revwalk_free))dinger_git2_function(93))(walk);
+  ((__typeof__(&git_revwalk_free))dinger_git2_function(94))(walk);
 }
 
 int git_revwalk_hide(git_revwalk *walk, const git_oid *commit_id) {
-  return ((__typeof__(&git_revwalk_hide))dinger_git2_function(94))(walk, commit_id);
+  return ((__typeof__(&git_revwalk_hide))dinger_git2_function(95))(walk, commit_id);
 }
 
 int git_revwalk_new(git_revwalk **out, git_repository *repo) {
-  return ((__typeof__(&git_revwalk_new))dinger_git2_function(95))(out, repo);
+  return ((__typeof__(&git_revwalk_new))dinger_git2_function(96))(out, repo);
 }
 
 int git_revwalk_next(git_oid *out, git_revwalk *walk) {
-  return ((__typeof__(&git_revwalk_next))dinger_git2_function(96))(out, walk);
+  return ((__typeof__(&git_revwalk_next))dinger_git2_function(97))(out, walk);
 }
 
 int git_revwalk_push(git_revwalk *walk, const git_oid *id) {
-  return ((__typeof__(&git_revwalk_push))dinger_git2_function(97))(walk, id);
+  return ((__typeof__(&git_revwalk_push))dinger_git2_function(98))(walk, id);
 }
 
 int git_revwalk_sorting(git_revwalk *walk, unsigned int sort_mode) {
-  return ((__typeof__(&git_revwalk_sorting))dinger_git2_function(98))(walk, sort_mode);
+  return ((__typeof__(&git_revwalk_sorting))dinger_git2_function(99))(walk, sort_mode);
 }
 
 int git_signature_default(git_signature **out, git_repository *repo) {
-  return ((__typeof__(&git_signature_default))dinger_git2_function(99))(out, repo);
+  return ((__typeof__(&git_signature_default))dinger_git2_function(100))(out, repo);
 }
 
 void git_signature_free(git_signature *sig) {
-  ((__typeof__(&git_signature_free))dinger_git2_function(100))(sig);
+  ((__typeof__(&git_signature_free))dinger_git2_function(101))(sig);
 }
 
 int git_signature_new(git_signature **out, const char *name, const char *email, git_time_t time, int offset) {
-  return ((__typeof__(&git_signature_new))dinger_git2_function(101))(out, name, email, time, offset);
+  return ((__typeof__(&git_signature_new))dinger_git2_function(102))(out, name, email, time, offset);
 }
 
 void git_strarray_dispose(git_strarray *array) {
-  ((__typeof__(&git_strarray_dispose))dinger_git2_function(102))(array);
+  ((__typeof__(&git_strarray_dispose))dinger_git2_function(103))(array);
 }
 
 int git_transport_register(const char *prefix, git_transport_cb cb, void *param) {
-  return ((__typeof__(&git_transport_register))dinger_git2_function(103))(prefix, cb, param);
+  return ((__typeof__(&git_transport_register))dinger_git2_function(104))(prefix, cb, param);
 }
 
 int git_transport_remote_connect_options(git_remote_connect_options *out, git_transport *transport) {
-  return ((__typeof__(&git_transport_remote_connect_options))dinger_git2_function(104))(out, transport);
+  return ((__typeof__(&git_transport_remote_connect_options))dinger_git2_function(105))(out, transport);
 }
 
 int git_transport_smart(git_transport **out, git_remote *owner, void *payload) {
-  return ((__typeof__(&git_transport_smart))dinger_git2_function(105))(out, owner, payload);
+  return ((__typeof__(&git_transport_smart))dinger_git2_function(106))(out, owner, payload);
 }
 
 int git_transport_smart_certificate_check(git_transport *transport, git_cert *cert, int valid, const char *hostname) {
-  return ((__typeof__(&git_transport_smart_certificate_check))dinger_git2_function(106))(transport, cert, valid, hostname);
+  return ((__typeof__(&git_transport_smart_certificate_check))dinger_git2_function(107))(transport, cert, valid, hostname);
 }
 
 int git_transport_smart_credentials(git_credential **out, git_transport *transport, const char *user, int methods) {
-  return ((__typeof__(&git_transport_smart_credentials))dinger_git2_function(107))(out, transport, user, methods);
+  return ((__typeof__(&git_transport_smart_credentials))dinger_git2_function(108))(out, transport, user, methods);
 }
 
 int git_tree_create_updated(git_oid *out, git_repository *repo, git_tree *baseline, size_t nupdates, const git_tree_update *updates) {
-  return ((__typeof__(&git_tree_create_updated))dinger_git2_function(108))(out, repo, baseline, nupdates, updates);
+  return ((__typeof__(&git_tree_create_updated))dinger_git2_function(109))(out, repo, baseline, nupdates, updates);
 }
 
 const git_tree_entry * git_tree_entry_byindex(const git_tree *tree, size_t idx) {
-  return ((__typeof__(&git_tree_entry_byindex))dinger_git2_function(109))(tree, idx);
+  return ((__typeof__(&git_tree_entry_byindex))dinger_git2_function(110))(tree, idx);
 }
 
 const git_tree_entry * git_tree_entry_byname(const git_tree *tree, const char *filename) {
-  return ((__typeof__(&git_tree_entry_byname))dinger_git2_function(110))(tree, filename);
+  return ((__typeof__(&git_tree_entry_byname))dinger_git2_function(111))(tree, filename);
 }
 
 int git_tree_entry_bypath(git_tree_entry **out, const git_tree *root, const char *path) {
-  return ((__typeof__(&git_tree_entry_bypath))dinger_git2_function(111))(out, root, path);
+  return ((__typeof__(&git_tree_entry_bypath))dinger_git2_function(112))(out, root, path);
 }
 
 git_filemode_t git_tree_entry_filemode(const git_tree_entry *entry) {
-  return ((__typeof__(&git_tree_entry_filemode))dinger_git2_function(112))(entry);
+  return ((__typeof__(&git_tree_entry_filemode))dinger_git2_function(113))(entry);
 }
 
 void git_tree_entry_free(git_tree_entry *entry) {
-  ((__typeof__(&git_tree_entry_free))dinger_git2_function(113))(entry);
+  ((__typeof__(&git_tree_entry_free))dinger_git2_function(114))(entry);
 }
 
 const git_oid * git_tree_entry_id(const git_tree_entry *entry) {
-  return ((__typeof__(&git_tree_entry_id))dinger_git2_function(114))(entry);
+  return ((__typeof__(&git_tree_entry_id))dinger_git2_function(115))(entry);
 }
 
 const char * git_tree_entry_name(const git_tree_entry *entry) {
-  return ((__typeof__(&git_tree_entry_name))dinger_git2_function(115))(entry);
+  return ((__typeof__(&git_tree_entry_name))dinger_git2_function(116))(entry);
 }
 
 git_object_t git_tree_entry_type(const git_tree_entry *entry) {
-  return ((__typeof__(&git_tree_entry_type))dinger_git2_function(116))(entry);
+  return ((__typeof__(&git_tree_entry_type))dinger_git2_function(117))(entry);
 }
 
 size_t git_tree_entrycount(const git_tree *tree) {
-  return ((__typeof__(&git_tree_entrycount))dinger_git2_function(117))(tree);
+  return ((__typeof__(&git_tree_entrycount))dinger_git2_function(118))(tree);
 }
 
 void git_tree_free(git_tree *tree) {
-  ((__typeof__(&git_tree_free))dinger_git2_function(118))(tree);
+  ((__typeof__(&git_tree_free))dinger_git2_function(119))(tree);
 }
 
 int git_tree_lookup(git_tree **out, git_repository *repo, const git_oid *id) {
-  return ((__typeof__(&git_tree_lookup))dinger_git2_function(119))(out, repo, id);
+  return ((__typeof__(&git_tree_lookup))dinger_git2_function(120))(out, repo, id);
 }
 
-const unsigned dinger_git2_count = 120;
+const unsigned dinger_git2_count = 121;
 const char *const dinger_git2_names[] = {
   "git_blob_create_from_buffer",
   "git_blob_free",
@@ -535,6 +539,7 @@ const char *const dinger_git2_names[] = {
   "git_odb_exists",
   "git_odb_exists_ext",
   "git_odb_free",
+  "git_odb_hash",
   "git_odb_object_data",
   "git_odb_object_free",
   "git_odb_object_size",
@@ -605,4 +610,4 @@ const char *const dinger_git2_names[] = {
   "git_tree_free",
   "git_tree_lookup",
 };
-void *dinger_git2_slots[120];
+void *dinger_git2_slots[121];

@@ -40,6 +40,7 @@ group("edit") { try EditBench.run(dinger: dinger) }
 group("sync") { try SyncBench.run(dinger: dinger, cache: cache) }
 // NB: kept beside the storage group's repository, under the package's .build/.
 let scaleRoot = cache.deletingLastPathComponent()
+group("interchange") { try InterchangeBench.run(dinger: dinger, root: scaleRoot) }
 group("standups") { try StandupBench.run(dinger: dinger, root: cache.deletingLastPathComponent()) }
 group("schedule") { try ScheduleBench.run(dinger: dinger, root: cache.deletingLastPathComponent()) }
 group("transport") { try TransportBench.run(dinger: dinger, root: scaleRoot) }

@@ -78,6 +78,14 @@ public struct ImportBatch: Sendable, Equatable {
             "\(label) has no attendees; took the \(names.count) who came to its meetings")
         }
       }
+      let outside = s.history.compactMap(\.lengthInMinutes).filter {
+        !Scrum.lengthRange.contains($0)
+      }
+      if let first = outside.first {
+        batch.notes.append(
+          "\(label): \(outside.count == 1 ? "a meeting's" : "\(outside.count) meetings'") planned length (\(first) min\(outside.count == 1 ? "" : ", ...")) is outside 1 to 600 minutes and is left out"
+        )
+      }
       let meetings = s.history.map {
         Meeting(
           id: UUID(uuidString: $0.id), scrum: UUID.nil,

@@ -96,8 +96,13 @@ extension DataRepository {
         writes: change.writes.keys.filter { !absent.contains($0) }, removals: change.removals)
       Trace.mark("commit: working files checked")
       var files: [Plan.File] = []
-      for (path, bytes) in change.writes.sorted(by: { $0.key < $1.key }) {
-        let blob = try change.knownBlobs[path] ?? git.writeBlob(bytes)
+      let writes = change.writes.sorted(by: { $0.key < $1.key })
+      // NB: the new blobs are written at once: many go into one pack (Repository.writeBlobs).
+      let unknown = writes.filter { change.knownBlobs[$0.key] == nil }
+      let written = Dictionary(
+        uniqueKeysWithValues: zip(unknown.map(\.key), try git.writeBlobs(unknown.map(\.value))))
+      for (path, bytes) in writes {
+        let blob = change.knownBlobs[path] ?? written[path]!
         // NB: a file keeps its mode (an executable stays one) unless the change says.
         let mode =
           try change.modes[path] ?? head.flatMap { try git.fileMode(at: path, in: $0) }
