@@ -95,6 +95,10 @@ deps: build-deps
 	  echo "installing libnotify-bin dbus python3-dbus python3-gi (remind --notify is tested with the real notify-send on a private session bus)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnotify-bin dbus python3-dbus python3-gi; \
 	fi
+	@if ! command -v soffice >/dev/null 2>&1; then \
+	  echo "installing libreoffice-calc-nogui (the CSV export test opens dinger's tables in LibreOffice, headless)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; \
+	fi
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  echo "installing chromium (the report tests open dinger's web report in a real browser, headless)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \

@@ -20,6 +20,10 @@ struct RecordMoves {
   /// The meeting and quiz folders that moved with a scrum or library
   /// (`history/design` -> `history/design-review`).
   var folders: [String: String] = [:]
+  /// Scrum and library paths where this side has another record than the ancestor had (a twin
+  /// separated into `infra-2.yaml` and another `Infra` at `infra.yaml`): the ancestor's record
+  /// was removed or moved from there, and this side's is added there (seed 31337).
+  var replaced: Set<String> = []
 
   /// The moves from `base` to `tip`; none without a common ancestor.
   init(_ git: Repository, base: ObjectID?, tip: ObjectID) throws {
@@ -31,13 +35,22 @@ struct RecordMoves {
       switch (file.base, file.theirs) {
       case (let old?, nil): gone[file.path] = old
       case (nil, let blob?): new[file.path] = blob
+      case (let old?, let blob?) where kind == .scrum || kind == .library:
+        // NB: the id line is read first (a library may be 64 MB); a file without one is parsed.
+        guard let was = try Self.quickID(git.blob(old)), let now = try Self.quickID(git.blob(blob)),
+          was != now
+        else { continue }
+        gone[file.path] = old
+        new[file.path] = blob
+        replaced.insert(file.path)
       default: continue
       }
     }
     added = new
     removed = Set(gone.keys)
     defer {
-      for path in removed {
+      // NB: a path holding another record now is not a removed parent to bring back there.
+      for path in removed where !replaced.contains(path) {
         let kind = RecordLayout.kind(ofPath: path)
         guard kind == .scrum || kind == .library, let blob = gone[path],
           let id = try? Self.id(git.blob(blob))
@@ -155,6 +168,12 @@ struct RecordMoves {
     RecordMerger.id(RecordMerger.parse(bytes)) ?? ActivityIndex.unquotedField("id", in: bytes)
   }
 
+  /// The record id of a scrum or library file: its top-level `id:` line when it has one, else
+  /// what `id` finds.
+  static func quickID(_ bytes: [UInt8]) -> String? {
+    ActivityIndex.unquotedField("id", in: bytes)?.lowercased() ?? id(bytes)?.lowercased()
+  }
+
   /// The scrum a written stand-up entry names, lowercased.
   static func scrumOf(_ bytes: [UInt8]) -> String? {
     (RecordMerger.parse(bytes)?["scrum"]?.scalarText
@@ -192,7 +211,46 @@ struct MoveReconciliation {
     try followOurMoves(git, mine: mine, yours: yours, ours: ours)
     try followMovedFolders(git, mine: mine, yours: yours, theirs: theirs)
     try keepParents(git, base: base, mine: mine, yours: yours)
+    try addReplacements(git, mine: mine, yours: yours, ours: ours, theirs: theirs)
     try separateTwins(git, ours: ours, theirs: theirs, yours: yours)
+  }
+
+  /// A path where a side put another record than the ancestor's (a twin separated to
+  /// `infra-2.yaml`, another `Infra` at `infra.yaml`): once the ancestor's record was followed
+  /// (moved, merged where it went, or its removal recorded), the path holds the new record as an
+  /// addition, so that no record is merged into another's file and a move of the old one takes
+  /// only the old one (seed 31337). An old record one side changed where the other put a new
+  /// one, without moving the old one, stays beside it as a twin, separated next.
+  private mutating func addReplacements(
+    _ git: Repository, mine: RecordMoves, yours: RecordMoves, ours: ObjectID, theirs: ObjectID
+  ) throws {
+    for path in mine.replaced.union(yours.replaced).sorted() {
+      let (oNew, tNew) = (mine.replaced.contains(path), yours.replaced.contains(path))
+      let b = files[path]?.base
+      let o = try git.blobID(at: path, in: ours)
+      let t = try git.blobID(at: path, in: theirs)
+      // What stays of the old record at this path on the side that kept it there: a change of
+      // it that no move took elsewhere.
+      let oursOld = !oNew && o != nil && o != b && yours.moved[path] == nil ? o : nil
+      let theirsOld = !tNew && t != nil && t != b && mine.moved[path] == nil ? t : nil
+      let (keptO, keptT) = (oNew ? o : oursOld, tNew ? t : theirsOld)
+      if tNew {
+        // NB: ours' old record that theirs moved is not removed from here: the new one is here.
+        for (to, from) in oursElsewhere where from == path { oursElsewhere[to] = nil }
+      }
+      guard keptT != nil, keptO != keptT else {
+        // Only ours' new record: it stays as ours has it.
+        files[path] = nil
+        continue
+      }
+      let modes = try (
+        keptO == nil ? 0 : git.fileMode(at: path, in: ours) ?? regularFileMode,
+        git.fileMode(at: path, in: theirs) ?? regularFileMode
+      )
+      files[path] = ThreeWayFile(
+        path: path, base: nil, ours: keptO, theirs: keptT, baseMode: 0, oursMode: modes.0,
+        theirsMode: modes.1)
+    }
   }
 
   /// The parsed record of a blob, for a conflict's kept value (an empty scalar for none).

@@ -99,3 +99,97 @@ import Testing
     #expect(!raw.stdout.hasPrefix("\u{FEFF}") && raw.stdout.contains(",+cmd|"), "\(raw.stdout)")
   }
 }
+
+/// LibreOffice itself opens dinger's CSV tables (headless, `soffice --convert-to fods`, the flat
+/// XML a test can read): no formula from a teammate runs, even with "Evaluate formulas" on,
+/// and every name in another script is intact. The filter options are those LibreOffice's
+/// import dialog sets for these files: the character set it detects from the byte order mark
+/// (UTF-8), comma-separated, "Evaluate formulas" both ways. (Without the dialog, headless with
+/// no options, LibreOffice 7.4 reads any CSV as Latin-1 whatever its mark; docs/import-export.md
+/// says so.) The unguarded `--raw` export is opened too: its formula does run, so the check
+/// can see one.
+@Suite(
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice"),
+    "needs LibreOffice (make deps installs libreoffice-calc-nogui)"))
+struct LibreOfficeCSVTests {
+  /// The flat ODS LibreOffice makes of `csv`, with formulas evaluated or not.
+  static func open(_ csv: URL, evaluate: Bool, in box: Sandbox) throws -> String {
+    let out = box.home.url.appendingPathComponent("lo-\(evaluate)-\(UUID().uuidString.prefix(8))")
+    let profile = box.home.url.appendingPathComponent("lo-profile").absoluteString
+    let r = try ProcessRunner.run(
+      "/usr/bin/soffice",
+      [
+        "-env:UserInstallation=\(profile)", "--headless",
+        "--infilter=CSV:44,34,76,1,,0,false,true,false,false,false,-1,\(evaluate)",
+        "--convert-to", "fods", "--outdir", out.path, csv.path,
+      ], environment: box.environment, timeout: 120)
+    #expect(r.status == 0, "soffice: \(r.stderr)")
+    let name = csv.deletingPathExtension().lastPathComponent + ".fods"
+    return try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+  }
+
+  /// The cells' texts, in order, XML entities decoded.
+  static func texts(_ fods: String) -> [String] {
+    var out: [String] = []
+    // NB: the body only (the page styles hold a header and a footer).
+    var rest = fods.range(of: "<office:body>").map { fods[$0.upperBound...] } ?? Substring(fods)
+    while let start = rest.range(of: "<text:p>"),
+      let end = rest[start.upperBound...].range(of: "</text:p>")
+    {
+      out.append(
+        String(rest[start.upperBound..<end.lowerBound]).replacingOccurrences(
+          of: "&quot;", with: "\""
+        )
+        .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&"))
+      rest = rest[end.upperBound...]
+    }
+    return out
+  }
+
+  @Test func aFormulaNeverRunsAndEveryNameIsIntact() throws {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-24T10:00:00Z"
+    expectOK(try box.dinger("init"))
+    expectOK(
+      try box.dinger(
+        "scrum", "new", "=HYPERLINK(\"http://evil\",\"click\")", "--attendee", "Zoë Ñúñez",
+        "--attendee", "周杰", "--attendee", "Анна", "--length", "15"))
+    expectOK(
+      try box.dinger(
+        [
+          "standup", "--as", "Zoë Ñúñez", "--today", "+cmd|' /C calc'!A0", "--yesterday",
+          "@SUM(1+1)", "--blocker=-2+3",
+        ]))
+    let guarded = box.home.url.appendingPathComponent("guarded")
+    let raw = box.home.url.appendingPathComponent("raw")
+    expectOK(try box.dinger("export", "csv", "--out", guarded.path))
+    expectOK(try box.dinger("export", "csv", "--raw", "--out", raw.path))
+    for evaluate in [true, false] {
+      let scrums = try Self.open(
+        guarded.appendingPathComponent("scrums.csv"), evaluate: evaluate, in: box)
+      #expect(!scrums.contains("table:formula"), "a formula ran (evaluate \(evaluate))")
+      let cells = Self.texts(scrums)
+      #expect(cells.first == "id", "the byte order mark is a character: \(cells.prefix(2))")
+      #expect(cells.contains("'=HYPERLINK(\"http://evil\",\"click\")"), "\(cells)")
+      // NB: a list is one item per line of its cell, a paragraph each.
+      let people = cells.joined(separator: "\n")
+      #expect(
+        people.contains("Zoë Ñúñez") && people.contains("周杰") && people.contains("Анна"), "\(cells)"
+      )
+      #expect(
+        scrums.contains("office:value-type=\"float\" office:value=\"15\""), "a number is a number")
+      let entries = try Self.open(
+        guarded.appendingPathComponent("entries.csv"), evaluate: evaluate, in: box)
+      #expect(!entries.contains("table:formula"), "a formula ran in entries (evaluate \(evaluate))")
+      let answers = Self.texts(entries)
+      for cell in ["'+cmd|' /C calc'!A0", "'@SUM(1+1)", "'-2+3", "Zoë Ñúñez"] {
+        #expect(answers.contains { $0.contains(cell) }, "\(cell): \(answers)")
+      }
+    }
+    // The check sees a formula when there is one: the unguarded table's runs.
+    let unguarded = try Self.open(raw.appendingPathComponent("scrums.csv"), evaluate: true, in: box)
+    #expect(unguarded.contains("table:formula"))
+  }
+}
