@@ -26,6 +26,7 @@ public struct SyncReportView {
         lines.append("\(s.dryRun ? "would push" : "pushed") to \(upstream)")
       }
     }
+    lines += s.mergeNotes.map { "note: " + $0 }
     if !s.conflicts.isEmpty {
       lines.append(
         "\(Style.plural(s.conflicts.count, "conflict")) \(s.dryRun ? "would be " : "")recorded (your value kept, the other saved):"

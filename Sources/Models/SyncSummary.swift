@@ -59,6 +59,8 @@ public struct SyncSummary: Sendable, Equatable {
   public var warnings: [String]
   /// What the remote's hooks said while pushing, a line each.
   public var remoteMessages: [String] = []
+  /// What a merge did that a person should know, a line each.
+  public var mergeNotes: [String] = []
 
   public init(
     remote: String, branch: String, steps: [Step], conflicts: [Conflict], rounds: Int,

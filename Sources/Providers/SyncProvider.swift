@@ -262,6 +262,7 @@ public struct SyncProvider: Sendable {
       },
       rounds: report.rounds, dryRun: report.dryRun, warnings: report.warnings)
     summary.remoteMessages = report.remoteMessages
+    summary.mergeNotes = report.mergeNotes
     return summary
   }
 

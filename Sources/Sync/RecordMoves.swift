@@ -196,6 +196,8 @@ struct MoveReconciliation {
   /// Scrums and libraries ours removed that come back (their ancestor's blob), because theirs
   /// recorded a meeting or quiz result for them.
   var restoredParents: [(path: String, blob: ObjectID)] = []
+  /// What the merge did that a person should know: a twin of ours moved to a free name.
+  var notes: [String] = []
   /// Disagreements about where a record lives, with the paths each side has it at.
   var conflicts: [(file: String, record: String?, conflict: FieldConflict, theirsFile: String)] = []
 
@@ -212,7 +214,7 @@ struct MoveReconciliation {
     try followMovedFolders(git, mine: mine, yours: yours, theirs: theirs)
     try keepParents(git, base: base, mine: mine, yours: yours)
     try addReplacements(git, mine: mine, yours: yours, ours: ours, theirs: theirs)
-    try separateTwins(git, ours: ours, theirs: theirs, yours: yours)
+    try separateTwins(git, ours: ours, theirs: theirs, mine: mine)
   }
 
   /// A path where a side put another record than the ancestor's (a twin separated to
@@ -363,11 +365,14 @@ struct MoveReconciliation {
   }
 
   /// Two different records added at one path (two teammates made a scrum of one title at the
-  /// same time) are two records: ours stays, theirs goes to the next free name, as a second
-  /// `scrum new` of that title in one clone would, with its meetings. They were merged field by
-  /// field into one record, the other id lost.
+  /// same time) are two records: theirs, already shared (teammates may have it, and may move it
+  /// with plain `git mv` meanwhile), keeps the path; ours, not shared yet, goes to the next free
+  /// name with its meetings, as a second `scrum new` of that title would. Seed 31337: ours kept
+  /// the path and theirs moved, so a teammate's `git mv` of theirs met, in git's own merge, a
+  /// file that now held ours, and git moved the wrong record. (Before that, they were merged
+  /// field by field into one record, the other id lost.)
   private mutating func separateTwins(
-    _ git: Repository, ours: ObjectID, theirs: ObjectID, yours: RecordMoves
+    _ git: Repository, ours: ObjectID, theirs: ObjectID, mine: RecordMoves
   ) throws {
     // NB: only files both sides added can be twins (a catch-up's 20,000 files taken as they
     // came were sorted and their kinds found for it).
@@ -390,20 +395,26 @@ struct MoveReconciliation {
         n += 1
         target = "\(folder)/\(slug)-\(n).yaml"
       }
-      files[file.path] = nil
+      // NB: both as files taken from the merge's result: theirs written at the path (over
+      // ours'), ours written at the new name.
+      files[file.path] = ThreeWayFile(
+        path: file.path, base: nil, ours: nil, theirs: t, theirsMode: file.theirsMode)
       files[target] = ThreeWayFile(
-        path: target, base: nil, ours: nil, theirs: t, theirsMode: file.theirsMode)
-      // Its meetings (quiz results), added under the shared folder, go with it.
+        path: target, base: nil, ours: nil, theirs: o, theirsMode: file.oursMode)
+      notes.append(
+        "\(file.path) holds a teammate's \(kind == .scrum ? "scrum" : "library") of that \(kind == .scrum ? "title" : "name"), shared first; yours is now \(target)"
+      )
+      // Ours' meetings (quiz results), added under the shared folder, go with it.
       let top = kind == .scrum ? "history/" : "quizzes/"
-      for (path, blob) in yours.added.sorted(by: { $0.key < $1.key })
+      for (path, blob) in mine.added.sorted(by: { $0.key < $1.key })
       where path.hasPrefix(top + slug + "/") {
-        guard var entry = files[path], entry.ours == nil,
-          let node = RecordMerger.parse(try git.blob(blob)),
-          (node["scrum"] ?? node["library"])?.scalarText?.lowercased() == theirsID
+        guard files[path]?.theirs == nil, let node = RecordMerger.parse(try git.blob(blob)),
+          (node["scrum"] ?? node["library"])?.scalarText?.lowercased() == oursID
         else { continue }
-        files[path] = nil
-        entry.path = top + "\(slug)-\(n)/" + path.dropFirst(top.count + slug.count + 1)
-        files[entry.path] = entry
+        let moved = top + "\(slug)-\(n)/" + path.dropFirst(top.count + slug.count + 1)
+        files[path] = ThreeWayFile(path: path, base: blob, ours: blob, theirs: nil)
+        files[moved] = ThreeWayFile(
+          path: moved, base: nil, ours: nil, theirs: blob, theirsMode: regularFileMode)
       }
     }
   }

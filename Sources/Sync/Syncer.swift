@@ -46,6 +46,8 @@ public struct Syncer {
     public var warnings: [String] = []
     /// What the remote's hooks said during the push, a line each (git shows `remote: ...`).
     public var remoteMessages: [String] = []
+    /// What a merge did that a person should know (a twin scrum moved to another file name).
+    public var mergeNotes: [String] = []
 
     mutating func note(_ more: [String]) {
       for warning in more where !warnings.contains(warning) { warnings.append(warning) }
@@ -279,6 +281,7 @@ public struct Syncer {
       try repository.commit(plan.change, hooks: hooks)
     }
     report.steps.append(.merged(taken: plan.taken, merged: plan.merged))
+    report.mergeNotes += plan.notes
     // NB: added up: a round whose push lost a race has already committed its conflicts.
     report.conflicts += plan.conflicts
   }

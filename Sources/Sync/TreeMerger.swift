@@ -22,6 +22,8 @@ public struct TreeMerger {
     public var merged: Int
     /// The conflicts recorded.
     public var conflicts: [ConflictRecord]
+    /// What the merge did that a person should know (`MoveReconciliation.notes`).
+    public var notes: [String] = []
   }
 
   /// Reads the files taken as they came: a pack read of its own, without libgit2's object
@@ -77,7 +79,8 @@ public struct TreeMerger {
     }
     change.differsFromMerged = try differences(
       of: change, theirs: considered, moved: files, base: base, ours: ours)
-    return Plan(change: change, taken: taken, merged: merged, conflicts: conflicts)
+    return Plan(
+      change: change, taken: taken, merged: merged, conflicts: conflicts, notes: moves.notes)
   }
 
   /// The paths at which the merge `change` makes of ours may differ from theirs, sorted; nil

@@ -96,6 +96,69 @@ import Testing
     #expect(conflicts.contains("other: 15  (Ada <ada@example.com>"), "\(conflicts)")
   }
 
+  /// Seed 31337: Grace and Ada make a scrum titled Infra at once; Linus, who has Grace's, moves
+  /// it with `git mv` while Ada's sync keeps both. Git's own merge follows Linus's move by path,
+  /// so the record at `infra.yaml` when he pulls must still be Grace's: the one shared first
+  /// keeps the path, and Linus's move holds, with every record once.
+  @Test func aGitMvBesideTwinScrumsMovesTheRecordItMoved() throws {
+    let team = try team()
+    expectOK(try team.run("grace", "scrum", "new", "Infra", "--attendee", "Grace"))
+    expectOK(try team.run("grace", "sync"))
+    let grace = Sandbox.id(in: try team.read("grace", "scrums/infra.yaml"))
+    try team.git("linus", "pull", "-q", "--no-edit", "origin", "main")
+    expectOK(try team.run("ada", "scrum", "new", "Infra", "--attendee", "Ada"))
+    let ada = Sandbox.id(in: try team.read("ada", "scrums/infra.yaml"))
+    _ = try team.run("ada", "sync")
+    try team.git("linus", "mv", "scrums/infra.yaml", "scrums/infra-m45.yaml")
+    try team.git("linus", "commit", "-qm", "Rename scrums/infra.yaml by hand")
+    expectOK(try team.run("grace", "sync"))
+    expectOK(try team.run("grace", "scrum", "attendee", "add", "infra", "Maya"))
+    expectOK(try team.run("grace", "sync"))
+    let pull = try team.gitResult("linus", "pull", "-q", "--no-edit", "origin", "main")
+    #expect(pull.status == 0, "\(pull.stdout)\(pull.stderr)")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try team.expectConverged()
+    let files = try team.git("ada", "ls-files", "scrums").split(separator: "\n").map(String.init)
+      .filter { $0.hasPrefix("scrums/infra") }
+    #expect(files.sorted() == ["scrums/infra-2.yaml", "scrums/infra-m45.yaml"], "\(files)")
+    let moved = try team.read("ada", "scrums/infra-m45.yaml")
+    #expect(Sandbox.id(in: moved) == grace && moved.contains("  - Maya\n"), "\(moved)")
+    #expect(Sandbox.id(in: try team.read("ada", "scrums/infra-2.yaml")) == ada)
+    // The one thing left to a person: two scrums share a title, as check says.
+    let errors = try team.run("ada", "check").stderr.split(separator: "\n")
+      .filter { $0.contains(": error: ") }
+    #expect(errors.allSatisfy { $0.contains("has this title too") }, "\(errors)")
+  }
+
+  /// Linus writes a scrum by hand while Grace makes one of the same title: `git pull` hands
+  /// the driver two records at one path. Grace's, shared first, keeps it; Linus's moves to the
+  /// next free name, and git stops so that `git add -A && git commit` takes it.
+  @Test func twinScrumsInGitPullAreBothKept() throws {
+    let team = try team()
+    expectOK(try team.run("grace", "scrum", "new", "Retro", "--attendee", "Grace"))
+    expectOK(try team.run("grace", "sync"))
+    let grace = Sandbox.id(in: try team.read("grace", "scrums/retro.yaml"))
+    let linus = "8d2c6a3e-5b1f-4c0d-9e7a-2f4b6c8d0e1a"
+    try team.write(
+      "linus", "scrums/retro.yaml", "id: \(linus)\ntitle: Retro\nlength: 5\nattendees: [Linus]\n")
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-qm", "Retro, by hand")
+    let pull = try team.gitResult("linus", "pull", "--no-edit", "origin", "main")
+    #expect(pull.status != 0, "git stops for the new file")
+    #expect(
+      (pull.stdout + pull.stderr).contains(
+        "theirs stays at scrums/retro.yaml, ours is now scrums/retro-2.yaml"),
+      "\(pull.stdout)\(pull.stderr)")
+    try team.git("linus", "add", "-A")
+    try team.git("linus", "commit", "-q", "--no-edit")
+    try team.git("linus", "push", "-q", "origin", "main")
+    try team.syncAll()
+    try team.expectConverged()
+    #expect(Sandbox.id(in: try team.read("ada", "scrums/retro.yaml")) == grace)
+    #expect(Sandbox.id(in: try team.read("ada", "scrums/retro-2.yaml")) == linus)
+  }
+
   @Test func deleteAgainstEditWithPlainGitKeepsTheEditedFile() throws {
     let team = try team()
     expectOK(try team.run("ada", "scrum", "rm", "design-review"))

@@ -56,6 +56,12 @@ struct SimulationLedger {
     }
   }
 
+  /// Marks the changes to one key made so far as replaced by what the system did knowingly and
+  /// said (a sync that moved a twin scrum to a free name says so).
+  mutating func supersede(key: String) {
+    for i in writes.indices where writes[i].key == key { writes[i].superseded = true }
+  }
+
   /// The record a key belongs to (the part before `/`).
   static func record(of key: String) -> String {
     String(key.split(separator: "/", maxSplits: 1).first ?? "")

@@ -421,6 +421,17 @@ final class TeamSimulation {
       return
     }
     let r = try dinger(member, ["sync"])
+    // A twin scrum of ours the sync moved to a free name, as it said: its place is the sync's.
+    for line in r.stdout.split(separator: "\n") where line.hasPrefix("note: ") {
+      guard let range = line.range(of: "; yours is now ") else { continue }
+      let moved = String(line[range.upperBound...])
+      if let text = try? String(
+        contentsOf: team.dir(member).appendingPathComponent(moved), encoding: .utf8)
+      {
+        let id = Sandbox.id(in: text).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+        ledger.supersede(key: "\(id)/path")
+      }
+    }
     let conflicted = r.status == 1 && r.stderr.contains("error: the sync finished, but ")
     let refused = r.status == 1 && r.stderr.contains("uncommitted")
     if r.status != 0 && !conflicted && !refused {
