@@ -303,3 +303,30 @@ enum IndexFile {
     UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
   }
 }
+
+extension Repository {
+  /// The blob `.git/index` stages at each of `paths` (stage 0), read without a lock; a path
+  /// the index lacks is absent from the answer. Nil when the index is one `IndexFile` does not
+  /// read (missing, version 4, split, damaged).
+  public func stagedBlobs(paths: Set<String>) -> [String: ObjectID]? {
+    IndexFile.stagedBlobs(gitDirectory: gitDirectory, paths: paths)
+  }
+}
+
+extension IndexFile {
+  static func stagedBlobs(gitDirectory: URL, paths: Set<String>) -> [String: ObjectID]? {
+    guard case .editable(let bytes, let entries, _) = load(gitDirectory: gitDirectory) else {
+      return nil
+    }
+    var out: [String: ObjectID] = [:]
+    for entry in entries {
+      guard case .original(let range, let pathRange) = entry, entry.stage(in: bytes) == 0 else {
+        continue
+      }
+      let path = String(decoding: bytes[pathRange], as: UTF8.self)
+      guard paths.contains(path) else { continue }
+      out[path] = ObjectID(bytes: Array(bytes[(range.lowerBound + 40)..<(range.lowerBound + 60)]))
+    }
+    return out
+  }
+}

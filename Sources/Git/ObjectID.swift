@@ -11,7 +11,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The id made of these 20 bytes.
-  init(bytes: [UInt8]) {
+  public init(bytes: [UInt8]) {
     precondition(bytes.count == 20, "an object id has 20 bytes")
     self.bytes = bytes
   }

@@ -72,3 +72,12 @@ extension Repository {
     return ids
   }
 }
+
+extension Repository {
+  /// The id git gives `bytes` as a blob (`git hash-object`), nothing written.
+  public func hashBlob(_ bytes: [UInt8]) -> ObjectID? {
+    var oid = git_oid()
+    let rc = bytes.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
+    return rc == 0 ? ObjectID(oid) : nil
+  }
+}

@@ -298,7 +298,14 @@ extension DataRepository {
       Trace.mark("commit: branch moved")
       committed = true
       StopPoint.reached("ref")
+      // NB: looked for while index.lock is still held: a git commit that read the index before
+      // it was published is alive now (it cannot finish without the lock), and once the lock is
+      // given up may write that index back within a millisecond, then end.
+      let racing = RacingGit.processes(in: root.path)
       try finish(plan, journal: journal, index: index, writer: writer)
+      index.release()
+      writer.release()
+      restoreWhatAStaleIndexDropped(plan.files, racing: racing)
       return plan.commit
     }
     preconditionFailure("unreachable: the attempts end by returning or throwing")

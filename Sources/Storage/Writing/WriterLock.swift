@@ -10,6 +10,7 @@ import Glibc
 final class WriterLock {
   private let fd: Int32
   let path: String
+  private var released = false
 
   /// Waits for the lock.
   convenience init(at folder: URL, name: String = "write.lock") throws {
@@ -81,7 +82,10 @@ final class WriterLock {
   /// The write finished: nothing for anyone to repair.
   func clear() { _ = ftruncate(fd, 0) }
 
+  /// Gives the lock up; once (a second call does nothing).
   func release() {
+    guard !released else { return }
+    released = true
     flock(fd, LOCK_UN)
     close(fd)
   }
