@@ -124,15 +124,16 @@ test: deps lint package-check deb
 	DINGER_TEST_DEB="$(CURDIR)/$(DEB)" timeout 2400 $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 
 ## torture: the crash tests with 2,000 kills at random instants (make test runs 100), 300
-## kills of folder fetches with a plain-git teammate (make test runs 8), 1,200 writes by 8 dinger
-## processes beside a plain `git commit` loop (make test runs 80), and the team simulation
+## kills of folder fetches with a plain-git teammate (make test runs 8), 150 kills of `dinger sync`
+## checked for locks left (make test runs 10), 2,000 writes by 8 dinger processes beside a plain
+## `git commit` loop (make test runs 80), and the team simulation
 ## over 24 seeds of 250 steps (make test runs its kept seeds; docs/simulation.md).
 SIM_SEEDS ?= 24
 SIM_STEPS ?= 250
 SIM_FIRST ?= 5000
 torture: deps
 	$(SWIFT) build --build-tests
-	DINGER_TEST_TORTURE_KILLS=2000 DINGER_TEST_RACE_ROUNDS=150 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests'
+	DINGER_TEST_TORTURE_KILLS=2000 DINGER_TEST_RACE_ROUNDS=250 DINGER_TEST_SYNC_KILLS=150 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests|DingersOwnLocksTests'
 	DINGER_SIM_SEEDS=$(SIM_SEEDS) DINGER_SIM_STEPS=$(SIM_STEPS) DINGER_SIM_FIRST=$(SIM_FIRST) \
 	  timeout 7200 $(SWIFT) test --skip-build --filter TeamSimulationTests
 	@# Seed 31337 reaches its bug (a git mv beside twin scrums) at step 244.

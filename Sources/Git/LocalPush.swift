@@ -37,7 +37,12 @@ extension Repository {
       )
     }
     let theirs = try target.resolve(ref)
-    if theirs == ours { return .pushed }
+    if theirs == ours {
+      // NB: a push killed after the remote's branch moved and before ours did: the remote has
+      // it all, and the tracking branch still names what it had (kills during sync, 2 in 150).
+      try moveTracking(remote: remote, branch: branch, to: ours)
+      return .pushed
+    }
     if let theirs {
       guard try hasObject(theirs), try contains(ours, ancestor: theirs) else {
         return .rejected("\(ref): the remote has commits we do not (fetch first)")
@@ -71,14 +76,21 @@ extension Repository {
     }
     try Check.rc(rc, "update \(ref) in \(path.path)")
     target.pointHeadIfDangling(at: ref)
+    try moveTracking(remote: remote, branch: branch, to: ours)
+    return .pushed
+  }
+
+  /// Points `refs/remotes/<remote>/<branch>` at what the remote's branch now is, after a push
+  /// (it only remembers what the remote had: a failure leaves it behind, as git's would).
+  func moveTracking(remote: String, branch: String, to id: ObjectID) throws(GitError) {
     var tracking: OpaquePointer?
     let handle = try raw
+    var new = id.oid
     let trackingRef = "refs/remotes/\(remote)/\(branch)"
     try claimingRefLocks([trackingRef]) { () throws(GitError) in
-      _ = git_reference_create(&tracking, handle, trackingRef, &new, 1, "push")
+      _ = git_reference_create(&tracking, handle, trackingRef, &new, 1, "dinger sync: push")
     }
     git_reference_free(tracking)
-    return .pushed
   }
 
   /// Points HEAD at `ref` when it names a branch that does not exist (a bare repository made

@@ -40,6 +40,14 @@ extension Repository {
     }
     var removed: [String] = []
     for name in names {
+      // NB: a claim being written when its dinger was killed: `.<pid>.<pid>.<random>.tmp`.
+      if name.hasPrefix("."), name.hasSuffix(".tmp"),
+        let pid = name.split(separator: ".").first.flatMap({ Int32($0) }),
+        !Self.isRunningDinger(pid)
+      {
+        unlink(folder.appendingPathComponent(name).path)
+        continue
+      }
       guard let pid = Int32(name), pid > 0 else { continue }
       let claim = folder.appendingPathComponent(name)
       guard !Self.isRunningDinger(pid) else { continue }

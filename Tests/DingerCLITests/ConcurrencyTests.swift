@@ -17,6 +17,9 @@ import Testing
     private(set) var undos = 0
     private(set) var acknowledged = 0
     func acknowledge() { record { $0.acknowledged += 1 } }
+    /// Writes whose entries a racing git commit's stale index dropped, and dinger put back.
+    private(set) var putBack = 0
+    func putBackEntries() { record { $0.putBack += 1 } }
     private(set) var refusedUndos: [String] = []
     private(set) var failures: [String] = []
 
@@ -95,6 +98,9 @@ import Testing
             continue
           }
           acks.acknowledge()
+          if r.stderr.contains("wrote back an index that lacked this change") {
+            acks.putBackEntries()
+          }
           switch args.prefix(2).joined(separator: " ") {
           case "scrum attendee":
             args[2] == "add" ? acks.add(attendee: name) : acks.remove(attendee: args[4])
@@ -189,7 +195,7 @@ import Testing
     // NB: most writes succeed (refusals are the explained ones above): the count is the rig's.
     #expect(acks.acknowledged >= rounds * 8 * 3 / 4, "\(acks.acknowledged) of \(rounds * 8)")
     print(
-      "race: \(acks.acknowledged) acknowledged dinger writes, \(acks.gitFiles.count) plain git commits, 0 lost"
+      "race: \(acks.acknowledged) acknowledged dinger writes, \(acks.gitFiles.count) plain git commits, \(acks.putBack) put back after a stale index, 0 lost"
     )
 
     // Every subject of an edit of the shared scrum says what its commit changed.

@@ -305,6 +305,54 @@ func sharedScrumRepository() throws -> Sandbox {
     #expect((try? FileManager.default.contentsOfDirectory(atPath: claims.path))?.isEmpty ?? true)
   }
 
+  /// Kills at random instants of `dinger sync` while a teammate keeps pushing: after each, the
+  /// next sync succeeds and no lock of dinger's survives it anywhere in `.git` (ref locks,
+  /// `index.lock`, the ref claims). `make test` runs 10 kills, `make torture` 150
+  /// (`DINGER_TEST_SYNC_KILLS`).
+  @Test func killsDuringSyncLeaveNoLockOfDingers() throws {
+    let (box, remote) = try team()
+    let kills = Int(ProcessInfo.processInfo.environment["DINGER_TEST_SYNC_KILLS"] ?? "") ?? 10
+    let mate = URL(fileURLWithPath: box.home.path("mate"))
+    var killed = 0
+    var instants: [UInt32] = []
+    defer { print("sync kill instants (µs): \(instants)") }
+    for n in 0..<kills {
+      _ = try box.git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: mate)
+      try "\(n)\n".write(
+        to: mate.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+      _ = try box.git(["commit", "-qam", "notes \(n)"], in: mate)
+      _ = try box.git(["push", "-q", "origin", "main"], in: mate)
+      expectOK(try box.dinger("scrum", "attendee", "add", "design", "P\(n)"))
+      let after = UInt32.random(in: 0...60_000)
+      instants.append(after)
+      let status = try ProcessRunner.runKilled(
+        dingerBinary, ["sync"], in: box.data, environment: box.environment, after: after)
+      #expect(status == 0 || status == 137, "exit \(status)")
+      if status == 137 { killed += 1 }
+      let next = try box.dinger("sync")
+      #expect(next.status == 0, "after kill \(n) at \(after) µs: \(next.stderr)")
+      let git = box.data.appendingPathComponent(".git").path
+      let locks =
+        FileManager.default.enumerator(atPath: git)?.compactMap { $0 as? String }
+        .filter { $0.hasSuffix(".lock") && !$0.hasPrefix("dinger/") } ?? []
+      #expect(locks.isEmpty, "after kill \(n) at \(after) µs, the next sync left \(locks)")
+      let claims =
+        (try? FileManager.default.contentsOfDirectory(atPath: git + "/dinger/ref-claims")) ?? []
+      #expect(claims.isEmpty, "claims left: \(claims)")
+      let (tracking, head) = (
+        try box.git("rev-parse", "origin/main"), try box.git("rev-parse", "HEAD")
+      )
+      let remoteMain = try box.git(["rev-parse", "main"], in: URL(fileURLWithPath: remote))
+      let graph = try box.git("log", "--oneline", "--graph", "--all", "-6")
+      #expect(
+        tracking == head,
+        "after kill \(n) at \(after) µs: \(next.stdout)\(next.stderr) origin/main \(tracking) HEAD \(head) remote \(remoteMain)\(graph)"
+      )
+    }
+    _ = remote
+    #expect(killed > 0 || kills < 5, "no sync was killed")
+  }
+
   @Test func anotherProgramsLockIsOnlyNamed() throws {
     let (box, _) = try team()
     let lock = box.data.appendingPathComponent(".git/refs/remotes/origin/main.lock")

@@ -50,6 +50,8 @@ extension Repository {
       let theirs = advertised.refs[ref]
       if theirs == ours {
         try channel.finishWithoutRequest()
+        // NB: a push killed before the tracking branch moved: the remote has it all.
+        try? moveTracking(remote: remote, branch: branch, to: ours)
         return .pushed
       }
       if let theirs {
@@ -100,14 +102,7 @@ extension Repository {
       let said = session.remoteMessages.map { "\nremote: " + $0 }.joined()
       return try PushOutcome.refusal(refused + said, remote: remote)
     }
-    var tracking: OpaquePointer?
-    var new = ours.oid
-    let handle = try raw
-    let trackingRef = "refs/remotes/\(remote)/\(branch)"
-    try claimingRefLocks([trackingRef]) { () throws(GitError) in
-      _ = git_reference_create(&tracking, handle, trackingRef, &new, 1, "dinger sync: push")
-    }
-    git_reference_free(tracking)
+    try moveTracking(remote: remote, branch: branch, to: ours)
     return .pushed
   }
 }
