@@ -44,6 +44,18 @@ enum StandupChecks {
           "this entry is \(entry.by)'s for \(entry.date), which dinger files as \(expected).yaml; rename the file (git mv) so that each person's day has one file"
         ))
     }
+    // NB: as GitHub warns of hidden Unicode: a teammate's entry still reads (every view shows
+    // the character as <U+202E>); dinger's own writes refuse it.
+    for answer in entry.answers {
+      if let problem = OneLineText.hiddenProblem(answer.text, field: answer.key) {
+        found.append(file.diagnostic(.warning, at: [.key(answer.key)], problem))
+      }
+    }
+    for (i, blocker) in entry.blockers.enumerated() {
+      if let problem = OneLineText.hiddenProblem(blocker.text, field: "blocker") {
+        found.append(file.diagnostic(.warning, at: [.key("blockers"), .index(i)], problem))
+      }
+    }
     guard let scrum else { return found }
     if scrum.attendee(named: entry.by) == nil {
       let names = scrum.attendees.map(\.name)

@@ -282,6 +282,53 @@ import Testing
 /// An entry is its writer's day: `check` refuses one dated after the day after today in UTC
 /// (the latest day on any clock) or before 1970, and a view does not count the span to it.
 @Suite struct EntryDatesTests {
+  /// Hidden characters (bidi overrides and isolates, zero-width space): every writing command
+  /// refuses them with the character's name and place, and `check` warns where a teammate's
+  /// title, answer or blocker holds one, as GitHub warns of hidden Unicode. An emoji made with
+  /// the zero-width joiner is ordinary text.
+  @Test func hiddenCharactersAreRefusedOnWriteAndWarnedOnCheck() throws {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-24T10:00:00Z"
+    expectOK(try box.dinger("init"))
+    let head = try box.head()
+    let refusals: [([String], String)] = [
+      (["scrum", "new", "Evil\u{202E}oof", "--attendee", "Ada"], "U+202E RIGHT-TO-LEFT OVERRIDE"),
+      (["scrum", "new", "Plat", "--attendee", "A\u{200B}da"], "U+200B ZERO WIDTH SPACE"),
+      (["library", "new", "Words\u{2067}"], "U+2067 RIGHT-TO-LEFT ISOLATE"),
+    ]
+    for (args, name) in refusals {
+      let r = try box.dinger(args)
+      #expect(
+        r.status != 0 && r.stderr.contains("hidden character \(name)"), "\(args): \(r.stderr)")
+    }
+    #expect(try box.head() == head, "nothing was committed")
+    expectOK(try box.dinger("scrum", "new", "Plat", "--attendee", "Ada"))
+    let blocked = try box.dinger(
+      "standup", "plat", "--as", "Ada", "--blocker", "fix \u{2066}the\u{2069} key")
+    #expect(
+      blocked.status == 1 && blocked.stderr.contains("U+2066 LEFT-TO-RIGHT ISOLATE"),
+      "\(blocked.stderr)")
+    expectOK(try box.dinger("scrum", "new", "Fam 👩\u{200D}💻", "--attendee", "Ada"))
+    // A teammate's files, by hand.
+    let id = Sandbox.id(in: try box.read("scrums/plat.yaml"))
+    try box.write("scrums/bad.yaml", "title: \"Bad\\u202Etitle\"\nlength: 5\nattendees: [Ada]\n")
+    try box.write(
+      "standups/plat/2026-11-23-ada.yaml",
+      "scrum: \(id)\ndate: 2026-11-23\nby: Ada\ntoday: \"a\\u2066b\"\nblockers:\n  - \"x\\u202Ey\"\n"
+    )
+    try box.git("add", "-A")
+    try box.git("commit", "-qm", "by hand")
+    let check = try box.dinger("check")
+    #expect(check.status == 0, "warnings only: \(check.stderr)")
+    for place in [
+      "scrums/bad.yaml:1:8: warning: 'title' holds the hidden character U+202E",
+      "2026-11-23-ada.yaml:4:8: warning: 'today' holds the hidden character U+2066",
+      "2026-11-23-ada.yaml:6:5: warning: 'blocker' holds the hidden character U+202E",
+    ] {
+      #expect(check.stderr.contains(place), "\(place): \(check.stderr)")
+    }
+  }
+
   @Test func checkRefusesAFutureOrAncientEntryAndViewsStayBounded() throws {
     let box = try Sandbox()
     box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-27T23:00:00Z"
