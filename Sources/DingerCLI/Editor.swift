@@ -24,12 +24,28 @@ enum Editor {
           text, header: bufferDiagnostics(errors), name: name, repository: repository,
           instead: instead)
       } catch let failure as Failure {
+        // NB: quitting the editor (`:cq`) after an error keeps what was typed before it.
+        if !errors.isEmpty, let kept = keepTyped(text, name: name) {
+          throw CLIError("\(failure); nothing changed; what you wrote is kept in \(kept)")
+        }
         throw CLIError("\(failure); nothing changed")
       }
       guard !written.trimmed().isEmpty else {
         throw CLIError(emptyMessage)
       }
-      switch try attempt(written) {
+      // NB: every error found after the editor closed (an unknown key, a bound, a date, a
+      // hidden character) reopens the buffer as a YAML error does: the typed answers are
+      // never thrown away with the error.
+      let outcome: Result<T, DiagnosticList>?
+      do {
+        outcome = try attempt(written)
+      } catch let list as DiagnosticList {
+        outcome = .failure(list)
+      } catch {
+        outcome = .failure(
+          DiagnosticList(items: [Diagnostic(.error, file: "\(name).yaml", message: "\(error)")]))
+      }
+      switch outcome {
       case nil: return nil
       case .success(let value)?: return value
       case .failure(let list)?:
@@ -38,15 +54,20 @@ enum Editor {
         if !isInteractive {
           Terminal.error(DiagnosticsView(errors).render())
           // NB: what was written is not thrown away: it is kept where the message says.
-          let kept = FileManager.default.temporaryDirectory
-            .appendingPathComponent("dinger-kept-\(name)-\(UUID().uuidString.prefix(8)).yaml")
-          if (try? written.write(to: kept, atomically: true, encoding: .utf8)) != nil {
-            throw CLIError("\(errorsMessage); what you wrote is kept in \(kept.path)")
+          if let kept = keepTyped(written, name: name) {
+            throw CLIError("\(errorsMessage); what you wrote is kept in \(kept)")
           }
           throw CLIError(errorsMessage)
         }
       }
     }
+  }
+
+  /// Keeps typed text in the temporary folder; its path, or nil when it could not be written.
+  static func keepTyped(_ text: String, name: String) -> String? {
+    let kept = FileManager.default.temporaryDirectory
+      .appendingPathComponent("dinger-kept-\(name)-\(UUID().uuidString.prefix(8)).yaml")
+    return (try? text.write(to: kept, atomically: true, encoding: .utf8)) != nil ? kept.path : nil
   }
 
   /// The errors as the reopened buffer shows them: their line numbers are the buffer's, which

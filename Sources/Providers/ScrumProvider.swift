@@ -557,6 +557,9 @@ public struct EditConflict: Error, Sendable {
 public struct DiagnosticList: Error, Sendable {
   /// The diagnostics.
   public var items: [Diagnostic]
+
+  /// A list of these diagnostics.
+  public init(items: [Diagnostic]) { self.items = items }
 }
 
 /// Adds an `id:` line to hand-written text without touching anything else.

@@ -98,6 +98,55 @@ import Testing
     #expect(!(try box.read("scrums/standup.yaml").contains("# dinger:")))
   }
 
+  /// An error found after the editor closed (an answer key the scrum does not ask, a hidden
+  /// character) reopens the buffer with it on top and the typed answers kept, in vim and in
+  /// nano alike; quitting vim with `:cq` then keeps the text in a file the message names.
+  @Test(arguments: ["vim", "nano"]) func anErrorAfterTheEditorReopensWithTheTextKept(
+    editor: String
+  ) throws {
+    let box = try sandbox(editor: editor)
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-24T10:00:00Z"
+    let (tmux, exit) = try Tmux.start(box, "standup", "standup", "--as", "Ada")
+    #expect(tmux.wait(for: "today:"), "\(tmux.screen())")
+    if editor == "vim" {
+      tmux.keys(":%s/^today:.*/today: ship the login/", "Enter")
+      // NB: `:put`, not `o`: after a comment line vim's `o` would continue the comment.
+      tmux.keys(":$put ='risk: the deadline'", "Enter")
+      tmux.keys(":wq", "Enter")
+    } else {
+      tmux.keys("C-w")
+      #expect(tmux.wait(for: "Search"), "\(tmux.screen())")
+      tmux.keys("today:", "Enter")
+      // NB: the first match is the question in the header comment; M-w finds the next one.
+      tmux.keys("M-w")
+      tmux.keys("C-e", "ship the login", "Enter", "risk: the deadline")
+      tmux.keys("C-o")
+      #expect(tmux.wait(for: "File Name to Write"), "\(tmux.screen())")
+      tmux.keys("Enter")
+      tmux.keys("C-x")
+    }
+    #expect(tmux.wait(for: "asks no question 'risk'"), "\(tmux.screen())")
+    #expect(tmux.wait(for: "risk: the deadline"), "the typed text is kept: \(tmux.screen())")
+    if editor == "vim" {
+      tmux.keys(":g/^risk:/d", "Enter")
+      tmux.keys(":wq", "Enter")
+    } else {
+      tmux.keys("C-w")
+      #expect(tmux.wait(for: "Search"), "\(tmux.screen())")
+      tmux.keys("risk:", "Enter")
+      tmux.keys("C-k")
+      tmux.keys("C-o")
+      #expect(tmux.wait(for: "File Name to Write"), "\(tmux.screen())")
+      tmux.keys("Enter")
+      tmux.keys("C-x")
+    }
+    #expect(Tmux.exitStatus(exit) == "0", "\(tmux.screen())")
+    let entry = try box.read("standups/standup/2026-11-24-ada.yaml")
+    #expect(entry.contains("ship the login"), "\(entry)")
+    #expect(!entry.contains("risk"), "\(entry)")
+    #expect(leftovers(box).allSatisfy { !$0.hasSuffix(".tmp") })
+  }
+
   @Test func ctrlCInVimThenQuittingChangesNothing() throws {
     let box = try sandbox(editor: "vim")
     let head = try box.head()

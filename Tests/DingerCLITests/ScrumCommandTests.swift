@@ -494,6 +494,28 @@ import Testing
     #expect(try String(contentsOfFile: kept, encoding: .utf8).contains("length: many"))
     try? FileManager.default.removeItem(atPath: kept)
   }
+
+  /// An error found after the editor closed (a question the scrum does not ask, a hidden
+  /// character) keeps the typed entry too; it used to end the command with the text gone.
+  @Test(arguments: ["risk: the deadline", "today: fix \u{202E}the key"])
+  func aStandupRefusedAfterTheEditorKeepsItsText(line: String) throws {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-24T10:00:00Z"
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.home.write("answer.txt", "yesterday: the login page\n\(line)\n")
+    try box.home.write("editor.sh", "cat '\(box.home.path("answer.txt"))' > \"$1\"\n")
+    let r = try box.dinger(
+      ["standup", "design", "--as", "Ada"], env: ["EDITOR": "sh " + box.home.path("editor.sh")])
+    #expect(r.status == 1)
+    let kept = try #require(
+      r.stderr.range(of: "what you wrote is kept in ").map { String(r.stderr[$0.upperBound...]) }?
+        .trimmingCharacters(in: .whitespacesAndNewlines), "\(r.stderr)")
+    let text = try String(contentsOfFile: kept, encoding: .utf8)
+    #expect(text.contains("yesterday: the login page") && text.contains(line), "\(text)")
+    try? FileManager.default.removeItem(atPath: kept)
+    #expect(try box.git("log", "--oneline").split(separator: "\n").count == 2, "nothing committed")
+  }
 }
 
 /// `dinger where` says which data repository a command here uses, and why.
