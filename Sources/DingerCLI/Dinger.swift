@@ -37,7 +37,7 @@ struct Dinger: AsyncParsableCommand {
       BlockerCommand.self, History.self, Log.self, LibraryCommand.self,
       WordCommand.self, Quiz.self, Clone.self, RemoteCommand.self, SyncCommand.self,
       Agenda.self, Next.self, CalendarCommand.self, Report.self, Stats.self, DigestCommand.self,
-      RemindCommand.self, ImportCommand.self, ExportCommand.self,
+      RemindCommand.self, CollectCommand.self, ImportCommand.self, ExportCommand.self,
       Conflicts.self, Resolve.self, Undo.self, Redo.self, Repair.self, Check.self,
       SchemaCommand.self, Where.self,
       SetupGit.self,

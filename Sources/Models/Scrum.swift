@@ -188,6 +188,9 @@ public struct Attendee: Hashable, Sendable, Codable {
   /// Other names the person had (in an imported tool, before a rename): every view folds them
   /// into this attendee.
   public var aka: [String] = []
+  /// The person's Matrix user id (`@nia:example.org`): `dinger collect` writes their replies
+  /// in the team's room as their entries.
+  public var matrix: String?
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
@@ -209,18 +212,21 @@ public struct Attendee: Hashable, Sendable, Codable {
       self.name = name
       return
     }
-    var r = try FieldReader(decoder, known: ["name", "zone", "email", "away", "aka"])
+    var r = try FieldReader(decoder, known: ["name", "zone", "email", "away", "aka", "matrix"])
     name = r.required("name") ?? ""
     zone = r.optional("zone")
     email = r.optional("email")
     away = r.list("away")
     aka = r.list("aka")
+    matrix = r.optional("matrix")
     unknown = r.unknown()
     try r.finish(self)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    if unknown.isEmpty && zone == nil && email == nil && away.isEmpty && aka.isEmpty {
+    if unknown.isEmpty && zone == nil && email == nil && away.isEmpty && aka.isEmpty
+      && matrix == nil
+    {
       var c = encoder.singleValueContainer()
       try c.encode(name)
       return
@@ -231,7 +237,22 @@ public struct Attendee: Hashable, Sendable, Codable {
     try w.write("email", email)
     try w.writeNonEmpty("away", away)
     try w.writeNonEmpty("aka", aka)
+    try w.write("matrix", matrix)
     try w.write(unknown)
+  }
+
+  /// A Matrix user id as the schema says it: `@`, a localpart, `:`, a server name.
+  public static let matrixPattern = "^@[^:\\s]+:[^\\s]+$"
+
+  /// True for `@name:server` (no space, at most 255 characters, as Matrix bounds a user id).
+  public static func isMatrixID(_ id: String) -> Bool {
+    guard id.hasPrefix("@"), id.utf8.count <= 255, let colon = id.firstIndex(of: ":") else {
+      return false
+    }
+    let local = id[id.index(after: id.startIndex)..<colon]
+    let server = id[id.index(after: colon)...]
+    return !local.isEmpty && !server.isEmpty
+      && !id.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 }
   }
 
   /// The key two attendees are the same person by: trimmed, case-insensitive.
@@ -268,6 +289,13 @@ public struct Attendee: Hashable, Sendable, Codable {
       }
       for (k, absence) in attendee.away.enumerated() {
         issues += absence.validate(at: path + [.index(i), .key("away"), .index(k)])
+      }
+      if let id = attendee.matrix, !Attendee.isMatrixID(id) {
+        issues.append(
+          .init(
+            at: path + [.index(i), .key("matrix")],
+            "'\(OneLineText.excerpt(id))' is not a Matrix user id; write it as @name:server (e.g. @nia:example.org)"
+          ))
       }
     }
     // Another name is one person's: not empty, not a name or another name of someone else.

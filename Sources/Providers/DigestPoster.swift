@@ -221,12 +221,62 @@ public enum MatrixPoster {
     repository: Workspace? = nil, memory: PostMemory? = nil, period: String = "",
     wait: (Double) -> Void = { usleep(UInt32($0 * 1_000_000)) }
   ) throws -> (sent: Int, before: Int) {
-    let auth = ["Authorization: Bearer \(token)"]
-    let where_ = "\(target.room) on \(target.host)"
-    let settings = DigestPoster.httpSettings(for: target.base, repository: repository)
+    try withoutActuallyEscaping(wait) { wait in
+      try post(
+        messages,
+        session: Session(
+          target: target, token: token, timeout: timeout, repository: repository, wait: wait),
+        memory: memory, period: period)
+    }
+  }
+
+  static func post(
+    _ messages: [String], session: Session, memory: PostMemory?, period: String
+  ) throws -> (sent: Int, before: Int) {
+    let room = try session.roomID()
+    var (sent, before) = (0, 0)
+    for (i, message) in messages.enumerated() {
+      if let memory, memory.sent(message) {
+        before += 1
+        continue
+      }
+      var h = FNV1a()
+      h.add(room.utf8)
+      h.add(period.utf8)
+      h.add(message.utf8)
+      let txn = "dinger-\(i)-\(String(h.value, radix: 16))"
+      _ = try session.send(message, in: room, txn: txn)
+      memory?.remember(message)
+      sent += 1
+    }
+    return (sent, before)
+  }
+
+  /// A homeserver's client API as one room's poster and reader use it: the token sent, git's
+  /// http settings, a 429 or 5xx tried again (waiting what the homeserver says,
+  /// `retry_after_ms`, at most 30 s), and every failure said with the room's name.
+  public struct Session {
+    public let target: Target
+    let token: String
+    let timeout: Double
+    let settings: HTTPSettings
+    let wait: (Double) -> Void
+
+    public init(
+      target: Target, token: String, timeout: Double = 30, repository: Workspace? = nil,
+      wait: @escaping (Double) -> Void = { usleep(UInt32($0 * 1_000_000)) }
+    ) {
+      (self.target, self.token, self.timeout, self.wait) = (target, token, timeout, wait)
+      settings = DigestPoster.httpSettings(for: target.base, repository: repository)
+    }
+
+    var auth: [String] { ["Authorization: Bearer \(token)"] }
+    var place: String { "\(target.room) on \(target.host)" }
+
     func url(_ path: String) -> URL {
       URL(string: target.base.absoluteString + "/_matrix/client/v3/" + path)!
     }
+
     func failure(_ doing: String, _ r: HTTPClient.Response) -> StorageError {
       let code = (try? JSONDecoder().decode(MatrixError.self, from: Data(r.body.prefix(65536))))?
         .errcode
@@ -237,12 +287,13 @@ public enum MatrixPoster {
       case 403:
         why =
           "the access token's user may not \(doing) (HTTP 403\(code.map { ": \($0)" } ?? ""); invite them to the room)"
-      case 404: why = "\(where_) does not exist (HTTP 404\(code.map { ": \($0)" } ?? ""))"
+      case 404: why = "\(place) does not exist (HTTP 404\(code.map { ": \($0)" } ?? ""))"
       default: why = "HTTP \(r.status)\(code.map { ": \($0)" } ?? "")"
       }
-      return StorageError("could not \(doing) \(where_): \(why)")
+      return StorageError("could not \(doing) \(place): \(why)")
     }
-    /// One request, tried again on a 429 or a 5xx.
+
+    /// One request, tried again on a 429 or a 5xx; the answer of the last try.
     func call(_ doing: String, _ request: () throws(HTTPClient.Failure) -> HTTPClient.Response)
       throws -> HTTPClient.Response
     {
@@ -256,7 +307,7 @@ public enum MatrixPoster {
         } catch {
           if case .certificate(let why) = error {
             throw StorageError(
-              "could not \(doing) \(where_): \(DigestPoster.certificateAdvice(target.base, why))")
+              "could not \(doing) \(place): \(DigestPoster.certificateAdvice(target.base, why))")
           }
           guard attempt < DigestPoster.attempts else {
             throw StorageError(
@@ -278,44 +329,39 @@ public enum MatrixPoster {
         wait(delay)
       }
     }
-    var room = target.room
-    if room.hasPrefix("#") {
-      let r = try call("find the room") { () throws(HTTPClient.Failure) in
-        try HTTPClient.get(
-          url("directory/room/" + room.percentEncoded()), timeout: timeout, headers: auth,
-          settings: settings)
+
+    /// A GET of the client API that must answer 200; its body.
+    func get(_ doing: String, _ path: String) throws -> [UInt8] {
+      let r = try call(doing) { () throws(HTTPClient.Failure) in
+        try HTTPClient.get(url(path), timeout: timeout, headers: auth, settings: settings)
       }
-      guard r.status == 200 else { throw failure("find the room", r) }
+      guard r.status == 200 else { throw failure(doing, r) }
+      return r.body
+    }
+
+    /// The room's id: the address's `!id`, or what its `#alias` names.
+    public func roomID() throws -> String {
+      guard target.room.hasPrefix("#") else { return target.room }
+      let body = try get("find the room", "directory/room/" + target.room.percentEncoded())
       struct Alias: Decodable { var room_id: String }
-      guard let id = try? JSONDecoder().decode(Alias.self, from: Data(r.body)).room_id,
+      guard let id = try? JSONDecoder().decode(Alias.self, from: Data(body)).room_id,
         id.hasPrefix("!")
       else { throw StorageError("the homeserver gave no room id for \(target.room)") }
-      room = id
+      return id
     }
-    var (sent, before) = (0, 0)
-    for (i, message) in messages.enumerated() {
-      if let memory, memory.sent(message) {
-        before += 1
-        continue
-      }
-      var h = FNV1a()
-      h.add(room.utf8)
-      h.add(period.utf8)
-      h.add(message.utf8)
-      let txn = "dinger-\(i)-\(String(h.value, radix: 16))"
+
+    /// Sends one `m.room.message` content (JSON) with the transaction id `txn` (the same id is
+    /// the same event to the homeserver, never a second one).
+    func send(_ content: String, in room: String, txn: String) throws {
       let r = try call("post to") { () throws(HTTPClient.Failure) in
         try HTTPClient.post(
           url("rooms/\(room.percentEncoded())/send/m.room.message/\(txn)"),
-          json: Array(message.utf8), headers: auth, method: "PUT", timeout: timeout,
+          json: Array(content.utf8), headers: auth, method: "PUT", timeout: timeout,
           settings: settings, bodyOf2xx: false)
       }
       guard (200..<300).contains(r.status) else { throw failure("post to", r) }
-      memory?.remember(message)
-      sent += 1
     }
-    return (sent, before)
   }
-
 }
 
 /// A chat post from start to end: the address read (a webhook's, or a Matrix room's with its

@@ -136,6 +136,7 @@ public struct StandupProvider: Sendable {
   /// one of its questions.
   public func write(
     for stored: StoredScrum, by writer: String, date: String,
+    author: (name: String, email: String)? = nil,
     update: @escaping (inout StandupEntry) throws -> Void
   ) throws -> Written {
     guard let id = stored.scrum.id else {
@@ -179,6 +180,7 @@ public struct StandupProvider: Sendable {
         subject: "\(stored.scrum.title): \(verb) of \(entry.by) for \(entry.date)",
         trailers: [("Dinger-Action", "standup.write"), ("Dinger-Record", id.lowercased)])
       change.write(path, text)
+      change.author = author
       written = Written(path: path, subject: change.subject, entry: entry)
       return change
     }

@@ -29,6 +29,9 @@ public struct Change: Sendable, Equatable {
   /// With it the merge's tree is built from theirs at these few paths instead of from ours at
   /// every written one; nil: from ours.
   public var differsFromMerged: [String]?
+  /// The commit's author when it is not git's `user.name` (an entry `dinger collect` writes from
+  /// a teammate's chat reply is theirs); the committer stays git's.
+  public var author: (name: String, email: String)?
 
   /// Creates a change.
   public init(subject: String, body: String? = nil, trailers: [(key: String, value: String)] = []) {

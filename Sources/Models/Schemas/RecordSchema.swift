@@ -242,6 +242,12 @@ public enum RecordSchema {
                 ("items", text("Another name of the attendee.", maxLength: Attendee.maxName)),
               )
             ),
+            (
+              "matrix",
+              pattern(
+                "The person's Matrix user id: 'dinger collect' writes their replies to the stand-up reminder in the team's room as their entries.",
+                Attendee.matrixPattern, examples: ["@nia:example.org"])
+            ),
           ]),
       ]
     ))

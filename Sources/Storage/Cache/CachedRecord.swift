@@ -166,7 +166,10 @@ enum CachedRecord {
     // NB: a scrum with stand-up settings, an attendee's email or absences is not cached
     // (this layout has no place for them, and a cached read must give the whole record).
     guard s.unknown.isEmpty, s.themeSpelling == nil,
-      s.attendees.allSatisfy({ $0.unknown.isEmpty && $0.email == nil && $0.away.isEmpty }),
+      s.attendees.allSatisfy({
+        $0.unknown.isEmpty && $0.email == nil && $0.away.isEmpty && $0.aka.isEmpty
+          && $0.matrix == nil
+      }),
       s.schedule?.unknown.isEmpty ?? true, s.standup == nil
     else { return false }
     w.u8(1)

@@ -111,9 +111,11 @@ extension DataRepository {
       }
       for path in change.removals.sorted() { files.append(Plan.File(path: path, blob: nil)) }
       let tree = try self.tree(of: change, files: files, head: head)
+      var writer = author
+      if let (name, email) = change.author { (writer.name, writer.email) = (name, email) }
       let commit = try git.commit(
         tree: tree, parents: (head.map { [$0] } ?? []) + (change.merging.map { [$0.commit] } ?? []),
-        author: author, committer: committer, message: change.message)
+        author: writer, committer: committer, message: change.message)
       try beforeMovingBranch?()
       return Plan(
         commit: commit, files: files, reflog: "dinger: \(change.subject)",

@@ -17,7 +17,8 @@ public final class MatrixServer: @unchecked Sendable {
   }
 
   /// The client's calls, as a small Python program: `login USER PASSWORD`,
-  /// `room TOKEN ALIAS-LOCALPART`, `join TOKEN ROOM`, `messages TOKEN ROOM`.
+  /// `room TOKEN ALIAS-LOCALPART`, `join TOKEN ROOM`, `messages TOKEN ROOM`,
+  /// `send TOKEN ROOM CONTENT-JSON` (prints the event id), `events TOKEN ROOM`.
   static let client = #"""
     import sys, json, urllib.request, urllib.parse
     base = sys.argv[1]
@@ -37,6 +38,14 @@ public final class MatrixServer: @unchecked Sendable {
     elif what == 'join':
         call('POST', 'join/' + urllib.parse.quote(sys.argv[4], safe=''), sys.argv[3], {})
         print('ok')
+    elif what == 'send':
+        import uuid
+        r = call('PUT', 'rooms/' + urllib.parse.quote(sys.argv[4], safe='') + '/send/m.room.message/' + uuid.uuid4().hex, sys.argv[3], json.loads(sys.argv[5]))
+        print(r['event_id'])
+    elif what == 'events':
+        r = call('GET', 'rooms/' + urllib.parse.quote(sys.argv[4], safe='') + '/messages?dir=b&limit=100', sys.argv[3])
+        out = [{'event_id': e['event_id'], 'sender': e['sender'], 'content': e['content']} for e in r['chunk'] if e['type'] == 'm.room.message']
+        print(json.dumps(list(reversed(out))))
     elif what == 'messages':
         r = call('GET', 'rooms/' + urllib.parse.quote(sys.argv[4], safe='') + '/messages?dir=b&limit=50', sys.argv[3])
         out = [{'sender': e['sender'], 'content': e['content'], 'size': len(json.dumps(e, separators=(',', ':'), ensure_ascii=False).encode())} for e in r['chunk'] if e['type'] == 'm.room.message']

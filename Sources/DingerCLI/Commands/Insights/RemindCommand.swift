@@ -71,12 +71,16 @@ struct RemindCommand: ParsableCommand {
           return try due.map { try DigestViews.note($0.text, format: format) }.joined()
         }
         var shown = ""
+        let scrums = ScrumProvider.live(repository: repository)
         for reminder in due {
+          var message = try DigestViews.note(reminder.text, format: format)
+          if service == .matrix, let stored = try? scrums.find(reminder.slug) {
+            message = try Self.threadRoot(message, reminder: reminder, scrum: stored)
+          }
           // NB: each reminder remembered once it is sent: a failure after the first keeps the
           // first sent.
           shown = try ChatPosting.post(
-            [try DigestViews.note(reminder.text, format: format)], to: post, service: service,
-            repository: repository, period: reminder.key
+            [message], to: post, service: service, repository: repository, period: reminder.key
           ).shown
           reminders.remember([reminder])
         }
@@ -84,5 +88,27 @@ struct RemindCommand: ParsableCommand {
       }
       Terminal.output(said)
     }
+  }
+
+  /// A Matrix reminder as the root of the stand-up's thread: its text says how to answer
+  /// (`dinger collect` reads the replies), and its content names the scrum
+  /// (`org.dinger.standup`), which only the token's own user's events are trusted for.
+  static func threadRoot(_ message: String, reminder: Reminders.Reminder, scrum: StoredScrum)
+    throws -> String
+  {
+    let asked = (scrum.scrum.standup ?? StandupSettings()).asked
+    let hint = ChatReply.howToAnswer(asked)
+    var text = try DigestViews.note(reminder.text + ". " + hint, format: .matrix)
+    struct Root: Encodable {
+      var scrum: String
+      var id: String?
+    }
+    let root = String(
+      decoding: try JSONEncoder().encode(
+        Root(scrum: scrum.slug, id: scrum.scrum.id?.lowercased)), as: UTF8.self)
+    guard text.hasPrefix("{") else { return message }
+    text.insert(
+      contentsOf: "\"org.dinger.standup\":\(root),", at: text.index(after: text.startIndex))
+    return text
   }
 }
