@@ -29,6 +29,32 @@ struct ScrumFields: ParsableArguments {
   // NB: unconditional, so that `--length -5` is told it is out of range, not "missing value".
   @Option(parsing: .unconditional, help: "Planned length: 15, 15m, 1h or 1h30m (1 to 600 minutes).")
   var length: MinutesArgument?
+
+  @Option(
+    help:
+      "The days a written stand-up is expected, apart from the meeting's: mon-fri, \"mon,wed,fri\", daily; 'default' for the meeting's days (else Monday to Friday)."
+  )
+  var standupDays: String?
+
+  /// Sets `standup.days` from `--standup-days`, when it was given.
+  func applyStandupDays(to scrum: inout Scrum) throws {
+    guard let standupDays else { return }
+    var settings = scrum.standup ?? StandupSettings()
+    if standupDays.trimmed().lowercased() == "default" {
+      settings.days = []
+    } else {
+      switch Schedule.parseDays([standupDays]) {
+      case .days(let days): settings.days = days.map(\.short)
+      case .empty:
+        throw CLIError("--standup-days names no day; write e.g. mon-fri or \"mon,wed,fri\"")
+      case .unknown(let word, let suggestion):
+        throw CLIError(
+          "--standup-days: '\(word)' is not a day\(suggestion.map { " (did you mean '\($0)'?)" } ?? ""); write e.g. mon-fri, \"mon,wed,fri\" or daily"
+        )
+      }
+    }
+    scrum.standup = settings == StandupSettings() ? nil : settings
+  }
 }
 
 /// A length in whole minutes: `15`, `15m`, `15min`, `1h`, `1h30m`, `90s` (whole minutes only).

@@ -52,7 +52,10 @@ extension ScrumCommand {
         let repository = try global.repository()
         let provider = ScrumProvider.live(repository: repository)
         let stored = try provider.find(scrum)
-        guard title != nil || fields.theme != nil || fields.length != nil || schedule.given else {
+        guard
+          title != nil || fields.theme != nil || fields.length != nil || fields.standupDays != nil
+            || schedule.given
+        else {
           try editInEditor(stored, provider: provider, repository: repository)
           return
         }
@@ -61,6 +64,7 @@ extension ScrumCommand {
             if let title { new.title = title }
             if let theme = fields.theme { new.theme = theme.theme }
             if let length = fields.length?.minutes { new.length = length }
+            try fields.applyStandupDays(to: &new)
             if schedule.given {
               new.schedule = try schedule.change.apply(
                 to: new.schedule, viewer: ViewerClock(now: currentDate()))

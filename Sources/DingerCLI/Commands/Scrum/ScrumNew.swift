@@ -40,7 +40,9 @@ extension ScrumCommand {
 
     func validate() throws {
       if title == nil {
-        if !attendees.isEmpty || fields.theme != nil || fields.length != nil || schedule.given {
+        if !attendees.isEmpty || fields.theme != nil || fields.length != nil
+          || fields.standupDays != nil || schedule.given
+        {
           throw ValidationError(
             "give a title with --attendee, --theme or --length, or none of them to use $EDITOR")
         }
@@ -69,6 +71,7 @@ extension ScrumCommand {
           title: title, theme: fields.theme?.theme, length: fields.length?.minutes ?? 5,
           attendees: splitNames(attendees).map({ Attendee(name: $0) }))
         var withSchedule = scrum
+        try fields.applyStandupDays(to: &withSchedule)
         if schedule.given {
           withSchedule.schedule = try schedule.change.apply(
             to: nil, viewer: ViewerClock(now: currentDate()))
