@@ -3,6 +3,7 @@ import FoundationEssentials
 import Git
 import Glibc
 import Models
+import Schedules
 import Storage
 
 /// Reminders before each stand-up (`dinger remind`), meant to run every few minutes from cron,
@@ -31,6 +32,9 @@ public struct Reminders: Sendable {
     /// Attendees away that day (named nowhere in the reminder).
     public var away: [String]
     public var notWritten: [String]
+    /// The Matrix ids of the people a personal reminder is for (`m.mentions`): pinged on
+    /// purpose, the only ones.
+    public var mentions: [String] = []
   }
 
   /// The reminders due now: stand-ups starting within `before` seconds from `viewer.now`
@@ -78,6 +82,61 @@ public struct Reminders: Sendable {
         Reminder(
           scrum: item.title, slug: item.slug, start: item.date, key: key, text: text, away: away,
           notWritten: notWritten))
+    }
+    return out + (try personal(from: viewer.now, to: end, sent: sent, target: target))
+  }
+
+  /// Each person's own reminder to write (`standup: remind: "09:00"`, in the attendee's zone,
+  /// else the scrum's): one reminder per scrum and instant, naming (and mentioning) exactly the
+  /// attendees whose morning it is, whose day it is to write, who are not away and have not
+  /// written yet.
+  func personal(from now: Date, to end: Date, sent: Set<String>, target: String) throws
+    -> [Reminder]
+  {
+    let scrums = try schedules.scrums.list().scrums.filter { $0.scrum.standup?.remind != nil }
+    var out: [Reminder] = []
+    let (from, until) = (
+      Int64(now.timeIntervalSince1970.rounded(.up)), Int64(end.timeIntervalSince1970)
+    )
+    for stored in scrums {
+      guard let time = stored.scrum.standup?.remind.flatMap({ LocalTime($0) }) else { continue }
+      let scrumZone: any WallClockZone =
+        stored.scrum.schedule.flatMap { ZoneDatabase.system.rules($0.zone) } ?? FixedZone.utc
+      let expected = Set(
+        StandupSettings.expectedDays(stored.scrum.standup, schedule: stored.scrum.schedule))
+      var groups: [Int64: [(person: Attendee, day: CivilDate)]] = [:]
+      var entries: [StoredEntry]?
+      for person in stored.scrum.attendees {
+        let zone = person.zone.flatMap { ZoneDatabase.system.rules($0) } ?? scrumZone
+        let local = from + Int64(zone.offset(at: from))
+        let today = (local - ((local % 86400) + 86400) % 86400) / 86400
+        for number in [today - 1, today, today + 1] {
+          let instant = zone.utc(
+            forLocal: number * 86400 + Int64(time.hour * 3600 + time.minute * 60))
+          guard instant >= from, instant <= until else { continue }
+          let day = CivilDate(dayNumber: Int(number))
+          guard expected.contains(day.weekday), person.away(on: day) == nil else { continue }
+          if entries == nil { entries = try standups.entries(of: stored).entries }
+          let written = entries!.contains {
+            $0.entry.date == day.description
+              && $0.entry.by.trimmed.lowercased() == person.naturalKey && $0.entry.isWritten
+          }
+          if !written { groups[instant, default: []].append((person, day)) }
+        }
+      }
+      for (instant, people) in groups.sorted(by: { $0.key < $1.key }) {
+        let key =
+          "standup:\(stored.scrum.id?.lowercased ?? stored.slug)@\(instant)#\(Self.fingerprint(target))"
+        guard !sent.contains(key) else { continue }
+        let names = people.map(\.person.name)
+        out.append(
+          Reminder(
+            scrum: stored.scrum.title, slug: stored.slug,
+            start: Date(timeIntervalSince1970: TimeInterval(instant)), key: key,
+            text:
+              "Good morning \(names.joined(separator: ", ")): time to write your stand-up for \(stored.scrum.title) (\(time) your time)",
+            away: [], notWritten: names, mentions: people.compactMap(\.person.matrix)))
+      }
     }
     return out
   }

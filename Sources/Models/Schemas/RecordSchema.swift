@@ -395,6 +395,12 @@ public enum RecordSchema {
               "A day of the week.", "^(mon|tue|wed|thu|fri|sat|sun)[a-z]*$", examples: ["mon"])
           ))
       ),
+      (
+        "remind",
+        pattern(
+          "When each person is reminded to write, HH:MM in their own time zone (the attendee's 'zone', else the scrum's): 'dinger remind' mentions each at their own morning.",
+          timePattern, examples: ["09:00"])
+      ),
     ])
 
   static let blockerID = pattern(

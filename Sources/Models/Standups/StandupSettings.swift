@@ -15,10 +15,13 @@ public struct StandupSettings: Hashable, Sendable, Codable {
   public var questions: [Question]
   /// The days an entry is expected, as written (`mon`, `tuesday`...); empty: the default.
   public var days: [String]
+  /// When each person is reminded to write, in their own time zone (`"09:00"`): `dinger remind`
+  /// mentions each attendee at their own morning; nil: no personal reminders.
+  public var remind: String?
   /// Keys the schema does not know, kept as written.
   public var unknown = UnknownFields()
 
-  public static let keys = ["questions", "days"]
+  public static let keys = ["questions", "days", "remind"]
 
   /// One question: the key its answers are written under, and how it is asked.
   public struct Question: Hashable, Sendable, Codable {
@@ -65,6 +68,7 @@ public struct StandupSettings: Hashable, Sendable, Codable {
     var r = try FieldReader(decoder, known: Self.keys)
     questions = r.list("questions")
     days = r.list("days")
+    remind = r.optional("remind")
     unknown = r.unknown()
     try r.finish(self)
   }
@@ -73,6 +77,7 @@ public struct StandupSettings: Hashable, Sendable, Codable {
     var w = FieldWriter(encoder)
     try w.writeNonEmpty("questions", questions)
     try w.writeNonEmpty("days", days)
+    try w.write("remind", remind)
     try w.write(unknown)
   }
 
@@ -116,6 +121,13 @@ public struct StandupSettings: Hashable, Sendable, Codable {
     if questions.count > 20 {
       issues.append(
         .init(at: path + [.key("questions")], "a stand-up asks at most 20 questions"))
+    }
+    if let remind, LocalTime(remind) == nil {
+      issues.append(
+        .init(
+          at: path + [.key("remind")],
+          "'\(OneLineText.excerpt(remind))' is not a time of day; write it as HH:MM (e.g. \"09:00\"), each person's own"
+        ))
     }
     for (i, day) in days.enumerated() where Weekday(name: day) == nil {
       issues.append(

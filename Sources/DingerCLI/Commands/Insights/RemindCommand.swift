@@ -68,7 +68,10 @@ struct RemindCommand: ParsableCommand {
         }
         guard let post, let service = format.service else {
           reminders.remember(due)
-          return try due.map { try DigestViews.note($0.text, format: format) }.joined()
+          return try due.map {
+            let note = try DigestViews.note($0.text, format: format)
+            return format == .matrix ? try Self.mentioning($0.mentions, in: note) : note
+          }.joined()
         }
         var shown = ""
         let scrums = ScrumProvider.live(repository: repository)
@@ -109,6 +112,15 @@ struct RemindCommand: ParsableCommand {
     guard text.hasPrefix("{") else { return message }
     text.insert(
       contentsOf: "\"org.dinger.standup\":\(root),", at: text.index(after: text.startIndex))
-    return text
+    return try mentioning(reminder.mentions, in: text)
+  }
+
+  /// A Matrix message that mentions `ids` on purpose (`m.mentions.user_ids`): a personal
+  /// reminder pings exactly the people whose morning it is, and no one else.
+  static func mentioning(_ ids: [String], in message: String) throws -> String {
+    guard !ids.isEmpty, message.containsText("\"m.mentions\":{}") else { return message }
+    struct Mentions: Encodable { var user_ids: [String] }
+    let json = String(decoding: try JSONEncoder().encode(Mentions(user_ids: ids)), as: UTF8.self)
+    return message.replacingText("\"m.mentions\":{}", with: "\"m.mentions\":\(json)")
   }
 }
