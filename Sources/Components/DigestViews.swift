@@ -60,6 +60,14 @@ public enum DigestViews {
           lines.append(ChatLine(parts))
         }
       }
+      if let mood = s.mood {
+        lines.append(
+          ChatLine([
+            .own(
+              "Mood: \(String(cFormat: "%.1f", mood)) of 5 (the team's average of \(s.moodAnswers) answer\(s.moodAnswers == 1 ? "" : "s"))"
+            )
+          ]))
+      }
       for b in s.open {
         lines.append(
           ChatLine([

@@ -31,7 +31,12 @@ public enum StandupTemplate {
     var out = "# \(writer)'s stand-up for \(scrum.title), \(date).\n"
     out += "# Answer under each question; lines starting with # are left out. Save and quit to\n"
     out += "# commit; leave every answer empty to write nothing.\n"
-    for q in questions { out += "#   \(q.key): \(q.ask)\n" }
+    for q in questions {
+      var hint = ""
+      if q.kind == "mood" { hint = " (1 low to 5 great, then a word if you like)" }
+      if q.kind == "choice" { hint = " (one of: \(q.options.joined(separator: ", ")))" }
+      out += "#   \(q.key): \(q.ask)\(hint)\n"
+    }
     if !commits.isEmpty {
       out += "#\n# Your commits since your last entry:\n"
       for c in commits.prefix(40) {

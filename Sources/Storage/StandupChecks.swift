@@ -66,7 +66,14 @@ enum StandupChecks {
           "'\(OneLineText.excerpt(entry.by))' is not an attendee of \(scrum.title)\(hint); entries are written by attendees (add them with dinger scrum attendee add)"
         ))
     }
-    let asked = (scrum.standup ?? StandupSettings()).asked.map(\.key)
+    let questions = (scrum.standup ?? StandupSettings()).asked
+    for answer in entry.answers where !answer.text.trimmed().isEmpty {
+      if let problem = questions.first(where: { $0.key == answer.key })?.problem(with: answer.text)
+      {
+        found.append(file.diagnostic(.warning, at: [.key(answer.key)], problem))
+      }
+    }
+    let asked = questions.map(\.key)
     for answer in entry.answers where !asked.contains(answer.key) {
       let hint = Suggestions.hint(for: answer.key, in: asked)
       found.append(

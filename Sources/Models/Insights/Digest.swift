@@ -31,6 +31,10 @@ public struct Digest: Hashable, Sendable, Codable {
     public var notWritten: [String]
     /// Attendees away on the last day, with the note.
     public var away: [String]
+    /// The team's average mood in the period (its `mood` questions, 1 to 5), and of how many
+    /// answers: never a person's, which the entries leave out.
+    public var mood: Double?
+    public var moodAnswers = 0
 
     public init(
       title: String, slug: String, meetings: [Meeting] = [], missed: [Date] = [],
@@ -45,7 +49,7 @@ public struct Digest: Hashable, Sendable, Codable {
     /// Whether there is anything to say.
     public var isEmpty: Bool {
       meetings.isEmpty && missed.isEmpty && days.isEmpty && open.isEmpty && resolved.isEmpty
-        && notWritten.isEmpty
+        && notWritten.isEmpty && mood == nil
     }
   }
 
@@ -90,8 +94,32 @@ public struct Digest: Hashable, Sendable, Codable {
     }
     out.missed = missed
     let days = StandupSettings.expectedDays(scrum.standup, schedule: scrum.schedule)
+    let moods = Set(
+      (scrum.standup ?? StandupSettings()).asked.filter { $0.kind == "mood" }.map(\.key))
     if let stats = StandupStats.compute(scrum: scrum, entries: entries, from: from, to: to) {
-      out.days = stats.days.filter { !$0.entries.isEmpty }
+      // NB: a person's mood is theirs: the digest gives the team's average only.
+      out.days = stats.days.filter { !$0.entries.isEmpty }.map { day in
+        var day = day
+        day.entries = day.entries.map { e in
+          var e = e
+          e.answers.removeAll { moods.contains($0.key) }
+          return e
+        }
+        return day
+      }
+    }
+    if !moods.isEmpty {
+      let values = entries.filter {
+        CivilDate($0.date).map { $0 >= from && $0 <= to } ?? false
+      }.flatMap { e in
+        e.answers.filter { moods.contains($0.key) }.compactMap {
+          StandupSettings.Question.mood($0.text)
+        }
+      }
+      if !values.isEmpty {
+        out.mood = (Double(values.reduce(0, +)) / Double(values.count) * 10).rounded() / 10
+        out.moodAnswers = values.count
+      }
     }
     for b in Blockers.follow(entries) {
       guard let opened = CivilDate(b.opened), opened <= to else { continue }

@@ -378,6 +378,22 @@ public enum RecordSchema {
                   "ask",
                   text("The question as it is asked.", examples: ["Anything that could slip?"])
                 ),
+                (
+                  "kind",
+                  object(
+                    (
+                      "description",
+                      "What an answer is: text (anything, the default), mood (1 low to 5 great, then a word if you like; the digest shows the team's average only) or choice (one of options)."
+                    ),
+                    ("type", "string"),
+                    ("enum", .array(StandupSettings.Question.kinds.map { .string($0) })))
+                ),
+                (
+                  "options",
+                  object(
+                    ("description", "A choice question's answers."), ("type", "array"),
+                    ("items", text("One answer.")))
+                ),
               ])
           ))
       ),

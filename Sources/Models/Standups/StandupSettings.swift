@@ -27,10 +27,43 @@ public struct StandupSettings: Hashable, Sendable, Codable {
   public struct Question: Hashable, Sendable, Codable {
     public var key: String
     public var ask: String
+    /// What an answer is: nil or `text` (anything), `mood` (1 to 5, then an optional word:
+    /// `4 tired`), `choice` (one of `options`).
+    public var kind: String?
+    /// A `choice` question's answers.
+    public var options: [String] = []
     /// Keys the schema does not know, kept as written.
     public var unknown = UnknownFields()
 
-    public init(key: String, ask: String) { (self.key, self.ask) = (key, ask) }
+    /// The kinds a question may be.
+    public static let kinds = ["text", "mood", "choice"]
+
+    public init(key: String, ask: String, kind: String? = nil, options: [String] = []) {
+      (self.key, self.ask, self.kind, self.options) = (key, ask, kind, options)
+    }
+
+    /// A mood answer's number (`4` of `4 tired`), nil when it does not start with 1 to 5.
+    public static func mood(_ text: String) -> Int? {
+      let first = text.trimmed().prefix { !$0.isWhitespace }
+      guard let n = Int(first), (1...5).contains(n) else { return nil }
+      return n
+    }
+
+    /// Why `text` is no answer to this question, or nil when it is one.
+    public func problem(with text: String) -> String? {
+      switch kind {
+      case "mood":
+        return Self.mood(text) == nil
+          ? "'\(key)' is a mood: 1 (low) to 5 (great), then a word if you like (e.g. '4 tired'); found '\(OneLineText.excerpt(text))'"
+          : nil
+      case "choice":
+        let t = text.trimmed().lowercased()
+        return options.contains(where: { $0.trimmed().lowercased() == t })
+          ? nil
+          : "'\(key)' is one of: \(options.joined(separator: ", ")); found '\(OneLineText.excerpt(text))'"
+      default: return nil
+      }
+    }
 
     public init(from decoder: any Decoder) throws {
       if let single = try? decoder.singleValueContainer(),
@@ -39,9 +72,11 @@ public struct StandupSettings: Hashable, Sendable, Codable {
         (self.key, ask) = (key, key)
         return
       }
-      var r = try FieldReader(decoder, known: ["key", "ask"])
+      var r = try FieldReader(decoder, known: ["key", "ask", "kind", "options"])
       key = r.required("key") ?? ""
       ask = r.optional("ask") ?? key
+      kind = r.optional("kind")
+      options = r.list("options")
       unknown = r.unknown()
       try r.finish(self)
     }
@@ -50,6 +85,8 @@ public struct StandupSettings: Hashable, Sendable, Codable {
       var w = FieldWriter(encoder)
       try w.write("key", key)
       try w.write("ask", ask)
+      try w.write("kind", kind)
+      try w.writeNonEmpty("options", options)
       try w.write(unknown)
     }
   }
@@ -116,6 +153,17 @@ public struct StandupSettings: Hashable, Sendable, Codable {
           ))
       } else if !seen.insert(q.key).inserted {
         issues.append(.init(at: at, "the question '\(q.key)' is asked twice; remove one"))
+      }
+      if let kind = q.kind, !Question.kinds.contains(kind) {
+        issues.append(
+          .init(
+            at: at + [.key("kind")],
+            "'\(OneLineText.excerpt(kind))' is not a kind of question: text, mood or choice"))
+      }
+      if q.kind == "choice", q.options.isEmpty {
+        issues.append(
+          .init(at: at + [.key("options")], "a choice question lists its options (options: [a, b])")
+        )
       }
     }
     if questions.count > 20 {
