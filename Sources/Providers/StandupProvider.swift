@@ -220,7 +220,7 @@ public struct StandupProvider: Sendable {
   public static func decodeAnswers(_ bytes: [UInt8], name: String) -> Result<
     StandupEntry, DiagnosticList
   > {
-    var text = String(decoding: bytes, as: UTF8.self)
+    var text = AnswerProse.quoted(String(decoding: bytes, as: UTF8.self))
     let lines = text.split(separator: "\n")
     let missing = [
       ("scrum:", "scrum: 00000000-0000-0000-0000-000000000000"), ("date:", "date: 1970-01-01"),

@@ -495,6 +495,29 @@ import Testing
     try? FileManager.default.removeItem(atPath: kept)
   }
 
+  /// Prose needs no quoting in the buffer: `: `, a `#` (which YAML would drop as a comment),
+  /// a leading `-` or `@` are the answer's own text, on every line where they were typed.
+  @Test func proseWithColonsAndHashesIsTakenAsTyped() throws {
+    let box = try Sandbox()
+    box.extraEnvironment["DINGER_TEST_NOW"] = "2026-11-24T10:00:00Z"
+    #expect(try box.dinger("init").status == 0)
+    #expect(try box.dinger("scrum", "new", "Design", "--attendee", "Ada").status == 0)
+    try box.home.write(
+      "answer.txt",
+      "yesterday: fix: the login, see #123\ntoday: - the release notes\nblockers:\n  - waiting on: legal #42\n  - @here: the VPN\n"
+    )
+    try box.home.write("editor.sh", "cat '\(box.home.path("answer.txt"))' > \"$1\"\n")
+    let r = try box.dinger(
+      ["standup", "design", "--as", "Ada"], env: ["EDITOR": "sh " + box.home.path("editor.sh")])
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try box.dinger("standup", "show", "design", "--json").stdout
+    for text in [
+      "fix: the login, see #123", "- the release notes", "waiting on: legal #42", "@here: the VPN",
+    ] {
+      #expect(json.contains(text), "\(text): \(json)")
+    }
+  }
+
   /// An error found after the editor closed (a question the scrum does not ask, a hidden
   /// character) keeps the typed entry too; it used to end the command with the text gone.
   @Test(arguments: ["risk: the deadline", "today: fix \u{202E}the key"])
