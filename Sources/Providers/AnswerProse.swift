@@ -11,7 +11,8 @@ enum AnswerProse {
     var out: [String] = []
     for (i, line) in lines.enumerated() {
       let next = i + 1 < lines.count ? lines[i + 1] : ""
-      let continued = next.first == " " && !next.trimmed().hasPrefix("- ")
+      let continued =
+        next.first == " " && !next.trimmed().hasPrefix("- ")
         && !next.trimmed().hasPrefix("#") && !next.trimmed().isEmpty
       if let (head, value) = split(line), !continued, needsQuotes(value) {
         out.append(head + "\"" + escaped(value) + "\"")
