@@ -86,7 +86,8 @@ func warnUnreadable(_ problems: [Diagnostic], noun: String) {
 /// The clock commands read: the real one, or `DINGER_TEST_NOW` (an ISO 8601 instant) in tests.
 func currentDate() -> Date {
   if let fixed = ProcessInfo.processInfo.environment["DINGER_TEST_NOW"],
-    let date = DateExpression.parse(fixed, zone: userZone)
+    // NB: the test clock's own text is absolute; `now` only matters to a relative one.
+    let date = DateExpression.parse(fixed, now: Date(), zone: userZone)
   {
     return date
   }

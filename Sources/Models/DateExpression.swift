@@ -9,7 +9,7 @@ import Glibc
 /// local midnight, and a time without a zone is local time: the zone is the user's, as in git.
 public enum DateExpression {
   /// The instant `text` names, or nil when it is not a date.
-  public static func parse(_ text: String, now: Date = Date(), zone: any WallClockZone) -> Date? {
+  public static func parse(_ text: String, now: Date, zone: any WallClockZone) -> Date? {
     let trimmed = text.trimmingSpaces()
     if let (date, explicit) = absolute(trimmed) { return explicit ? date : zone.instant(date) }
     let words = trimmed.lowercased().replacingText(".", with: " ")
@@ -19,7 +19,7 @@ public enum DateExpression {
 
   /// The end of what `text` names, for `--until`: a day without a time (`2026-11-19`, `today`,
   /// `yesterday`, `monday`) means its last second; anything else the instant itself.
-  public static func parseEnd(_ text: String, now: Date = Date(), zone: any WallClockZone)
+  public static func parseEnd(_ text: String, now: Date, zone: any WallClockZone)
     -> Date?
   {
     guard let start = parse(text, now: now, zone: zone) else { return nil }

@@ -61,6 +61,31 @@ public struct StandupProvider: Sendable {
     return (entries, problems)
   }
 
+  /// The writer's entry of `date`, wherever it is filed, found by its file name: at its own
+  /// path (one folder listed), else among every entry file of that day (names listed, only
+  /// those decoded). Writing today's entry costs the day, not the years (issue 57: reading
+  /// every entry of every scrum was 65 % of a `standup` at ten years).
+  func entry(of stored: StoredScrum, by writer: String, date: String) throws -> StoredEntry? {
+    let expected = StandupFiles.path(scrumSlug: stored.slug, date: date, by: writer)
+    let folder = "standups/\(stored.slug)"
+    var candidates = try scrums.dependencies.pathsIn(folder).filter { $0 == expected }
+    if candidates.isEmpty {
+      candidates = try scrums.dependencies.paths(.standup).filter {
+        ($0.split(separator: "/").last ?? "").hasPrefix(date + "-")
+      }
+    }
+    guard !candidates.isEmpty else { return nil }
+    let key = writer.trimmed().lowercased()
+    for file in try scrums.dependencies.read(.standup, candidates) {
+      guard case .standup(let entry)? = file.record, entry.date == date,
+        entry.by.trimmed().lowercased() == key
+      else { continue }
+      if let id = stored.scrum.id, entry.scrum != id { continue }
+      return StoredEntry(path: file.path, entry: entry)
+    }
+    return nil
+  }
+
   /// The blockers of the scrum's entries, in the order opened.
   public func blockers(of stored: StoredScrum) throws -> [Blocker] {
     Blockers.follow(try entries(of: stored).entries.map(\.entry))
@@ -146,9 +171,7 @@ public struct StandupProvider: Sendable {
     }
     // NB: the writer's entry of that day where it is (a merge may have left it in the
     // scrum's old folder), else a new file in the scrum's folder.
-    let existing = try entries(of: stored).entries.first {
-      $0.entry.date == date && $0.entry.by.trimmed.lowercased() == writer.trimmed.lowercased()
-    }
+    let existing = try entry(of: stored, by: writer, date: date)
     let path = existing?.path ?? StandupFiles.path(scrumSlug: stored.slug, date: date, by: writer)
     var written: Written?
     _ = try scrums.dependencies.commit { snapshot in
