@@ -52,7 +52,8 @@ import Testing
         == Self.instant("2026-03-30T03:00:00Z"), "hours are real time")
     // A time the spring change skips is read with the offset before it (RFC 5545).
     #expect(
-      DateExpression.parse("2026-03-29 02:30", now: Date(), zone: berlin) == Self.instant("2026-03-29T01:30:00Z")
+      DateExpression.parse("2026-03-29 02:30", now: Date(), zone: berlin)
+        == Self.instant("2026-03-29T01:30:00Z")
     )
     // An explicit offset wins over the zone.
     #expect(
