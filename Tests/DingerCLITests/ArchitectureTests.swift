@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The layers of README's Development section, held by the imports: each target may import only
+/// The layers of docs/development.md, held by the imports: each target may import only
 /// what the arrows allow. Commands reach data through providers; the few command files that
 /// still reach below them are listed, and the list may only shrink.
 @Suite struct ArchitectureTests {
