@@ -60,6 +60,9 @@ public struct ScrumProvider: Sendable {
     public var listings: @Sendable () -> [LibraryListing]? = { nil }
     /// The names of the folders in a folder (`history` -> each scrum's meeting folder).
     public var folders: @Sendable (String) throws -> [String] = { _ in [] }
+    /// The record paths in one folder whose file names start with a prefix, listed without
+    /// reading the rest (a day's entries); nil: filter `pathsIn`.
+    public var pathsWithPrefix: (@Sendable (String, String) throws -> [String])? = nil
 
     /// Creates dependencies.
     public init(
@@ -100,6 +103,7 @@ public struct ScrumProvider: Sendable {
       commit: { build in try repository.commit(build)?.hex })
     dependencies.listings = { repository.libraryListings() }
     dependencies.folders = { repository.directory.folders(in: $0) }
+    dependencies.pathsWithPrefix = { repository.directory.paths(in: $0, prefix: $1) }
     return ScrumProvider(dependencies)
   }
 

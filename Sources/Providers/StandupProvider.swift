@@ -67,11 +67,19 @@ public struct StandupProvider: Sendable {
   /// every entry of every scrum was 65 % of a `standup` at ten years).
   func entry(of stored: StoredScrum, by writer: String, date: String) throws -> StoredEntry? {
     let expected = StandupFiles.path(scrumSlug: stored.slug, date: date, by: writer)
-    let folder = "standups/\(stored.slug)"
-    var candidates = try scrums.dependencies.pathsIn(folder).filter { $0 == expected }
-    if candidates.isEmpty {
-      candidates = try scrums.dependencies.paths(.standup).filter {
+    let deps = scrums.dependencies
+    func ofTheDay(_ folder: String) throws -> [String] {
+      if let listed = deps.pathsWithPrefix { return try listed(folder, date + "-") }
+      return try deps.pathsIn(folder).filter {
         ($0.split(separator: "/").last ?? "").hasPrefix(date + "-")
+      }
+    }
+    let own = try ofTheDay("standups/\(stored.slug)")
+    var candidates = own.contains(expected) ? [expected] : own
+    if candidates.isEmpty {
+      // NB: a teammate's `git mv` of the scrum file leaves entries in a folder of another name.
+      for other in try deps.folders("standups") where other != stored.slug {
+        candidates += try ofTheDay("standups/\(other)")
       }
     }
     guard !candidates.isEmpty else { return nil }
