@@ -226,18 +226,8 @@ public struct StandupProvider: Sendable {
     if let issue = entry.validate().first(where: { $0.severity == .error }) {
       throw StorageError(issue.message)
     }
-    let questions = (scrum.standup ?? StandupSettings()).asked
-    let asked = questions.map(\.key)
-    for answer in entry.answers where !asked.contains(answer.key) {
-      throw StorageError(
-        "\(scrum.title) asks no question '\(OneLineText.excerpt(answer.key))'\(Suggestions.hint(for: answer.key, in: asked)); it asks: \(asked.joined(separator: ", "))"
-      )
-    }
-    for answer in entry.answers where !answer.text.trimmed().isEmpty {
-      if let problem = questions.first(where: { $0.key == answer.key })?.problem(with: answer.text)
-      {
-        throw StorageError(problem)
-      }
+    if let problem = StandupSettings.problems(of: entry, in: scrum).first {
+      throw StorageError(problem.message)
     }
     for text in entry.answers.map(\.text) + entry.blockers.map(\.text) {
       if let problem = OneLineText.problem(text.replacingText("\n", with: " "), field: "answer") {

@@ -66,21 +66,8 @@ enum StandupChecks {
           "'\(OneLineText.excerpt(entry.by))' is not an attendee of \(scrum.title)\(hint); entries are written by attendees (add them with dinger scrum attendee add)"
         ))
     }
-    let questions = (scrum.standup ?? StandupSettings()).asked
-    for answer in entry.answers where !answer.text.trimmed().isEmpty {
-      if let problem = questions.first(where: { $0.key == answer.key })?.problem(with: answer.text)
-      {
-        found.append(file.diagnostic(.warning, at: [.key(answer.key)], problem))
-      }
-    }
-    let asked = questions.map(\.key)
-    for answer in entry.answers where !asked.contains(answer.key) {
-      let hint = Suggestions.hint(for: answer.key, in: asked)
-      found.append(
-        file.diagnostic(
-          .warning, at: [.key(answer.key)],
-          "\(scrum.title) asks no question '\(OneLineText.excerpt(answer.key))'\(hint); it asks: \(asked.joined(separator: ", "))"
-        ))
+    for (key, message) in StandupSettings.problems(of: entry, in: scrum) {
+      found.append(file.diagnostic(.warning, at: [.key(key)], message))
     }
     return found
   }

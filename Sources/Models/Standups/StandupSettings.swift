@@ -118,6 +118,32 @@ public struct StandupSettings: Hashable, Sendable, Codable {
     try w.write(unknown)
   }
 
+  /// What the questions of `scrum` say of `entry`'s answers, in order, by key: an answer to a
+  /// question it does not ask (stand-up rule 1), and one that is no answer to its question's
+  /// kind (a mood that is no 1 to 5). The one rule that writes (refusing) and `check` (warning)
+  /// both apply.
+  public static func problems(of entry: StandupEntry, in scrum: Scrum) -> [(
+    key: String, message: String
+  )] {
+    let questions = (scrum.standup ?? StandupSettings()).asked
+    let asked = questions.map(\.key)
+    var out: [(key: String, message: String)] = []
+    for answer in entry.answers {
+      guard let question = questions.first(where: { $0.key == answer.key }) else {
+        out.append(
+          (
+            answer.key,
+            "\(scrum.title) asks no question '\(OneLineText.excerpt(answer.key))'\(Suggestions.hint(for: answer.key, in: asked)); it asks: \(asked.joined(separator: ", "))"
+          ))
+        continue
+      }
+      if !answer.text.trimmed().isEmpty, let problem = question.problem(with: answer.text) {
+        out.append((answer.key, problem))
+      }
+    }
+    return out
+  }
+
   /// The questions asked: the scrum's, else the default ones.
   public var asked: [Question] { questions.isEmpty ? Self.defaultQuestions : questions }
 
