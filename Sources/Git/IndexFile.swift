@@ -218,14 +218,7 @@ enum IndexFile {
   }
 
   static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-    var done = 0
-    while done < buffer.count {
-      let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return false }
-      done += n
-    }
-    return true
+    FileDescriptor.writeAll(fd, buffer)
   }
 
   /// A file read whole, missing, or unreadable.

@@ -220,19 +220,7 @@ public enum ICalendar {
     return special ? "\"" + out + "\"" : out
   }
 
-  static func percentEncoded(_ s: String) -> String {
-    var out = ""
-    for b in s.utf8 {
-      if (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 45
-        || b == 46 || b == 95
-      {
-        out.unicodeScalars.append(Unicode.Scalar(b))
-      } else {
-        out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
-      }
-    }
-    return out
-  }
+  static func percentEncoded(_ s: String) -> String { s.percentEncoded() }
 
   static func isControl(_ u: Unicode.Scalar) -> Bool {
     u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.value == 0x2028
