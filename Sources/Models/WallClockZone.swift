@@ -2,6 +2,20 @@ import FoundationEssentials
 
 /// A time zone as dinger shows and reads local times: offsets from its own tzdata reader
 /// (Schedules' `ZoneRules`), not Foundation's `TimeZone`, which needs ICU for any zone but UTC.
+extension CivilDate {
+  /// The calendar day it is in `zone` at the instant `utc` (seconds since 1970): the one rule
+  /// for whose day a moment is (an entry's writer's, a reminder's, the viewer's).
+  public init(at utc: Int64, in zone: any WallClockZone) {
+    let local = utc + Int64(zone.offset(at: utc))
+    self.init(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
+  }
+
+  /// The calendar day it is in `zone` at `date`.
+  public init(at date: Date, in zone: any WallClockZone) {
+    self.init(at: Int64(date.timeIntervalSince1970.rounded(.down)), in: zone)
+  }
+}
+
 public protocol WallClockZone: Sendable {
   /// The zone's name (`Europe/Berlin`, `UTC`).
   var name: String { get }

@@ -164,10 +164,7 @@ public struct InterchangeProvider: Sendable {
       a.zone.flatMap { ZoneDatabase.system.rules($0) } ?? scrumZone
     }
     let day = { (date: Date, writer: Attendee) -> CivilDate in
-      let zone = zone(writer)
-      let utc = Int64(date.timeIntervalSince1970.rounded(.down))
-      let local = utc + Int64(zone.offset(at: utc))
-      return CivilDate(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
+      CivilDate(at: date, in: zone(writer))
     }
     guard let id = stored.scrum.id else {
       throw StorageError(

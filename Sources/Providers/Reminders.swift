@@ -108,8 +108,7 @@ public struct Reminders: Sendable {
       var entries: [StoredEntry]?
       for person in stored.scrum.attendees {
         let zone = person.zone.flatMap { ZoneDatabase.system.rules($0) } ?? scrumZone
-        let local = from + Int64(zone.offset(at: from))
-        let today = (local - ((local % 86400) + 86400) % 86400) / 86400
+        let today = Int64(CivilDate(at: from, in: zone).dayNumber)
         for number in [today - 1, today, today + 1] {
           let instant = zone.utc(
             forLocal: number * 86400 + Int64(time.hour * 3600 + time.minute * 60))

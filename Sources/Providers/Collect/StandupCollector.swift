@@ -145,9 +145,7 @@ public struct StandupCollector {
     let zone =
       person.zone.flatMap { ZoneDatabase.system.rules($0) }
       ?? scrum.schedule.flatMap { ZoneDatabase.system.rules($0.zone) } ?? fallbackZone
-    let utc = Int64((event.origin_server_ts / 1000).rounded(.down))
-    let local = utc + Int64(zone.offset(at: utc))
-    let day = CivilDate(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
+    let day = CivilDate(at: Int64((event.origin_server_ts / 1000).rounded(.down)), in: zone)
       .description
     do {
       try standups.checkResolvable(reply.resolved, in: stored, by: person.name, on: day)

@@ -107,11 +107,7 @@ func typedDay(_ text: String, option: String) throws -> CivilDate {
 }
 
 /// The viewer's calendar day at `date`.
-func localDay(_ date: Date) -> CivilDate {
-  let utc = Int64(date.timeIntervalSince1970.rounded(.down))
-  let local = utc + Int64(userZone.offset(at: utc))
-  return CivilDate(dayNumber: Int((local - ((local % 86400) + 86400) % 86400) / 86400))
-}
+func localDay(_ date: Date) -> CivilDate { CivilDate(at: date, in: userZone) }
 
 extension StandupCommand {
   /// `dinger standup [S]`: write (or add to) your entry of the day.
