@@ -135,6 +135,8 @@ SIM_FIRST ?= 5000
 torture: deps
 	$(SWIFT) build --build-tests
 	DINGER_TEST_TORTURE_KILLS=2000 DINGER_TEST_RACE_ROUNDS=250 DINGER_TEST_SYNC_KILLS=150 timeout 3600 $(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|IncomingTreesTests|DingersOwnLocksTests'
+	@# The race beside each plain-git loop on its own: git add && git commit, commit -a, commit -am.
+	for style in add a am; do DINGER_TEST_RACE_STYLE=$$style DINGER_TEST_RACE_ROUNDS=285 timeout 1200 $(SWIFT) test --skip-build --filter eightWritersAndPlainGitLoseNothing || exit 1; done
 	DINGER_SIM_SEEDS=$(SIM_SEEDS) DINGER_SIM_STEPS=$(SIM_STEPS) DINGER_SIM_FIRST=$(SIM_FIRST) \
 	  timeout 7200 $(SWIFT) test --skip-build --filter TeamSimulationTests
 	@# Seed 31337 reaches its bug (a git mv beside twin scrums) at step 244.

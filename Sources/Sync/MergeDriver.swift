@@ -28,12 +28,6 @@ public enum MergeDriver {
       )
     }
     let b = FileManager.default.contents(atPath: base.path)
-    if let apart = twoRecords(
-      base: b.map(Array.init), ours: Array(o), theirs: Array(t), oursFile: ours, path: path,
-      workdir: workdir)
-    {
-      return apart
-    }
     let result = RecordMerger.merge(
       base: b.map(Array.init), ours: Array(o), theirs: Array(t), path: path)
     do {
@@ -66,76 +60,6 @@ public enum MergeDriver {
       "dinger: no conflict markers were written; finish the merge with 'git add -A && git commit', then settle the values with 'dinger conflicts' and 'dinger resolve'"
     )
     return Outcome(status: 1, messages: messages)
-  }
-
-  /// Git pairs files by path and by likeness, not by record: two records can reach the driver
-  /// as one file.
-  /// - Twins (two scrums of one title added at once at one path, no ancestor): theirs, already
-  ///   shared, keeps the path and ours moves to the first free `-2`, `-3` name, as `sync` does.
-  /// - A record git paired with another that theirs has at another path (ours moved the
-  ///   ancestor's record here with `git mv`, theirs put another record at the old path): ours
-  ///   stays, theirs goes back to its own path (found by its id in the commit being merged,
-  ///   `GITHEAD_<id>`).
-  /// Either way no record's values go under another's id, and git stops (exit 1) so that
-  /// `git add -A && git commit` takes the new file too. Nil otherwise: one record, another
-  /// kind, or theirs replacing the record at this very path (`RecordMerger` keeps theirs and
-  /// writes ours into a conflict record).
-  static func twoRecords(
-    base: [UInt8]?, ours: [UInt8], theirs: [UInt8], oursFile: URL, path: String, workdir: URL
-  ) -> Outcome? {
-    let kind = RecordLayout.kind(ofPath: path)
-    guard kind == .scrum || kind == .library, let o = RecordMoves.quickID(ours),
-      let t = RecordMoves.quickID(theirs), o != t
-    else { return nil }
-    let b = base.flatMap { $0.isEmpty ? nil : RecordMoves.quickID($0) }
-    let folder = String(path.split(separator: "/").first ?? "")
-    let theirsAt = theirsPath(of: t, in: folder, workdir: workdir)
-    let twins = base?.isEmpty ?? true
-    guard twins || (b == o && theirsAt != nil && theirsAt != path) else { return nil }
-    let stem = RecordLayout.slug(ofPath: path)
-    func free(_ candidate: String) -> Bool {
-      !FileManager.default.fileExists(atPath: workdir.appendingPathComponent(candidate).path)
-    }
-    func freeName() -> String {
-      var n = 2
-      while !free("\(folder)/\(stem)-\(n).yaml") { n += 1 }
-      return "\(folder)/\(stem)-\(n).yaml"
-    }
-    let moved = twins ? ours : theirs
-    let target = !twins && free(theirsAt!) ? theirsAt! : freeName()
-    do {
-      if twins { try Data(theirs).write(to: oursFile) }
-      try WorkTree(root: workdir).write(target, moved)
-    } catch {
-      return Outcome(
-        status: 2, messages: ["dinger merge-driver: cannot write \(target): \(error)"])
-    }
-    let (stays, goes) = twins ? ("theirs", "ours") : ("ours", "theirs")
-    return Outcome(
-      status: 1,
-      messages: [
-        "dinger: \(path): two records met here (ours \(o.prefix(8)), theirs \(t.prefix(8))); \(stays) stays at \(path), \(goes) is now \(target)",
-        "dinger: finish the merge with 'git add -A && git commit'",
-      ])
-  }
-
-  /// Where the commit being merged (`GITHEAD_<id>`, set by `git merge` and `git pull`) has the
-  /// record `id` in `folder`, if anywhere.
-  static func theirsPath(of id: String, in folder: String, workdir: URL) -> String? {
-    guard let git = Repository.discover(from: workdir),
-      let theirs = ProcessInfo.processInfo.environment.keys.first(where: {
-        $0.hasPrefix("GITHEAD_")
-      })
-      .flatMap({ ObjectID(hex: String($0.dropFirst("GITHEAD_".count))) }),
-      let names = try? git.names(in: folder, of: theirs)
-    else { return nil }
-    for name in names.sorted() where name.hasSuffix(".yaml") {
-      let candidate = "\(folder)/\(name)"
-      if let bytes = try? git.file(candidate, in: theirs), RecordMoves.quickID(bytes) == id {
-        return candidate
-      }
-    }
-    return nil
   }
 
   /// Who last changed the file on each side: HEAD's history for ours; for theirs the commit git

@@ -7,6 +7,9 @@ import Testing
 /// and every commit's subject must tell what that commit changed.
 @Suite(.serialized) struct ConcurrencyTests {
   /// What the workers were told had happened, collected across threads.
+  /// The plain-git loop's way of committing (`DINGER_TEST_RACE_STYLE`: add, a, am).
+  static let raceStyle = ProcessInfo.processInfo.environment["DINGER_TEST_RACE_STYLE"] ?? ""
+
   final class Acks: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var added: [String] = []
@@ -116,6 +119,7 @@ import Testing
         }
       }
     }
+    try box.home.write("message.txt", "plain, from a file\n")
     jobs.append {
       var n = 0
       while done.failures.count < 8 {
@@ -125,8 +129,17 @@ import Testing
         // NB: `commit -a` too: it reads the index before it takes index.lock and adds the
         // working files' changes to what it read, which is how a stale index reverted a
         // dinger write that had moved the branch and not yet put its index in place.
-        let commit =
-          n % 2 == 0 ? ["commit", "-qm", "plain \(n)"] : ["commit", "-qam", "plain \(n)"]
+        // NB: `DINGER_TEST_RACE_STYLE` picks one loop (`make torture` runs each): `add`
+        // (`git add && git commit`), `a` (`commit -a`, its message from a file) or `am`;
+        // without it the loop alternates `add` and `am`.
+        let commit: [String]
+        switch Self.raceStyle {
+        case "add": commit = ["commit", "-qm", "plain \(n)"]
+        case "a": commit = ["commit", "-q", "-a", "-F", box.home.path("message.txt")]
+        case "am": commit = ["commit", "-qam", "plain \(n)"]
+        default:
+          commit = n % 2 == 0 ? ["commit", "-qm", "plain \(n)"] : ["commit", "-qam", "plain \(n)"]
+        }
         if (try? box.git("add", file)) != nil, (try? box.git(commit)) != nil {
           acks.git(file: file)
         }
@@ -195,7 +208,7 @@ import Testing
     // NB: most writes succeed (refusals are the explained ones above): the count is the rig's.
     #expect(acks.acknowledged >= rounds * 8 * 3 / 4, "\(acks.acknowledged) of \(rounds * 8)")
     print(
-      "race: \(acks.acknowledged) acknowledged dinger writes, \(acks.gitFiles.count) plain git commits, \(acks.putBack) put back after a stale index, 0 lost"
+      "race (\(Self.raceStyle.isEmpty ? "add and am" : Self.raceStyle)): \(acks.acknowledged) acknowledged dinger writes, \(acks.gitFiles.count) plain git commits, \(acks.putBack) put back after a stale index, 0 lost"
     )
 
     // Every subject of an edit of the shared scrum says what its commit changed.

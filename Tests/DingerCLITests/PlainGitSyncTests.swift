@@ -131,34 +131,6 @@ import Testing
     #expect(errors.allSatisfy { $0.contains("has this title too") }, "\(errors)")
   }
 
-  /// Linus writes a scrum by hand while Grace makes one of the same title: `git pull` hands
-  /// the driver two records at one path. Grace's, shared first, keeps it; Linus's moves to the
-  /// next free name, and git stops so that `git add -A && git commit` takes it.
-  @Test func twinScrumsInGitPullAreBothKept() throws {
-    let team = try team()
-    expectOK(try team.run("grace", "scrum", "new", "Retro", "--attendee", "Grace"))
-    expectOK(try team.run("grace", "sync"))
-    let grace = Sandbox.id(in: try team.read("grace", "scrums/retro.yaml"))
-    let linus = "8d2c6a3e-5b1f-4c0d-9e7a-2f4b6c8d0e1a"
-    try team.write(
-      "linus", "scrums/retro.yaml", "id: \(linus)\ntitle: Retro\nlength: 5\nattendees: [Linus]\n")
-    try team.git("linus", "add", "-A")
-    try team.git("linus", "commit", "-qm", "Retro, by hand")
-    let pull = try team.gitResult("linus", "pull", "--no-edit", "origin", "main")
-    #expect(pull.status != 0, "git stops for the new file")
-    #expect(
-      (pull.stdout + pull.stderr).contains(
-        "theirs stays at scrums/retro.yaml, ours is now scrums/retro-2.yaml"),
-      "\(pull.stdout)\(pull.stderr)")
-    try team.git("linus", "add", "-A")
-    try team.git("linus", "commit", "-q", "--no-edit")
-    try team.git("linus", "push", "-q", "origin", "main")
-    try team.syncAll()
-    try team.expectConverged()
-    #expect(Sandbox.id(in: try team.read("ada", "scrums/retro.yaml")) == grace)
-    #expect(Sandbox.id(in: try team.read("ada", "scrums/retro-2.yaml")) == linus)
-  }
-
   @Test func deleteAgainstEditWithPlainGitKeepsTheEditedFile() throws {
     let team = try team()
     expectOK(try team.run("ada", "scrum", "rm", "design-review"))
