@@ -24,7 +24,7 @@ struct CollectCommand: ParsableCommand {
 
       Examples:
         dinger collect --from matrix://matrix.example.org/#standup:example.org
-        */10 * * * * cd ~/standups && dinger sync -q; dinger collect --from matrix://...; dinger sync -q
+        dinger collect --from env:STANDUP_ROOM --answer    (from cron, after sync)
       """)
 
   @OptionGroup var global: GlobalOptions
