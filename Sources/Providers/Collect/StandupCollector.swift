@@ -82,12 +82,11 @@ public struct StandupCollector {
       }
       let rootID: String
       let body: String
-      let original: String
       if let edited = event.edits, let root = memory.replies[edited] {
-        (rootID, original) = (root, edited)
+        rootID = root
         body = latest[edited] ?? ""
       } else if let root = event.answers.flatMap({ id in memory.roots[id] != nil ? id : nil }) {
-        (rootID, original) = (root, event.event_id)
+        rootID = root
         body = latest[event.event_id] ?? event.content.body ?? ""
         memory.replies[event.event_id] = root
       } else {
@@ -102,7 +101,7 @@ public struct StandupCollector {
         continue
       }
       let why = try write(
-        body, of: event, into: stored, original: original, fallbackZone: fallbackZone,
+        body, of: event, into: stored, fallbackZone: fallbackZone,
         outcome: &outcome)
       if let why {
         outcome.leftAlone.append("\(event.sender): \(why)")
@@ -113,7 +112,8 @@ public struct StandupCollector {
       }
     }
     memory.from = next ?? memory.from
-    // NB: bounded: the newest 5,000 replies are enough to follow their edits.
+    // NB: bounded to 5,000 replies (event ids, not ordered by time): an edit of a reply that
+    // fell out is left alone until the memory is lost and the room read again.
     if memory.replies.count > 5_000 {
       memory.replies = Dictionary(
         uniqueKeysWithValues: memory.replies.sorted { $0.key < $1.key }.suffix(5_000).map {
@@ -128,7 +128,7 @@ public struct StandupCollector {
 
   /// Writes one reply as its sender's entry; why it was left alone, or nil.
   private func write(
-    _ body: String, of event: MatrixEvent, into stored: StoredScrum, original: String,
+    _ body: String, of event: MatrixEvent, into stored: StoredScrum,
     fallbackZone: any WallClockZone, outcome: inout Outcome
   ) throws -> String? {
     let scrum = stored.scrum

@@ -12,20 +12,28 @@ import Testing
     ("Kenji", "Australia/Sydney"),
   ]
 
-  @Test func eachPersonIsRemindedOnceAtTheirOwnNine() throws {
+  /// A data repository whose scrum has the four people (`extra` after an attendee's lines) and
+  /// `standup` settings, committed.
+  static func team(extra: [String: String] = [:], standup: String) throws -> Sandbox {
     let box = try Sandbox()
     expectOK(try box.dinger("init"))
     var scrum =
       "id: 0b7e2c1a-4f5d-4e6a-9b8c-1d2e3f4a5b6c\ntitle: Platform\nlength: 15\nattendees:\n"
-    for (name, zone) in Self.people {
+    for (name, zone) in people {
       scrum +=
         "  - name: \(name)\n    zone: \(zone)\n    matrix: \"@\(name.lowercased()):example.org\"\n"
-      if name == "Linus" { scrum += "    away: [{from: 2026-10-26}]\n" }
+      scrum += extra[name] ?? ""
     }
-    scrum += "standup:\n  days: [mon, tue, wed, thu, fri, sat, sun]\n  remind: \"09:00\"\n"
-    try box.write("scrums/platform.yaml", scrum)
+    try box.write("scrums/platform.yaml", scrum + "standup:\n" + standup)
     try box.git("add", "-A")
     try box.git("commit", "-qm", "Platform")
+    return box
+  }
+
+  @Test func eachPersonIsRemindedOnceAtTheirOwnNine() throws {
+    let box = try Self.team(
+      extra: ["Linus": "    away: [{from: 2026-10-26}]\n"],
+      standup: "  days: [mon, tue, wed, thu, fri, sat, sun]\n  remind: \"09:00\"\n")
     expectOK(try box.dinger("check"))
     // Kenji writes early on the 25th (his day): he is not reminded that day.
     let f = ISO8601DateFormatter()
@@ -71,18 +79,7 @@ import Testing
 
   /// In Matrix's format the reminder mentions exactly the people named (`m.mentions`).
   @Test func theMatrixReminderMentionsExactlyThosePeople() throws {
-    let box = try Sandbox()
-    expectOK(try box.dinger("init"))
-    var scrum =
-      "id: 0b7e2c1a-4f5d-4e6a-9b8c-1d2e3f4a5b6c\ntitle: Platform\nlength: 15\nattendees:\n"
-    for (name, zone) in Self.people {
-      scrum +=
-        "  - name: \(name)\n    zone: \(zone)\n    matrix: \"@\(name.lowercased()):example.org\"\n"
-    }
-    scrum += "standup:\n  remind: \"09:00\"\n"
-    try box.write("scrums/platform.yaml", scrum)
-    try box.git("add", "-A")
-    try box.git("commit", "-qm", "Platform")
+    let box = try Self.team(standup: "  remind: \"09:00\"\n")
     // 07:55 UTC on a Tuesday is 08:55 in Berlin (CET): Ada's morning, no one else's.
     let r = try box.dinger(
       ["remind", "--before", "10m", "--format", "matrix"],
